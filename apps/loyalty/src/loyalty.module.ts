@@ -1,0 +1,21 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { DatabaseModule } from '@app/database';
+import { HealthModule } from '@app/health';
+import { AccrualsModule } from './accruals/accruals.module.js';
+import type { LoyaltyConfig } from './loyalty.config.js';
+import { createLoyaltyDataSource } from './loyalty.data-source.js';
+
+/** Loyalty: stands in for an external partner API that credits points, idempotently. */
+@Module({})
+export class LoyaltyModule {
+  static forRoot(config: LoyaltyConfig): DynamicModule {
+    return {
+      module: LoyaltyModule,
+      imports: [
+        DatabaseModule.forRoot({ useFactory: () => createLoyaltyDataSource(config) }),
+        HealthModule.forRoot({ kafka: false }),
+        AccrualsModule,
+      ],
+    };
+  }
+}

@@ -1,0 +1,46 @@
+// Jest in ESM mode (NestJS 12 is ESM-only): run through `node --experimental-vm-modules`.
+import { readFileSync } from 'node:fs';
+
+const { paths } = JSON.parse(readFileSync(new URL('./tsconfig.json', import.meta.url), 'utf8')).compilerOptions;
+
+const transform = {
+  '^.+\\.ts$': [
+    '@swc/jest',
+    {
+      jsc: {
+        parser: { syntax: 'typescript', decorators: true },
+        transform: { legacyDecorator: true, decoratorMetadata: true, useDefineForClassFields: false },
+        target: 'es2023',
+        keepClassNames: true,
+      },
+      module: { type: 'es6' },
+      sourceMaps: 'inline',
+    },
+  ],
+};
+
+const moduleNameMapper = {
+  ...Object.fromEntries(
+    Object.entries(paths).map(([alias, [target]]) => [`^${alias.replace('/', '\\/')}$`, `<rootDir>/${target}`]),
+  ),
+  '^(\\.{1,2}/.*)\\.js$': '$1',
+};
+
+const common = {
+  extensionsToTreatAsEsm: ['.ts'],
+  transform,
+  moduleNameMapper,
+  testEnvironment: 'node',
+};
+
+/** @type {import('jest').Config} */
+export default {
+  globalSetup: '<rootDir>/test/setup/global-setup.ts',
+  globalTeardown: '<rootDir>/test/setup/global-teardown.ts',
+  projects: [
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,test}/**/*.spec.ts'] },
+    { ...common, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs}/**/*.int-spec.ts'] },
+    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
+  ],
+  testTimeout: 120_000,
+};

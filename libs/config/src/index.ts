@@ -1,0 +1,6 @@
+export { env } from './env-schema.js';
+export type { EnvConfig, EnvSchema, EnvValue, EnvVarSpec } from './env-schema.js';
+export { ConfigValidationError } from './config-validation.error.js';
+export { loadConfig } from './load-config.js';
+export { renderEnvExample } from './env-example.js';
+export { bootstrapOrExit } from './bootstrap-or-exit.js';

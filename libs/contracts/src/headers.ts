@@ -1,0 +1,24 @@
+/** Kafka header names of the message envelope; the value is the event payload as JSON. */
+export const Headers = {
+  /** UUID of the outbox row: stable across republishing, the consumer's deduplication key. */
+  messageId: 'message-id',
+  messageType: 'message-type',
+  schemaVersion: 'schema-version',
+  aggregateId: 'aggregate-id',
+  occurredAt: 'occurred-at',
+  correlationId: 'correlation-id',
+  causationId: 'causation-id',
+  traceparent: 'traceparent',
+} as const;
+
+/** Headers added when a message is dead-lettered: why, after how many attempts, and from where. */
+export const DeadLetterHeaders = {
+  error: 'dlq-error',
+  reason: 'dlq-reason',
+  attempts: 'dlq-attempts',
+  consumer: 'dlq-consumer',
+  originalTopic: 'dlq-original-topic',
+  originalPartition: 'dlq-original-partition',
+  originalOffset: 'dlq-original-offset',
+  deadLetteredAt: 'dlq-dead-lettered-at',
+} as const;

@@ -1,0 +1,31 @@
+import { env } from '@app/config';
+
+/**
+ * Environment variables every app with a database reads. Each service owns one database on the
+ * server at `DATABASE_URL`; `DATABASE_NAME` defaults to the service's name.
+ */
+export function databaseEnv(defaultName: string) {
+  return {
+    DATABASE_URL: env.url({
+      description: 'PostgreSQL server URL without the database name, e.g. postgres://postgres@127.0.0.1:5432',
+      protocols: ['postgres', 'postgresql'],
+    }),
+    DATABASE_NAME: env.string({
+      description: "This service's own database on that server (created by `npm run db:migrate`)",
+      default: defaultName,
+      pattern: /^[a-z_][a-z0-9_]{0,62}$/,
+    }),
+    DATABASE_POOL_SIZE: env.integer({
+      description: 'Maximum connections in the pool; each relay or listener holds one more of its own',
+      default: 10,
+      min: 1,
+      max: 200,
+    }),
+  };
+}
+
+export interface DatabaseConfig {
+  DATABASE_URL: string;
+  DATABASE_NAME: string;
+  DATABASE_POOL_SIZE: number;
+}

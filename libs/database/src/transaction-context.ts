@@ -1,0 +1,56 @@
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
+import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel.js';
+
+/** Thrown when code that must run inside a transaction (an outbox write) runs outside one. */
+export class NoActiveTransactionError extends Error {
+  constructor(what: string) {
+    super(`${what} must run inside TransactionContext.run(): no transaction is active`);
+    this.name = 'NoActiveTransactionError';
+  }
+}
+
+/**
+ * The ambient transaction of the current async call chain.
+ *
+ * Why AsyncLocalStorage instead of passing an EntityManager around: the order, its items and its
+ * outbox row are written by different classes (use case, repository, OutboxWriter). Each asks this
+ * context for "the" manager, so they cannot accidentally write on different connections, and a
+ * writer that demands a transaction can detect its absence and fail loudly.
+ */
+export class TransactionContext {
+  private readonly storage = new AsyncLocalStorage<EntityManager>();
+
+  constructor(readonly dataSource: DataSource) {}
+
+  /**
+   * Runs `work` in a transaction and commits when it resolves, rolls back when it throws. Nested
+   * calls join the outer transaction: the outermost caller decides the boundary.
+   */
+  async run<T>(work: (manager: EntityManager) => Promise<T>, isolation: IsolationLevel = 'READ COMMITTED'): Promise<T> {
+    const active = this.storage.getStore();
+    if (active) return work(active);
+    return this.dataSource.transaction(isolation, (manager) => this.storage.run(manager, () => work(manager)));
+  }
+
+  get isActive(): boolean {
+    return this.storage.getStore() !== undefined;
+  }
+
+  /** The active transaction's manager; throws {@link NoActiveTransactionError} when there is none. */
+  requireManager(what = 'This operation'): EntityManager {
+    const manager = this.storage.getStore();
+    if (!manager) throw new NoActiveTransactionError(what);
+    return manager;
+  }
+
+  /** The active transaction's manager, or the pool's manager for stand-alone reads. */
+  get manager(): EntityManager {
+    return this.storage.getStore() ?? this.dataSource.manager;
+  }
+
+  /** A repository bound to the active transaction when there is one. */
+  repository<E extends ObjectLiteral>(entity: EntityTarget<E>): Repository<E> {
+    return this.manager.getRepository(entity);
+  }
+}

@@ -1,0 +1,1 @@
+export { failpoint, failpointMarker, FailpointNames, type FailpointName } from './failpoint.js';

@@ -1,0 +1,3 @@
+export { httpEnv } from './http.config.js';
+export { strictValidationPipe } from './validation.pipe.js';
+export { configureHttpApp } from './configure-http-app.js';

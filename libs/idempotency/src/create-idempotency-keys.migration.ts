@@ -1,0 +1,21 @@
+import type { MigrationInterface, QueryRunner } from 'typeorm';
+
+/** Creates `idempotency_keys`. Apps list this class among their own migrations. */
+export class CreateIdempotencyKeys1764460800000 implements MigrationInterface {
+  name = 'CreateIdempotencyKeys1764460800000';
+
+  async up(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query(`
+      CREATE TABLE idempotency_keys (
+        key text PRIMARY KEY,
+        request_fingerprint text NOT NULL,
+        response_status int NOT NULL,
+        response_body jsonb NOT NULL,
+        created_at timestamptz NOT NULL DEFAULT now()
+      )`);
+  }
+
+  async down(queryRunner: QueryRunner): Promise<void> {
+    await queryRunner.query('DROP TABLE idempotency_keys');
+  }
+}

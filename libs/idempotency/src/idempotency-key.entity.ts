@@ -1,0 +1,24 @@
+import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
+
+/**
+ * One row per client-supplied `Idempotency-Key`, written in the same transaction as the effect it
+ * guards. The primary key, not an application check, decides which of two racing requests wins.
+ */
+@Entity({ name: 'idempotency_keys' })
+export class IdempotencyKey {
+  @PrimaryColumn({ type: 'text' })
+  key: string;
+
+  /** SHA-256 of method, path and canonical body: the same key with another request is a 422. */
+  @Column({ name: 'request_fingerprint', type: 'text' })
+  requestFingerprint: string;
+
+  @Column({ name: 'response_status', type: 'int' })
+  responseStatus: number;
+
+  @Column({ name: 'response_body', type: 'jsonb' })
+  responseBody: unknown;
+
+  @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
+  createdAt: Date;
+}

@@ -1,0 +1,62 @@
+import {
+  BadRequestException,
+  type CallHandler,
+  type ExecutionContext,
+  Inject,
+  Injectable,
+  type NestInterceptor,
+  UnprocessableEntityException,
+} from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { Request, Response } from 'express';
+import { from, lastValueFrom, type Observable } from 'rxjs';
+import { failpoint } from '@app/failpoints';
+import { IDEMPOTENT_OPTIONS, type IdempotentOptions } from './idempotent.options.js';
+import { IdempotencyStore } from './idempotency.store.js';
+import { requestFingerprint } from './request-fingerprint.js';
+
+export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
+const KEY_FORMAT = /^[A-Za-z0-9][A-Za-z0-9._:-]{7,199}$/;
+
+@Injectable()
+export class IdempotencyInterceptor implements NestInterceptor {
+  constructor(
+    @Inject(Reflector) private readonly reflector: Reflector,
+    @Inject(IdempotencyStore) private readonly store: IdempotencyStore,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const options = this.reflector.get<IdempotentOptions>(IDEMPOTENT_OPTIONS, context.getHandler());
+    const request = context.switchToHttp().getRequest<Request>();
+    const response = context.switchToHttp().getResponse<Response>();
+    const key = request.header(IDEMPOTENCY_KEY_HEADER);
+    if (key === undefined) {
+      if (options.required) throw new BadRequestException({ message: ['Idempotency-Key header is required'], field: 'Idempotency-Key' });
+      return next.handle();
+    }
+    if (!KEY_FORMAT.test(key)) {
+      throw new BadRequestException({
+        message: ['Idempotency-Key header must be 8 to 200 characters of letters, digits, ".", "_", ":" or "-"'],
+        field: 'Idempotency-Key',
+      });
+    }
+    const fingerprint = requestFingerprint(request.method, request.path, request.body);
+    return from(
+      (async () => {
+        // The handler runs inside the store's transaction, so its writes and the key commit together.
+        const outcome = await this.store.execute(key, fingerprint, options.status, () =>
+          lastValueFrom(next.handle(), { defaultValue: undefined }),
+        );
+        if (outcome.kind === 'conflict') {
+          throw new UnprocessableEntityException({
+            message: ['Idempotency-Key was already used with a different request body'],
+            field: 'Idempotency-Key',
+          });
+        }
+        if (options.afterCommitFailpoint) failpoint(options.afterCommitFailpoint);
+        if (outcome.kind === 'replayed') response.setHeader('Idempotent-Replayed', 'true');
+        return outcome.body;
+      })(),
+    );
+  }
+}

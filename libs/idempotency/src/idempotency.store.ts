@@ -1,0 +1,43 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { TransactionContext } from '@app/database';
+
+export type IdempotentOutcome<T> =
+  | { kind: 'executed'; status: number; body: T }
+  | { kind: 'replayed'; status: number; body: T }
+  | { kind: 'conflict' };
+
+/**
+ * Runs a request's effect at most once per key.
+ *
+ * In ONE transaction: claim the key with `INSERT ... ON CONFLICT DO NOTHING`, run the effect, store
+ * its response. A concurrent request with the same key blocks on the primary key until the first
+ * transaction ends, then sees the stored row: the database serialises them, with no lock of ours.
+ * An effect that throws rolls the claim back, so a failed request can be retried with its key.
+ */
+@Injectable()
+export class IdempotencyStore {
+  constructor(@Inject(TransactionContext) private readonly tx: TransactionContext) {}
+
+  async execute<T>(key: string, fingerprint: string, status: number, effect: () => Promise<T>): Promise<IdempotentOutcome<T>> {
+    return this.tx.run(async (manager) => {
+      const claimed = await manager.query(
+        `INSERT INTO idempotency_keys (key, request_fingerprint, response_status, response_body)
+         VALUES ($1, $2, $3, 'null'::jsonb)
+         ON CONFLICT (key) DO NOTHING
+         RETURNING key`,
+        [key, fingerprint, status],
+      );
+      if (claimed.length === 0) {
+        const [stored] = await manager.query(
+          'SELECT request_fingerprint, response_status, response_body FROM idempotency_keys WHERE key = $1',
+          [key],
+        );
+        if (stored.request_fingerprint !== fingerprint) return { kind: 'conflict' };
+        return { kind: 'replayed', status: stored.response_status, body: stored.response_body as T };
+      }
+      const body = await effect();
+      await manager.query('UPDATE idempotency_keys SET response_body = $2 WHERE key = $1', [key, JSON.stringify(body ?? null)]);
+      return { kind: 'executed', status, body };
+    });
+  }
+}

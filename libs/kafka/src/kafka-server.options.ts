@@ -1,0 +1,28 @@
+import { type KafkaOptions, Transport } from '@nestjs/microservices';
+import type { KafkaConfig } from './kafka.config.js';
+
+/**
+ * Options of the Nest Kafka transport for an app's `@EventPattern` handlers.
+ *
+ * - `postfixId: ''`: the group id is exactly `KAFKA_CONSUMER_GROUP`, not Nest's `<id>-server`.
+ * - autoCommit stays on: kafkajs commits an offset only after `eachMessage` resolved, and Nest
+ *   resolves it only after the handler (and every interceptor) finished, so "offset after commit"
+ *   holds as long as the transaction is awaited inside the handler pipeline.
+ */
+export function kafkaServerOptions(config: KafkaConfig, overrides: { fromBeginning?: boolean } = {}): KafkaOptions {
+  return {
+    transport: Transport.KAFKA,
+    options: {
+      postfixId: '',
+      client: { clientId: config.KAFKA_CLIENT_ID, brokers: config.KAFKA_BROKERS, retry: { retries: 8 } },
+      consumer: {
+        groupId: config.KAFKA_CONSUMER_GROUP,
+        allowAutoTopicCreation: false,
+        sessionTimeout: 30_000,
+        heartbeatInterval: 3_000,
+      },
+      subscribe: { fromBeginning: overrides.fromBeginning ?? true },
+      producer: { allowAutoTopicCreation: false },
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import { env } from '@app/config';
+
+/** Environment variables of every app that talks to Kafka. */
+export function kafkaEnv(defaultClientId: string) {
+  return {
+    KAFKA_BROKERS: env.list({
+      description: 'Kafka bootstrap servers, host:port, comma-separated, e.g. 127.0.0.1:9092',
+      itemPattern: /^[A-Za-z0-9.-]+:\d{1,5}$/,
+    }),
+    KAFKA_CLIENT_ID: env.string({
+      description: 'Client id this service shows to the broker (logs, quotas)',
+      default: defaultClientId,
+    }),
+    KAFKA_CONSUMER_GROUP: env.string({
+      description: "Consumer group of this service's Kafka handlers; replicas share it",
+      default: defaultClientId,
+    }),
+    KAFKA_TOPIC_PARTITIONS: env.integer({
+      description: 'Partitions of topics this service creates at start-up when missing',
+      default: 3,
+      min: 1,
+      max: 1000,
+    }),
+  };
+}
+
+export interface KafkaConfig {
+  KAFKA_BROKERS: string[];
+  KAFKA_CLIENT_ID: string;
+  KAFKA_CONSUMER_GROUP: string;
+  KAFKA_TOPIC_PARTITIONS: number;
+}

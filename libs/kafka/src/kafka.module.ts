@@ -1,0 +1,22 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { Kafka } from 'kafkajs';
+import { createKafka, type KafkaClientOptions } from './kafka.factory.js';
+
+/** Provides the app's kafkajs client (`Kafka`), shared by producers, admin and health checks. */
+@Module({})
+export class KafkaModule {
+  static forRoot(options: { useFactory: (...deps: never[]) => KafkaClientOptions; inject?: unknown[] }): DynamicModule {
+    return {
+      module: KafkaModule,
+      global: true,
+      providers: [
+        {
+          provide: Kafka,
+          useFactory: (...deps: never[]) => createKafka(options.useFactory(...deps)),
+          inject: (options.inject ?? []) as never[],
+        },
+      ],
+      exports: [Kafka],
+    };
+  }
+}
