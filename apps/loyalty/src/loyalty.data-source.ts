@@ -1,13 +1,12 @@
-import { createDataSource } from '@app/database';
+import { createDataSource, type DatabaseConfig } from '@app/database';
 import { CreateIdempotencyKeys1764460800000, IdempotencyKey } from '@app/idempotency';
 import { Accrual } from './accruals/accrual.entity.js';
-import type { LoyaltyConfig } from './loyalty.config.js';
 import { CreateAccruals1764460800100 } from './migrations/1764460800100-create-accruals.js';
 
 export const loyaltyEntities = [Accrual, IdempotencyKey];
 export const loyaltyMigrations = [CreateIdempotencyKeys1764460800000, CreateAccruals1764460800100];
 
-export function createLoyaltyDataSource(config: Pick<LoyaltyConfig, 'DATABASE_URL' | 'DATABASE_NAME' | 'DATABASE_POOL_SIZE'>) {
+export function createLoyaltyDataSource(config: DatabaseConfig) {
   return createDataSource({
     serverUrl: config.DATABASE_URL,
     database: config.DATABASE_NAME,

@@ -6,3 +6,4 @@ export { migrateDatabase, revertAllMigrations } from './migration-runner.js';
 export { TransactionContext, NoActiveTransactionError } from './transaction-context.js';
 export { DatabaseModule } from './database.module.js';
 export { DatabaseHealthIndicator } from './database.health.js';
+export { runMigrateCommand } from './migrate-command.js';

@@ -1,0 +1,22 @@
+import 'reflect-metadata';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { bootstrapOrExit, loadConfig } from '@app/config';
+import { deadLetterTopic, Topics } from '@app/contracts';
+import { configureHttpApp } from '@app/http';
+import { createKafka, ensureTopics } from '@app/kafka';
+import { ordersEnv } from './orders.config.js';
+import { OrdersAppModule } from './orders.module.js';
+
+bootstrapOrExit('orders', async () => {
+  const config = loadConfig(ordersEnv);
+  // Topics exist before the first publish or subscribe: production brokers rarely auto-create.
+  await ensureTopics(
+    createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID }),
+    [Topics.orders, Topics.reservations, deadLetterTopic(Topics.reservations)],
+    config.KAFKA_TOPIC_PARTITIONS,
+  );
+  const app = await NestFactory.create<NestExpressApplication>(OrdersAppModule.forRoot(config));
+  configureHttpApp(app, { bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES });
+  await app.listen(config.ORDERS_PORT, config.HTTP_HOST);
+});

@@ -1,0 +1,15 @@
+import { env, type EnvConfig } from '@app/config';
+import { databaseEnv } from '@app/database';
+import { httpEnv } from '@app/http';
+import { kafkaEnv } from '@app/kafka';
+import { outboxEnv } from '@app/outbox';
+
+export const ordersEnv = {
+  ORDERS_PORT: env.port({ description: 'HTTP port of the orders service', default: 3000 }),
+  ...httpEnv,
+  ...databaseEnv('orders'),
+  ...kafkaEnv('orders'),
+  ...outboxEnv,
+};
+
+export type OrdersConfig = EnvConfig<typeof ordersEnv>;

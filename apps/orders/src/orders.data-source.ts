@@ -1,0 +1,20 @@
+import { createDataSource, type DatabaseConfig } from '@app/database';
+import { CreateIdempotencyKeys1764460800000, IdempotencyKey } from '@app/idempotency';
+import { CreateOutboxMessages1764460800010, OutboxMessage } from '@app/outbox';
+import { CreateOrders1764460800200 } from './migrations/1764460800200-create-orders.js';
+import { OrderItem } from './orders/order-item.entity.js';
+import { Order } from './orders/order.entity.js';
+
+export const ordersEntities = [Order, OrderItem, OutboxMessage, IdempotencyKey];
+export const ordersMigrations = [CreateIdempotencyKeys1764460800000, CreateOutboxMessages1764460800010, CreateOrders1764460800200];
+
+export function createOrdersDataSource(config: DatabaseConfig) {
+  return createDataSource({
+    serverUrl: config.DATABASE_URL,
+    database: config.DATABASE_NAME,
+    poolSize: config.DATABASE_POOL_SIZE,
+    entities: ordersEntities,
+    migrations: ordersMigrations,
+    applicationName: 'orders',
+  });
+}

@@ -1,0 +1,29 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
+import { DatabaseModule } from '@app/database';
+import { HealthModule } from '@app/health';
+import { KafkaModule } from '@app/kafka';
+import { MetricsModule } from '@app/metrics';
+import { OutboxModule } from '@app/outbox';
+import type { OrdersConfig } from './orders.config.js';
+import { createOrdersDataSource } from './orders.data-source.js';
+import { OrdersModule } from './orders/orders.module.js';
+
+/** Orders: HTTP API for orders, an outbox relay to Kafka, and (as a consumer) reservation results. */
+@Module({})
+export class OrdersAppModule {
+  static forRoot(config: OrdersConfig): DynamicModule {
+    return {
+      module: OrdersAppModule,
+      imports: [
+        DatabaseModule.forRoot({ useFactory: () => createOrdersDataSource(config) }),
+        KafkaModule.forRoot({ useFactory: () => ({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID }) }),
+        MetricsModule.forRoot({ service: 'orders' }),
+        ScheduleModule.forRoot(),
+        OutboxModule.forRoot(config),
+        HealthModule.forRoot({ kafka: true }),
+        OrdersModule,
+      ],
+    };
+  }
+}

@@ -1,0 +1,50 @@
+import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { type OrderCancelled, OrderEvents, Topics } from '@app/contracts';
+import { TransactionContext } from '@app/database';
+import { OutboxWriter } from '@app/outbox';
+import { Order } from '../order.entity.js';
+import { CANCELLABLE_STATUSES, OrderStatus } from '../order-status.js';
+import { type OrderResponse, toOrderResponse } from '../order.response.js';
+
+@Injectable()
+export class CancelOrderService {
+  constructor(
+    private readonly tx: TransactionContext,
+    private readonly outbox: OutboxWriter,
+  ) {}
+
+  /**
+   * Status change and `OrderCancelled` commit together. The row lock (`FOR UPDATE`) serialises
+   * writers of one order, which is also what keeps its outbox rows in commit order for the relay.
+   * Cancelling a cancelled order is a no-op that returns it, so clients may retry safely.
+   */
+  async cancel(id: string): Promise<OrderResponse> {
+    return this.tx.run(async (manager) => {
+      const orders = manager.getRepository(Order);
+      const locked = await orders.findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+      if (!locked) throw new NotFoundException({ statusCode: 404, code: 'ORDERS.NOT_FOUND', message: `Order ${id} not found` });
+      if (locked.status !== OrderStatus.Cancelled) {
+        if (!CANCELLABLE_STATUSES.includes(locked.status)) {
+          throw new ConflictException({
+            statusCode: 409,
+            code: 'ORDERS.NOT_CANCELLABLE',
+            message: `Order ${id} is ${locked.status} and can no longer be cancelled`,
+          });
+        }
+        locked.status = OrderStatus.Cancelled;
+        await orders.save(locked);
+        const payload: OrderCancelled = { orderId: id, customerId: locked.customerId, cancelledAt: new Date().toISOString() };
+        await this.outbox.add({
+          topic: Topics.orders,
+          messageType: OrderEvents.OrderCancelled.type,
+          schemaVersion: OrderEvents.OrderCancelled.schemaVersion,
+          aggregateType: 'order',
+          aggregateId: id,
+          payload,
+        });
+      }
+      const order = await orders.findOneOrFail({ where: { id }, relations: { items: true } });
+      return toOrderResponse(order);
+    });
+  }
+}

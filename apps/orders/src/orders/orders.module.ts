@@ -1,0 +1,14 @@
+import { Module } from '@nestjs/common';
+import { IdempotencyModule } from '@app/idempotency';
+import { CancelOrderController } from './cancel-order/cancel-order.controller.js';
+import { CancelOrderService } from './cancel-order/cancel-order.service.js';
+import { GetOrderController } from './get-order/get-order.controller.js';
+import { PlaceOrderController } from './place-order/place-order.controller.js';
+import { PlaceOrderService } from './place-order/place-order.service.js';
+
+@Module({
+  imports: [IdempotencyModule],
+  controllers: [PlaceOrderController, GetOrderController, CancelOrderController],
+  providers: [PlaceOrderService, CancelOrderService],
+})
+export class OrdersModule {}

@@ -1,0 +1,2 @@
+export { MetricsModule } from './metrics.module.js';
+export { MetricsController } from './metrics.controller.js';

@@ -1,0 +1,18 @@
+/** What a use case hands to {@link OutboxWriter.add}. */
+export interface OutboxEvent<P = unknown> {
+  topic: string;
+  messageType: string;
+  schemaVersion: number;
+  aggregateType: string;
+  aggregateId: string;
+  payload: P;
+  /** Kafka key; defaults to the aggregate id so an aggregate's events share a partition. */
+  key?: string;
+  /** The request or message chain this event belongs to; defaults to the aggregate id. */
+  correlationId?: string;
+  /** The message that caused this event, if any. */
+  causationId?: string;
+  /** W3C trace context to continue; a new trace is started when absent. */
+  traceparent?: string;
+  occurredAt?: Date;
+}

@@ -1,0 +1,74 @@
+import { validateCronExpression } from 'cron';
+import { env, type EnvConfig, type EnvVarSpec } from '@app/config';
+
+function cronExpression(options: { description: string; default: string }): EnvVarSpec<string> {
+  return {
+    ...env.string(options),
+    type: 'cron expression',
+    parse(raw) {
+      const { valid, error } = validateCronExpression(raw);
+      if (!valid) throw new Error(`must be a cron expression (${error?.message ?? 'invalid'}), got "${raw}"`);
+      return raw;
+    },
+  };
+}
+
+/** Every outbox option, with its default and what changing it costs (see README, configuration). */
+export const outboxEnv = {
+  OUTBOX_RELAY_ENABLED: env.boolean({
+    description: 'Run the relay in this process; turn off in replicas that should only write',
+    default: true,
+  }),
+  OUTBOX_POLL_INTERVAL_MS: env.integer({
+    description: 'Relay poll interval: the latency floor when a LISTEN wake-up is missed; lower costs more idle queries',
+    default: 1000,
+    min: 10,
+    max: 3_600_000,
+  }),
+  OUTBOX_LISTEN_ENABLED: env.boolean({
+    description: 'Wake the relay by LISTEN/NOTIFY right after each commit (one extra connection)',
+    default: true,
+  }),
+  OUTBOX_BATCH_SIZE: env.integer({
+    description: 'Rows per sendBatch; larger drains faster but holds the relay transaction longer',
+    default: 500,
+    min: 1,
+    max: 2000,
+  }),
+  OUTBOX_MAX_BATCHES_PER_CYCLE: env.integer({
+    description: 'Batches one cycle may publish before yielding, so a backlog never starves shutdown',
+    default: 20,
+    min: 1,
+    max: 1000,
+  }),
+  OUTBOX_RETRY_BASE_MS: env.integer({
+    description: 'First retry delay of a row that failed to publish; doubles per attempt, with jitter',
+    default: 500,
+    min: 1,
+    max: 3_600_000,
+  }),
+  OUTBOX_RETRY_MAX_MS: env.integer({
+    description: 'Cap of the retry delay; also the worst extra latency after the broker comes back',
+    default: 30_000,
+    min: 1,
+    max: 86_400_000,
+  }),
+  OUTBOX_RETENTION_MS: env.integer({
+    description: 'Published rows older than this are deleted by cleanup; keep enough to investigate incidents',
+    default: 7 * 24 * 3_600_000,
+    min: 0,
+    max: 365 * 24 * 3_600_000,
+  }),
+  OUTBOX_CLEANUP_CRON: cronExpression({
+    description: 'When cleanup runs (cron syntax with seconds)',
+    default: '0 */5 * * * *',
+  }),
+  OUTBOX_CLEANUP_BATCH_SIZE: env.integer({
+    description: 'Rows deleted per statement by cleanup; bounds lock time and WAL bursts',
+    default: 1000,
+    min: 1,
+    max: 100_000,
+  }),
+};
+
+export type OutboxConfig = EnvConfig<typeof outboxEnv>;

@@ -1,0 +1,47 @@
+import { randomBytes, randomUUID } from 'node:crypto';
+import { Inject, Injectable } from '@nestjs/common';
+import { Headers } from '@app/contracts';
+import { TransactionContext } from '@app/database';
+import type { OutboxEvent } from './outbox-event.js';
+
+/** The channel the relay LISTENs on; notifications are delivered only when the writer commits. */
+export const OUTBOX_CHANNEL = 'outbox_messages';
+
+function newTraceparent(): string {
+  return `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01`;
+}
+
+/**
+ * Adds events to the outbox inside the caller's transaction. There is deliberately no way to use it
+ * outside one: an event written apart from its state change is the dual write this pattern removes.
+ */
+@Injectable()
+export class OutboxWriter {
+  constructor(@Inject(TransactionContext) private readonly tx: TransactionContext) {}
+
+  /** Inserts the event; returns its id, which becomes the Kafka `message-id`. */
+  async add(event: OutboxEvent): Promise<string> {
+    const manager = this.tx.requireManager('OutboxWriter.add');
+    const id = randomUUID();
+    const occurredAt = (event.occurredAt ?? new Date()).toISOString();
+    const headers: Record<string, string> = {
+      [Headers.messageId]: id,
+      [Headers.messageType]: event.messageType,
+      [Headers.schemaVersion]: String(event.schemaVersion),
+      [Headers.aggregateId]: event.aggregateId,
+      [Headers.occurredAt]: occurredAt,
+      [Headers.correlationId]: event.correlationId ?? event.aggregateId,
+      [Headers.traceparent]: event.traceparent ?? newTraceparent(),
+      ...(event.causationId ? { [Headers.causationId]: event.causationId } : {}),
+    };
+    await manager.query(
+      `INSERT INTO outbox_messages (id, aggregate_type, aggregate_id, message_type, topic, key, payload, headers, created_at)
+       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      [id, event.aggregateType, event.aggregateId, event.messageType, event.topic, event.key ?? event.aggregateId,
+        JSON.stringify(event.payload), JSON.stringify(headers), occurredAt],
+    );
+    // A hint, not a guarantee: delivered at commit, dropped on rollback; the poll interval is the floor.
+    await manager.query('SELECT pg_notify($1, $2)', [OUTBOX_CHANNEL, event.topic]);
+    return id;
+  }
+}
