@@ -1,6 +1,7 @@
 import { env, type EnvConfig } from '@app/config';
 import { databaseEnv } from '@app/database';
 import { httpEnv } from '@app/http';
+import { inboxEnv } from '@app/inbox';
 import { kafkaEnv } from '@app/kafka';
 import { outboxEnv } from '@app/outbox';
 
@@ -10,6 +11,7 @@ export const ordersEnv = {
   ...databaseEnv('orders'),
   ...kafkaEnv('orders'),
   ...outboxEnv,
+  ...inboxEnv,
 };
 
 export type OrdersConfig = EnvConfig<typeof ordersEnv>;

@@ -1,12 +1,18 @@
 import { createDataSource, type DatabaseConfig } from '@app/database';
 import { CreateIdempotencyKeys1764460800000, IdempotencyKey } from '@app/idempotency';
+import { CreateInboxMessages1764460800020, InboxMessage } from '@app/inbox';
 import { CreateOutboxMessages1764460800010, OutboxMessage } from '@app/outbox';
 import { CreateOrders1764460800200 } from './migrations/1764460800200-create-orders.js';
 import { OrderItem } from './orders/order-item.entity.js';
 import { Order } from './orders/order.entity.js';
 
-export const ordersEntities = [Order, OrderItem, OutboxMessage, IdempotencyKey];
-export const ordersMigrations = [CreateIdempotencyKeys1764460800000, CreateOutboxMessages1764460800010, CreateOrders1764460800200];
+export const ordersEntities = [Order, OrderItem, OutboxMessage, InboxMessage, IdempotencyKey];
+export const ordersMigrations = [
+  CreateIdempotencyKeys1764460800000,
+  CreateOutboxMessages1764460800010,
+  CreateInboxMessages1764460800020,
+  CreateOrders1764460800200,
+];
 
 export function createOrdersDataSource(config: DatabaseConfig) {
   return createDataSource({

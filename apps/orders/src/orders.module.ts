@@ -2,12 +2,14 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { DatabaseModule } from '@app/database';
 import { HealthModule } from '@app/health';
+import { InboxModule } from '@app/inbox';
 import { KafkaModule } from '@app/kafka';
 import { MetricsModule } from '@app/metrics';
 import { OutboxModule } from '@app/outbox';
 import type { OrdersConfig } from './orders.config.js';
 import { createOrdersDataSource } from './orders.data-source.js';
 import { OrdersModule } from './orders/orders.module.js';
+import { ReservationsModule } from './reservations/reservations.module.js';
 
 /** Orders: HTTP API for orders, an outbox relay to Kafka, and (as a consumer) reservation results. */
 @Module({})
@@ -21,8 +23,10 @@ export class OrdersAppModule {
         MetricsModule.forRoot({ service: 'orders' }),
         ScheduleModule.forRoot(),
         OutboxModule.forRoot(config),
+        InboxModule.forRoot(config),
         HealthModule.forRoot({ kafka: true }),
         OrdersModule,
+        ReservationsModule,
       ],
     };
   }

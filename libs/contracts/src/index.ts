@@ -12,3 +12,4 @@ export {
   type StockReleased,
 } from './reservation-events.js';
 export { MessageCatalog, type MessageDefinition, type MessageType } from './message-catalog.js';
+export { canonicalJson } from './canonical-json.js';

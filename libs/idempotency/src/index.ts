@@ -1,6 +1,6 @@
 export { IdempotencyKey } from './idempotency-key.entity.js';
 export { CreateIdempotencyKeys1764460800000 } from './create-idempotency-keys.migration.js';
-export { canonicalJson, requestFingerprint } from './request-fingerprint.js';
+export { requestFingerprint } from './request-fingerprint.js';
 export { IdempotencyStore, type IdempotentOutcome } from './idempotency.store.js';
 export { Idempotent } from './idempotent.decorator.js';
 export type { IdempotentOptions } from './idempotent.options.js';

@@ -6,5 +6,4 @@ export { OutboxWriter, OUTBOX_CHANNEL } from './outbox.writer.js';
 export { OutboxRelay, type BatchResult } from './outbox.relay.js';
 export { OutboxCleanup } from './outbox.cleanup.js';
 export { OutboxModule } from './outbox.module.js';
-export { retryDelayMs } from './retry-delay.js';
 export { isBrokerUnavailable } from './broker-unavailable.js';

@@ -5,7 +5,7 @@ import type { OutboxMessage } from './outbox-message.entity.js';
 import { OUTBOX_CONFIG, type OutboxConfig } from './outbox-options.js';
 import { OutboxMetrics } from './outbox.metrics.js';
 import { OutboxPublisher } from './outbox.publisher.js';
-import { retryDelayMs } from './retry-delay.js';
+import { retryDelayMs } from '@app/backoff';
 
 /**
  * One relay publishes at a time per database, whatever the number of replicas: each batch runs in

@@ -1,0 +1,41 @@
+import { env, type EnvConfig } from '@app/config';
+import { databaseEnv } from '@app/database';
+import { httpEnv } from '@app/http';
+import { inboxEnv } from '@app/inbox';
+import { kafkaEnv } from '@app/kafka';
+import { outboxEnv } from '@app/outbox';
+
+export const inventoryEnv = {
+  INVENTORY_PORT: env.port({ description: 'HTTP port of the inventory service (health, stock admin)', default: 3001 }),
+  ...httpEnv,
+  ...databaseEnv('inventory'),
+  ...kafkaEnv('inventory'),
+  ...outboxEnv,
+  ...inboxEnv,
+  LOYALTY_BASE_URL: env.url({
+    description: 'Base URL of the loyalty service that credits points, e.g. http://127.0.0.1:3002',
+    protocols: ['http', 'https'],
+  }),
+  LOYALTY_DISPATCH_INTERVAL_MS: env.integer({
+    description: 'How often pending loyalty commands are sent; lower means faster accruals, more idle queries',
+    default: 500,
+    min: 10,
+    max: 3_600_000,
+  }),
+  LOYALTY_DISPATCH_BATCH_SIZE: env.integer({ description: 'Commands sent per dispatcher cycle', default: 50, min: 1, max: 1000 }),
+  LOYALTY_REQUEST_TIMEOUT_MS: env.integer({
+    description: 'Timeout of one call to loyalty; a timeout is retried with the same Idempotency-Key',
+    default: 3000,
+    min: 50,
+    max: 120_000,
+  }),
+  LOYALTY_RETRY_BASE_MS: env.integer({
+    description: 'First retry delay after a timeout or 5xx; doubles per attempt, with jitter',
+    default: 500,
+    min: 1,
+    max: 3_600_000,
+  }),
+  LOYALTY_RETRY_MAX_MS: env.integer({ description: 'Cap of the retry delay', default: 30_000, min: 1, max: 86_400_000 }),
+};
+
+export type InventoryConfig = EnvConfig<typeof inventoryEnv>;

@@ -1,0 +1,27 @@
+import { createDataSource, type DatabaseConfig } from '@app/database';
+import { CreateInboxMessages1764460800020, InboxMessage } from '@app/inbox';
+import { CreateOutboxMessages1764460800010, OutboxMessage } from '@app/outbox';
+import { LoyaltyCommand } from './loyalty/loyalty-command.entity.js';
+import { CreateStock1764460800300 } from './migrations/1764460800300-create-stock.js';
+import { CreateLoyaltyCommands1764460800310 } from './migrations/1764460800310-create-loyalty-commands.js';
+import { Reservation } from './reservations/reservation.entity.js';
+import { StockItem } from './stock/stock-item.entity.js';
+
+export const inventoryEntities = [StockItem, Reservation, LoyaltyCommand, OutboxMessage, InboxMessage];
+export const inventoryMigrations = [
+  CreateOutboxMessages1764460800010,
+  CreateInboxMessages1764460800020,
+  CreateStock1764460800300,
+  CreateLoyaltyCommands1764460800310,
+];
+
+export function createInventoryDataSource(config: DatabaseConfig) {
+  return createDataSource({
+    serverUrl: config.DATABASE_URL,
+    database: config.DATABASE_NAME,
+    poolSize: config.DATABASE_POOL_SIZE,
+    entities: inventoryEntities,
+    migrations: inventoryMigrations,
+    applicationName: 'inventory',
+  });
+}

@@ -1,0 +1,39 @@
+import { type DynamicModule, Module } from '@nestjs/common';
+import { ScheduleModule } from '@nestjs/schedule';
+import { DatabaseModule } from '@app/database';
+import { HealthModule } from '@app/health';
+import { InboxModule } from '@app/inbox';
+import { KafkaModule } from '@app/kafka';
+import { MetricsModule } from '@app/metrics';
+import { OutboxModule } from '@app/outbox';
+import { INVENTORY_CONFIG } from './inventory-config.token.js';
+import type { InventoryConfig } from './inventory.config.js';
+import { createInventoryDataSource } from './inventory.data-source.js';
+import { LoyaltyModule } from './loyalty/loyalty.module.js';
+import { ReservationsModule } from './reservations/reservations.module.js';
+import { StockModule } from './stock/stock.module.js';
+
+/** Inventory: reserves stock for orders (inbox), answers through its outbox, credits loyalty. */
+@Module({})
+export class InventoryAppModule {
+  static forRoot(config: InventoryConfig): DynamicModule {
+    return {
+      module: InventoryAppModule,
+      global: true,
+      providers: [{ provide: INVENTORY_CONFIG, useValue: config }],
+      exports: [INVENTORY_CONFIG],
+      imports: [
+        DatabaseModule.forRoot({ useFactory: () => createInventoryDataSource(config) }),
+        KafkaModule.forRoot({ useFactory: () => ({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID }) }),
+        MetricsModule.forRoot({ service: 'inventory' }),
+        ScheduleModule.forRoot(),
+        OutboxModule.forRoot(config),
+        InboxModule.forRoot(config),
+        HealthModule.forRoot({ kafka: true }),
+        StockModule,
+        ReservationsModule,
+        LoyaltyModule,
+      ],
+    };
+  }
+}

@@ -1,0 +1,25 @@
+import { Controller } from '@nestjs/common';
+import { EventPattern } from '@nestjs/microservices';
+import { type OrderCancelled, type OrderCreated, OrderEvents, Topics } from '@app/contracts';
+import { Envelope, Inbox, type InboxEnvelope } from '@app/inbox';
+import { ReleaseStockService } from './release-stock/release-stock.service.js';
+import { ReserveStockService } from './reserve-stock/reserve-stock.service.js';
+
+/** Consumes `orders.order.v1` through the inbox: reserve on OrderCreated, release on OrderCancelled. */
+@Controller()
+export class OrderEventsController {
+  constructor(
+    private readonly reserveStock: ReserveStockService,
+    private readonly releaseStock: ReleaseStockService,
+  ) {}
+
+  @EventPattern(Topics.orders)
+  @Inbox({ consumer: 'inventory.order-events', afterCommitFailpoint: 'inventory.after-commit-before-ack' })
+  async handle(@Envelope() envelope: InboxEnvelope): Promise<void> {
+    if (envelope.messageType === OrderEvents.OrderCreated.type) {
+      await this.reserveStock.reserve(envelope as InboxEnvelope<OrderCreated>);
+    } else if (envelope.messageType === OrderEvents.OrderCancelled.type) {
+      await this.releaseStock.release(envelope as InboxEnvelope<OrderCancelled>);
+    }
+  }
+}

@@ -1,0 +1,41 @@
+import { Injectable } from '@nestjs/common';
+import { type OrderCancelled, ReservationEvents, type StockReleased } from '@app/contracts';
+import { TransactionContext } from '@app/database';
+import type { InboxEnvelope } from '@app/inbox';
+import { OutboxWriter } from '@app/outbox';
+import { Reservation } from '../reservation.entity.js';
+import { reservationEventBase } from '../reservation-event-base.js';
+
+/**
+ * Returns a cancelled order's reserved stock. An order that was rejected holds nothing: there is
+ * nothing to release and nothing to announce.
+ */
+@Injectable()
+export class ReleaseStockService {
+  constructor(
+    private readonly tx: TransactionContext,
+    private readonly outbox: OutboxWriter,
+  ) {}
+
+  async release(envelope: InboxEnvelope<OrderCancelled>): Promise<void> {
+    const manager = this.tx.requireManager('Releasing stock');
+    const reservations = manager.getRepository(Reservation);
+    const reservation = await reservations.findOne({
+      where: { orderId: envelope.payload.orderId },
+      lock: { mode: 'pessimistic_write' },
+    });
+    if (!reservation || reservation.status !== 'RESERVED') return;
+    // Same SKU order as reserving, so a release and a reservation never deadlock.
+    for (const line of reservation.items) {
+      await manager.query('UPDATE stock_items SET available = available + $2, reserved = reserved - $2, updated_at = now() WHERE sku = $1', [
+        line.sku,
+        line.quantity,
+      ]);
+    }
+    reservation.status = 'RELEASED';
+    reservation.releasedAt = new Date();
+    await reservations.save(reservation);
+    const payload: StockReleased = { orderId: reservation.orderId, items: reservation.items, releasedAt: new Date().toISOString() };
+    await this.outbox.add({ ...reservationEventBase(envelope, ReservationEvents.StockReleased), payload });
+  }
+}

@@ -1,0 +1,19 @@
+import { Headers, type MessageDefinition, Topics } from '@app/contracts';
+import type { InboxEnvelope } from '@app/inbox';
+
+/**
+ * The outbox fields shared by every reservation event: keyed by order id (the answers of one order
+ * stay in order), correlated with the order's chain, caused by the message being handled.
+ */
+export function reservationEventBase(cause: InboxEnvelope<{ orderId: string }>, definition: MessageDefinition) {
+  return {
+    topic: Topics.reservations,
+    messageType: definition.type,
+    schemaVersion: definition.schemaVersion,
+    aggregateType: 'reservation',
+    aggregateId: cause.payload.orderId,
+    correlationId: cause.headers[Headers.correlationId] ?? cause.payload.orderId,
+    causationId: cause.messageId,
+    traceparent: cause.headers[Headers.traceparent],
+  };
+}

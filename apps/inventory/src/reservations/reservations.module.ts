@@ -1,0 +1,7 @@
+import { Module } from '@nestjs/common';
+import { OrderEventsController } from './order-events.controller.js';
+import { ReleaseStockService } from './release-stock/release-stock.service.js';
+import { ReserveStockService } from './reserve-stock/reserve-stock.service.js';
+
+@Module({ controllers: [OrderEventsController], providers: [ReserveStockService, ReleaseStockService] })
+export class ReservationsModule {}

@@ -1,0 +1,83 @@
+import { Injectable } from '@nestjs/common';
+import {
+  type OrderCreated,
+  type RejectionCode,
+  ReservationEvents,
+  type ReservedLine,
+  type StockRejected,
+  type StockReserved,
+} from '@app/contracts';
+import { TransactionContext } from '@app/database';
+import type { InboxEnvelope } from '@app/inbox';
+import { OutboxWriter } from '@app/outbox';
+import { accrualOperationId, LoyaltyCommand, pointsFor } from '../../loyalty/loyalty-command.entity.js';
+import { StockItem } from '../../stock/stock-item.entity.js';
+import { Reservation } from '../reservation.entity.js';
+import { reservationEventBase } from '../reservation-event-base.js';
+
+/** Sums quantities per SKU, sorted by SKU: rows are then locked in one global order (no deadlocks). */
+export function linesBySku(items: { sku: string; quantity: number }[]): ReservedLine[] {
+  const totals = new Map<string, number>();
+  for (const { sku, quantity } of items) totals.set(sku, (totals.get(sku) ?? 0) + quantity);
+  return [...totals].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([sku, quantity]) => ({ sku, quantity }));
+}
+
+/**
+ * Reserves every line of an order or none, inside the inbox transaction: stock, reservation,
+ * the answer event (outbox) and the loyalty command commit together with the inbox row.
+ */
+@Injectable()
+export class ReserveStockService {
+  constructor(
+    private readonly tx: TransactionContext,
+    private readonly outbox: OutboxWriter,
+  ) {}
+
+  async reserve(envelope: InboxEnvelope<OrderCreated>): Promise<void> {
+    const manager = this.tx.requireManager('Reserving stock');
+    const order = envelope.payload;
+    const lines = linesBySku(order.items);
+    const stock = await manager
+      .getRepository(StockItem)
+      .createQueryBuilder('stock')
+      .setLock('pessimistic_write')
+      .where('stock.sku IN (:...skus)', { skus: lines.map((line) => line.sku) })
+      .orderBy('stock.sku')
+      .getMany();
+    const bySku = new Map(stock.map((item) => [item.sku, item]));
+
+    const unknown = lines.filter((line) => !bySku.has(line.sku));
+    if (unknown.length > 0) {
+      return this.reject(envelope, 'INVENTORY.UNKNOWN_SKU', `Unknown SKU(s): ${unknown.map((line) => line.sku).join(', ')}`);
+    }
+    const short = lines.filter((line) => bySku.get(line.sku)!.available < line.quantity);
+    if (short.length > 0) {
+      const detail = short.map((line) => `${line.sku} (wanted ${line.quantity}, available ${bySku.get(line.sku)!.available})`);
+      return this.reject(envelope, 'INVENTORY.INSUFFICIENT_STOCK', `Insufficient stock: ${detail.join(', ')}`);
+    }
+
+    for (const line of lines) {
+      await manager.query('UPDATE stock_items SET available = available - $2, reserved = reserved + $2, updated_at = now() WHERE sku = $1', [
+        line.sku,
+        line.quantity,
+      ]);
+    }
+    await manager.getRepository(Reservation).insert({ orderId: order.orderId, status: 'RESERVED', items: lines });
+    const points = pointsFor(order.totalCents);
+    if (points > 0) {
+      await manager.getRepository(LoyaltyCommand).insert({
+        id: accrualOperationId(order.orderId),
+        customerId: order.customerId,
+        orderId: order.orderId,
+        points,
+      });
+    }
+    const payload: StockReserved = { orderId: order.orderId, items: lines, reservedAt: new Date().toISOString() };
+    await this.outbox.add({ ...reservationEventBase(envelope, ReservationEvents.StockReserved), payload });
+  }
+
+  private async reject(envelope: InboxEnvelope<OrderCreated>, reasonCode: RejectionCode, reason: string): Promise<void> {
+    const payload: StockRejected = { orderId: envelope.payload.orderId, reasonCode, reason, rejectedAt: new Date().toISOString() };
+    await this.outbox.add({ ...reservationEventBase(envelope, ReservationEvents.StockRejected), payload });
+  }
+}

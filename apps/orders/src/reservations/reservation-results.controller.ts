@@ -1,0 +1,17 @@
+import { Controller } from '@nestjs/common';
+import { EventPattern } from '@nestjs/microservices';
+import { Topics } from '@app/contracts';
+import { Envelope, Inbox, type InboxEnvelope } from '@app/inbox';
+import { ApplyReservationResultService } from './apply-reservation-result.service.js';
+
+/** Consumes inventory's answers (`inventory.reservation.v1`) through the inbox. */
+@Controller()
+export class ReservationResultsController {
+  constructor(private readonly service: ApplyReservationResultService) {}
+
+  @EventPattern(Topics.reservations)
+  @Inbox({ consumer: 'orders.reservation-results' })
+  handle(@Envelope() envelope: InboxEnvelope): Promise<void> {
+    return this.service.apply(envelope);
+  }
+}

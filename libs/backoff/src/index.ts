@@ -1,0 +1,2 @@
+export { retryDelayMs } from './retry-delay.js';
+export { delay } from './delay.js';

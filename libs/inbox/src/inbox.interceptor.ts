@@ -1,0 +1,47 @@
+import { type CallHandler, type ExecutionContext, Inject, Injectable, type NestInterceptor } from '@nestjs/common';
+import { Reflector } from '@nestjs/core';
+import type { KafkaContext } from '@nestjs/microservices';
+import { from, lastValueFrom, type Observable } from 'rxjs';
+import type { InboxEnvelope } from './inbox-envelope.js';
+import { INBOX_OPTIONS, type InboxHandlerOptions } from './inbox.options.js';
+import { InboxProcessor } from './inbox.processor.js';
+
+/** The validated envelope of the message being handled, for the `@Envelope()` parameter. */
+export const envelopes = new WeakMap<object, InboxEnvelope>();
+
+/**
+ * Nest glue around {@link InboxProcessor} for `@EventPattern` handlers. The handler runs inside
+ * the inbox transaction (`next.handle()` is subscribed within it), and the returned Observable
+ * completes only after the commit, which is when Nest lets kafkajs resolve the offset.
+ */
+@Injectable()
+export class InboxInterceptor implements NestInterceptor {
+  constructor(
+    @Inject(Reflector) private readonly reflector: Reflector,
+    @Inject(InboxProcessor) private readonly processor: InboxProcessor,
+  ) {}
+
+  intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
+    const options = this.reflector.get<InboxHandlerOptions>(INBOX_OPTIONS, context.getHandler());
+    const kafka = context.switchToRpc().getContext<KafkaContext>();
+    const message = kafka.getMessage();
+    const raw = {
+      topic: kafka.getTopic(),
+      partition: kafka.getPartition(),
+      offset: message.offset,
+      key: message.key === null || message.key === undefined ? null : String(message.key),
+      value: message.value,
+      headers: (message.headers ?? {}) as Record<string, unknown>,
+    };
+    return from(
+      this.processor.process(
+        raw,
+        async (envelope) => {
+          envelopes.set(message, envelope);
+          await lastValueFrom(next.handle(), { defaultValue: undefined });
+        },
+        { ...options, heartbeat: () => kafka.getHeartbeat()() },
+      ),
+    );
+  }
+}

@@ -1,0 +1,38 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Counter, Histogram, Registry } from 'prom-client';
+
+@Injectable()
+export class InboxMetrics {
+  readonly processed: Counter<'consumer'>;
+  readonly duplicates: Counter<'consumer'>;
+  readonly deadLettered: Counter<'consumer' | 'reason'>;
+  readonly handlerDuration: Histogram<'consumer'>;
+
+  constructor(@Inject(Registry) registry: Registry) {
+    this.processed = new Counter({
+      name: 'inbox_processed_total',
+      help: 'Messages whose handler committed',
+      labelNames: ['consumer'],
+      registers: [registry],
+    });
+    this.duplicates = new Counter({
+      name: 'inbox_duplicates_total',
+      help: 'Redelivered messages skipped because their id was already in the inbox',
+      labelNames: ['consumer'],
+      registers: [registry],
+    });
+    this.deadLettered = new Counter({
+      name: 'inbox_dead_lettered_total',
+      help: 'Messages sent to the dead-letter topic, by reason',
+      labelNames: ['consumer', 'reason'],
+      registers: [registry],
+    });
+    this.handlerDuration = new Histogram({
+      name: 'inbox_handler_duration_seconds',
+      help: 'Duration of one handler attempt including its transaction',
+      labelNames: ['consumer'],
+      buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    });
+  }
+}

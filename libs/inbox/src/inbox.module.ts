@@ -1,0 +1,36 @@
+import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { DeadLetterPublisher } from './dead-letter.publisher.js';
+import { INBOX_CONFIG, type InboxConfig } from './inbox.config.js';
+import { InboxInterceptor } from './inbox.interceptor.js';
+import { InboxMetrics } from './inbox.metrics.js';
+import { InboxProcessor } from './inbox.processor.js';
+
+@Injectable()
+class DeadLetterCloser implements OnApplicationShutdown {
+  constructor(@Inject(DeadLetterPublisher) private readonly publisher: DeadLetterPublisher) {}
+
+  // After the Kafka server closed: the in-flight message may still need to dead-letter.
+  async onApplicationShutdown(): Promise<void> {
+    await this.publisher.close();
+  }
+}
+
+/** The inbox for Kafka handlers. Needs `DatabaseModule`, `KafkaModule` and `MetricsModule`. */
+@Module({})
+export class InboxModule {
+  static forRoot(config: InboxConfig): DynamicModule {
+    return {
+      module: InboxModule,
+      global: true,
+      providers: [
+        { provide: INBOX_CONFIG, useValue: config },
+        DeadLetterPublisher,
+        InboxMetrics,
+        InboxProcessor,
+        InboxInterceptor,
+        DeadLetterCloser,
+      ],
+      exports: [InboxProcessor, InboxInterceptor],
+    };
+  }
+}
