@@ -1,0 +1,95 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { DataSource } from 'typeorm';
+import { createTestDatabase, dropTestDatabase } from '@app/testing';
+import { createDataSource } from './data-source.factory.js';
+import { NoActiveTransactionError, TransactionContext } from './transaction-context.js';
+
+const serverUrl = process.env.DATABASE_URL!;
+
+describe('TransactionContext (real Postgres)', () => {
+  let database: string;
+  let dataSource: DataSource;
+  let tx: TransactionContext;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(serverUrl, 'txctx');
+    dataSource = await createDataSource({ serverUrl, database, entities: [], migrations: [] }).initialize();
+    await dataSource.query('CREATE TABLE a (id int PRIMARY KEY)');
+    await dataSource.query('CREATE TABLE b (id int PRIMARY KEY)');
+    tx = new TransactionContext(dataSource);
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    if (database) await dropTestDatabase(serverUrl, database);
+  });
+
+  /** Two writers that know nothing of each other, as a repository and the OutboxWriter are. */
+  const writeA = (id: number) => tx.requireManager('writeA').query('INSERT INTO a (id) VALUES ($1)', [id]);
+  const writeB = (id: number) => tx.requireManager('writeB').query('INSERT INTO b (id) VALUES ($1)', [id]);
+  const count = async (table: 'a' | 'b', id: number) =>
+    Number((await dataSource.query(`SELECT count(*) AS n FROM ${table} WHERE id = $1`, [id]))[0].n);
+
+  it('when both writes succeed, then both are committed together', async () => {
+    await tx.run(async () => {
+      await writeA(1);
+      await writeB(1);
+    });
+    expect([await count('a', 1), await count('b', 1)]).toEqual([1, 1]);
+  });
+
+  it('when the second write fails, then the first is rolled back with it', async () => {
+    await dataSource.query('INSERT INTO b (id) VALUES (2)');
+    await expect(
+      tx.run(async () => {
+        await writeA(2);
+        await writeB(2); // duplicate key
+      }),
+    ).rejects.toThrow(/duplicate key/);
+    expect(await count('a', 2)).toBe(0);
+  });
+
+  it('when the work throws after both writes, then neither is committed', async () => {
+    await expect(
+      tx.run(async () => {
+        await writeA(3);
+        await writeB(3);
+        throw new Error('business rule failed');
+      }),
+    ).rejects.toThrow('business rule failed');
+    expect([await count('a', 3), await count('b', 3)]).toEqual([0, 0]);
+  });
+
+  it('when run() is nested, then the inner call joins the outer transaction', async () => {
+    await expect(
+      tx.run(async (outer) => {
+        await tx.run(async (inner) => {
+          expect(inner).toBe(outer);
+          await writeA(4);
+        });
+        throw new Error('outer fails');
+      }),
+    ).rejects.toThrow('outer fails');
+    expect(await count('a', 4)).toBe(0);
+  });
+
+  it('when no transaction is active, then requireManager throws and names the caller', async () => {
+    expect(() => tx.requireManager('OutboxWriter.add')).toThrow(NoActiveTransactionError);
+    expect(() => tx.requireManager('OutboxWriter.add')).toThrow(/OutboxWriter.add must run inside/);
+    expect(tx.isActive).toBe(false);
+  });
+
+  it('when two transactions run concurrently, then each sees only its own manager', async () => {
+    const seen: unknown[] = [];
+    await Promise.all(
+      [5, 6].map((id) =>
+        tx.run(async (manager) => {
+          await writeA(id);
+          seen.push(tx.requireManager() === manager);
+        }),
+      ),
+    );
+    expect(seen).toEqual([true, true]);
+    expect([await count('a', 5), await count('a', 6)]).toEqual([1, 1]);
+  });
+});

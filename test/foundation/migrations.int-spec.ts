@@ -1,0 +1,55 @@
+import { afterAll, describe, expect, it } from '@jest/globals';
+import type { DataSource } from 'typeorm';
+import { type DatabaseConfig, migrateDatabase, revertAllMigrations } from '@app/database';
+import { createTestDatabase, dropTestDatabase } from '@app/testing';
+import { createInventoryDataSource } from '../../apps/inventory/src/inventory.data-source.js';
+import { createLoyaltyDataSource } from '../../apps/loyalty/src/loyalty.data-source.js';
+import { createOrdersDataSource } from '../../apps/orders/src/orders.data-source.js';
+
+const serverUrl = process.env.DATABASE_URL!;
+
+const apps: [string, (config: DatabaseConfig) => DataSource, string[]][] = [
+  ['orders', createOrdersDataSource, ['orders', 'order_items', 'outbox_messages', 'inbox_messages', 'idempotency_keys']],
+  ['inventory', createInventoryDataSource, ['stock_items', 'reservations', 'loyalty_commands', 'outbox_messages', 'inbox_messages']],
+  ['loyalty', createLoyaltyDataSource, ['accruals', 'idempotency_keys']],
+];
+
+async function tables(dataSource: DataSource): Promise<string[]> {
+  const rows: { name: string }[] = await dataSource.query(
+    "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'typeorm_migrations' ORDER BY 1",
+  );
+  return rows.map((row) => row.name);
+}
+
+describe.each(apps)('%s migrations', (app, createDataSource, expectedTables) => {
+  let database: string | undefined;
+
+  afterAll(async () => {
+    if (database) await dropTestDatabase(serverUrl, database);
+  });
+
+  it('when applied, reverted and applied again, then the schema is created, removed and created identically', async () => {
+    database = await createTestDatabase(serverUrl, `migrate_${app}`);
+    const config = { DATABASE_URL: serverUrl, DATABASE_NAME: database, DATABASE_POOL_SIZE: 2 };
+
+    const applied = await migrateDatabase(createDataSource(config), serverUrl, database);
+    expect(applied.length).toBeGreaterThan(0);
+
+    const dataSource = await createDataSource(config).initialize();
+    try {
+      const created = await tables(dataSource);
+      expect(created).toEqual([...expectedTables].sort());
+      expect(await dataSource.showMigrations()).toBe(false);
+
+      expect(await revertAllMigrations(dataSource)).toBe(applied.length);
+      expect(await tables(dataSource)).toEqual([]);
+      expect(await dataSource.showMigrations()).toBe(true);
+
+      const reapplied = await dataSource.runMigrations({ transaction: 'each' });
+      expect(reapplied.map((migration) => migration.name)).toEqual(applied);
+      expect(await tables(dataSource)).toEqual(created);
+    } finally {
+      await dataSource.destroy();
+    }
+  });
+});

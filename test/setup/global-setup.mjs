@@ -1,0 +1,17 @@
+import { testing } from './testing-lib.mjs';
+
+/**
+ * Brings up what the tests need: Postgres must answer (we never start a database for you); Kafka
+ * is started when none answers (docker compose, else the local broker script). Remembers what it
+ * started so the teardown stops exactly that.
+ */
+export default async function globalSetup() {
+  const env = testing.localEnvironment();
+  process.env.DATABASE_URL = env.DATABASE_URL;
+  process.env.KAFKA_BROKERS = env.KAFKA_BROKERS;
+  process.env.KAFKAJS_NO_PARTITIONER_WARNING = '1';
+  await testing.assertPostgresAnswers(env.DATABASE_URL);
+  const source = await testing.ensureKafka(env.KAFKA_BROKERS.split(','), testing.findRepoRoot());
+  globalThis.__kafkaSource = source;
+  console.log(`\n[test setup] Postgres at ${env.DATABASE_URL}; Kafka at ${env.KAFKA_BROKERS} (${source})`);
+}
