@@ -1,1 +1,1 @@
-export { failpoint, failpointMarker, FailpointNames, type FailpointName } from './failpoint.js';
+export { failpoint, failpointFires, failpointMarker, FailpointNames, parseFailpoints, type FailpointName, type FailpointSpec } from './failpoint.js';

@@ -10,7 +10,7 @@ export class CreateIdempotencyKeys1764460800000 implements MigrationInterface {
         key text PRIMARY KEY,
         request_fingerprint text NOT NULL,
         response_status int NOT NULL,
-        response_body jsonb NOT NULL,
+        response_body json NOT NULL, -- json, not jsonb: a replay returns the body byte for byte, key order included
         created_at timestamptz NOT NULL DEFAULT now()
       )`);
   }

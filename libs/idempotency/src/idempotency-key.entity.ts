@@ -16,7 +16,7 @@ export class IdempotencyKey {
   @Column({ name: 'response_status', type: 'int' })
   responseStatus: number;
 
-  @Column({ name: 'response_body', type: 'jsonb' })
+  @Column({ name: 'response_body', type: 'json' })
   responseBody: unknown;
 
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })

@@ -31,13 +31,20 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const response = context.switchToHttp().getResponse<Response>();
     const key = request.header(IDEMPOTENCY_KEY_HEADER);
     if (key === undefined) {
-      if (options.required) throw new BadRequestException({ message: ['Idempotency-Key header is required'], field: 'Idempotency-Key' });
+      if (options.required) throw new BadRequestException({
+        statusCode: 400,
+        error: 'Bad Request',
+        message: ['Idempotency-Key header is required'],
+        fields: ['Idempotency-Key'],
+      });
       return next.handle();
     }
     if (!KEY_FORMAT.test(key)) {
       throw new BadRequestException({
+        statusCode: 400,
+        error: 'Bad Request',
         message: ['Idempotency-Key header must be 8 to 200 characters of letters, digits, ".", "_", ":" or "-"'],
-        field: 'Idempotency-Key',
+        fields: ['Idempotency-Key'],
       });
     }
     const fingerprint = requestFingerprint(request.method, request.path, request.body);
@@ -49,8 +56,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
         );
         if (outcome.kind === 'conflict') {
           throw new UnprocessableEntityException({
+            statusCode: 422,
+            error: 'Unprocessable Entity',
+            code: 'IDEMPOTENCY.KEY_REUSED',
             message: ['Idempotency-Key was already used with a different request body'],
-            field: 'Idempotency-Key',
+            fields: ['Idempotency-Key'],
           });
         }
         if (options.afterCommitFailpoint) failpoint(options.afterCommitFailpoint);

@@ -22,7 +22,7 @@ export class IdempotencyStore {
     return this.tx.run(async (manager) => {
       const claimed = await manager.query(
         `INSERT INTO idempotency_keys (key, request_fingerprint, response_status, response_body)
-         VALUES ($1, $2, $3, 'null'::jsonb)
+         VALUES ($1, $2, $3, 'null'::json)
          ON CONFLICT (key) DO NOTHING
          RETURNING key`,
         [key, fingerprint, status],

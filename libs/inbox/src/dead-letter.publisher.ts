@@ -11,10 +11,14 @@ export interface DeadLetter {
   attempts: number;
 }
 
-function encodeValue(value: unknown): string | null {
+/**
+ * The value as it goes to the DLQ. A Buffer stays bytes: Nest leaves values that start with a zero
+ * byte (schema-registry framing: Avro, Protobuf) undecoded, and turning them into a string would
+ * replace every invalid UTF-8 sequence, so the dead letter could no longer be replayed.
+ */
+function encodeValue(value: unknown): string | Buffer | null {
   if (value === null || value === undefined) return null;
-  if (typeof value === 'string') return value;
-  if (Buffer.isBuffer(value)) return value.toString();
+  if (typeof value === 'string' || Buffer.isBuffer(value)) return value;
   return JSON.stringify(value);
 }
 
@@ -32,10 +36,10 @@ export class DeadLetterPublisher {
 
   async publish(letter: DeadLetter): Promise<void> {
     const producer = await this.connected();
-    const original: Record<string, string> = {};
+    const original: Record<string, string | Buffer> = {};
     for (const [name, value] of Object.entries(letter.message.headers ?? {})) {
-      const text = encodeValue(value);
-      if (text !== null) original[name] = text;
+      const encoded = encodeValue(value);
+      if (encoded !== null) original[name] = encoded;
     }
     await producer.send({
       topic: deadLetterTopic(letter.message.topic),

@@ -19,9 +19,6 @@ export interface ProcessOptions {
   heartbeat?: () => Promise<void>;
 }
 
-/** Marks errors of the inbox's own statements, which must not be blamed on the message. */
-class InboxStoreError extends Error {}
-
 const CLAIM = `
   INSERT INTO inbox_messages (consumer, message_id, message_type, topic, partition, "offset", payload_hash)
   VALUES ($1, $2, $3, $4, $5, $6, $7)
@@ -60,11 +57,13 @@ export class InboxProcessor {
     let lastError: Error | undefined;
     for (let attempt = 1; attempt <= this.config.INBOX_MAX_ATTEMPTS; attempt += 1) {
       const endTimer = this.metrics.handlerDuration.startTimer({ consumer });
+      // Set once the inbox's own work (connect, BEGIN, claim) succeeded: an error before that point
+      // says nothing about the message (the database is unreachable), so it must not count as an
+      // attempt. Retrying and dead-lettering it would empty the topic into the DLQ during an outage.
+      let handlerStarted = false;
       try {
         const result = await this.tx.run(async (manager) => {
-          const claimed = await manager
-            .query(CLAIM, [consumer, envelope.messageId, envelope.messageType, raw.topic, raw.partition, raw.offset, envelope.payloadHash])
-            .catch((error: Error) => Promise.reject(new InboxStoreError(error.message)));
+          const claimed = await manager.query(CLAIM, [consumer, envelope.messageId, envelope.messageType, raw.topic, raw.partition, raw.offset, envelope.payloadHash]);
           if (claimed.length === 0) {
             const [existing] = await manager.query(
               'SELECT payload_hash FROM inbox_messages WHERE consumer = $1 AND message_id = $2',
@@ -72,6 +71,7 @@ export class InboxProcessor {
             );
             return existing.payload_hash === envelope.payloadHash ? 'duplicate' : 'payload-mismatch';
           }
+          handlerStarted = true;
           await handler(envelope);
           return 'processed';
         });
@@ -85,11 +85,12 @@ export class InboxProcessor {
           return 'duplicate';
         }
         this.metrics.processed.inc({ consumer });
-        if (options.afterCommitFailpoint) failpoint(options.afterCommitFailpoint);
+        // Context: key (aggregate id) and message id, so a crash test can scope it to its own message.
+        if (options.afterCommitFailpoint) failpoint(options.afterCommitFailpoint, `${envelope.key ?? ''} ${envelope.messageId}`);
         return 'processed';
       } catch (error) {
         endTimer();
-        if (error instanceof InboxStoreError) throw error;
+        if (!handlerStarted) throw error;
         lastError = error as Error;
         this.logger.warn(`${consumer}: attempt ${attempt} for ${envelope.messageType} ${envelope.messageId} failed: ${lastError.message}`);
         if (attempt < this.config.INBOX_MAX_ATTEMPTS) {

@@ -18,8 +18,9 @@ export function kafkaServerOptions(config: KafkaConfig, overrides: { fromBeginni
       consumer: {
         groupId: config.KAFKA_CONSUMER_GROUP,
         allowAutoTopicCreation: false,
-        sessionTimeout: 30_000,
-        heartbeatInterval: 3_000,
+        sessionTimeout: config.KAFKA_SESSION_TIMEOUT_MS,
+        // Kafka's advice: at most a third of the session timeout.
+        heartbeatInterval: Math.floor(config.KAFKA_SESSION_TIMEOUT_MS / 10),
       },
       subscribe: { fromBeginning: overrides.fromBeginning ?? true },
       producer: { allowAutoTopicCreation: false },

@@ -21,6 +21,12 @@ export function kafkaEnv(defaultClientId: string) {
       min: 1,
       max: 1000,
     }),
+    KAFKA_SESSION_TIMEOUT_MS: env.integer({
+      description: 'Consumer session timeout: how long a dead member holds its partitions before a rebalance; lower fails over faster, but a long GC pause or handler then costs a rebalance',
+      default: 30_000,
+      min: 6000,
+      max: 300_000,
+    }),
   };
 }
 
@@ -29,4 +35,5 @@ export interface KafkaConfig {
   KAFKA_CLIENT_ID: string;
   KAFKA_CONSUMER_GROUP: string;
   KAFKA_TOPIC_PARTITIONS: number;
+  KAFKA_SESSION_TIMEOUT_MS: number;
 }

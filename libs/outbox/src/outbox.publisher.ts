@@ -57,7 +57,18 @@ export class OutboxPublisher {
 
   private async send(rows: OutboxMessage[]): Promise<void> {
     const producer = await this.connected();
-    await producer.sendBatch({ acks: -1, topicMessages: groupByTopic(rows) });
+    try {
+      await producer.sendBatch({ acks: -1, topicMessages: groupByTopic(rows) });
+    } catch (error) {
+      // A failed send retires the producer. kafkajs rolls its idempotent sequence numbers back on
+      // any failed request, even one the broker did append (a timeout, a dropped connection). The
+      // next sendBatch would reuse them for the next, possibly different, rows: the broker then
+      // acknowledges it as a duplicate WITHOUT writing it (rows marked published, never on the
+      // topic), or rejects every later send with OUT_OF_ORDER_SEQUENCE_NUMBER. A new producer id
+      // starts clean; the cost is a possible duplicate, which consumers dedupe by message-id.
+      await this.close();
+      throw error;
+    }
   }
 
   /**

@@ -101,11 +101,16 @@ export class OutboxRelay {
   async runCycle(): Promise<void> {
     const endTimer = this.metrics.cycleDuration.startTimer();
     let attempted = 0;
+    let moreDue = false;
     for (let batch = 0; batch < this.config.OUTBOX_MAX_BATCHES_PER_CYCLE && !this.stopping; batch += 1) {
       const result = await this.publishBatch();
       attempted += result.selected;
-      if (!result.leader || result.selected < this.config.OUTBOX_BATCH_SIZE || result.failed > 0) break;
+      moreDue = result.leader && result.selected === this.config.OUTBOX_BATCH_SIZE && result.failed === 0;
+      if (!moreDue) break;
     }
+    // The cap ends a cycle, not the drain: after a full last batch more rows are due now, and
+    // without this they would wait for the next NOTIFY or poll tick (OUTBOX_POLL_INTERVAL_MS).
+    if (moreDue) this.wakeRequested = true;
     if (attempted > 0) endTimer();
   }
 

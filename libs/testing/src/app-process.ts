@@ -31,7 +31,7 @@ export class AppProcess {
     const collect = (chunk: Buffer) => {
       const text = chunk.toString();
       this.output += text;
-      if (options.echo) process.stdout.write(text.replace(/^/gm, `[${options.name}] `));
+      if (options.echo) process.stdout.write(text.replace(/^(?=.)/gm, `[${options.name}] `));
     };
     this.child.stdout!.on('data', collect);
     this.child.stderr!.on('data', collect);

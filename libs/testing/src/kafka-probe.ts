@@ -18,13 +18,19 @@ function tcpAnswers(hostPort: string, timeoutMs: number): Promise<boolean> {
 /** True when the first broker accepts TCP and the cluster answers a metadata request. */
 export async function kafkaAnswers(brokers: string[], timeoutMs = 3000): Promise<boolean> {
   if (!(await tcpAnswers(brokers[0], timeoutMs))) return false;
+  let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
       describeCluster(createKafka({ brokers, clientId: 'probe' })),
-      new Promise((_, reject) => setTimeout(() => reject(new Error('timeout')), timeoutMs)),
+      new Promise((_, reject) => {
+        timer = setTimeout(() => reject(new Error('timeout')), timeoutMs);
+      }),
     ]);
     return true;
   } catch {
     return false;
+  } finally {
+    // A pending timer would keep the caller's process (Jest, npm start) alive for its duration.
+    clearTimeout(timer);
   }
 }

@@ -6,6 +6,8 @@
 export const LocalDefaults = {
   DATABASE_URL: 'postgres://postgres@127.0.0.1:5432',
   KAFKA_BROKERS: '127.0.0.1:9092',
+  /** Where inventory finds loyalty when both run on this machine (loyalty's default port). */
+  LOYALTY_BASE_URL: 'http://127.0.0.1:3002',
 } as const;
 
 /** `process.env` with the local defaults filled in where unset. */
@@ -14,5 +16,6 @@ export function localEnvironment(source: NodeJS.ProcessEnv = process.env): NodeJ
     ...source,
     DATABASE_URL: source.DATABASE_URL || LocalDefaults.DATABASE_URL,
     KAFKA_BROKERS: source.KAFKA_BROKERS || LocalDefaults.KAFKA_BROKERS,
+    LOYALTY_BASE_URL: source.LOYALTY_BASE_URL || LocalDefaults.LOYALTY_BASE_URL,
   };
 }

@@ -1,0 +1,43 @@
+# One image recipe for every service; the APP build argument picks which one.
+#   docker build --build-arg APP=orders -t outbox/orders .
+# The container migrates its own database, then serves (see CMD).
+
+ARG NODE_IMAGE=node:24-slim
+
+# --- build: all dependencies, compile apps/ and libs/ to dist/ ---------------------------------
+FROM ${NODE_IMAGE} AS build
+WORKDIR /app
+# Manifests first: this layer, the slowest one, is reused until the lockfile changes.
+COPY package.json package-lock.json ./
+RUN npm ci --no-audit --no-fund
+COPY tsconfig.json nest-cli.json ./
+COPY scripts ./scripts
+COPY libs ./libs
+COPY apps ./apps
+RUN node scripts/build.mjs
+
+# --- production dependencies only: no compiler, test runner or type packages at run time -------
+FROM ${NODE_IMAGE} AS production-dependencies
+WORKDIR /app
+COPY package.json package-lock.json ./
+RUN npm ci --omit=dev --no-audit --no-fund
+
+# --- runtime -----------------------------------------------------------------------------------
+FROM ${NODE_IMAGE} AS runtime
+ARG APP
+# Fail the build, not the first start, when APP is missing or names no app.
+RUN test -n "${APP}" || { echo 'build with --build-arg APP=orders|inventory|loyalty' >&2; exit 1; }
+ENV NODE_ENV=production \
+    APP=${APP}
+WORKDIR /app
+# Owned by root and read-only for the `node` user that runs the app: a compromised process cannot
+# rewrite its own code or dependencies.
+COPY package.json ./
+COPY --from=production-dependencies /app/node_modules ./node_modules
+COPY --from=build /app/dist/libs ./dist/libs
+COPY --from=build /app/dist/apps/${APP} ./dist/apps/${APP}
+RUN test -f "dist/apps/${APP}/src/main.js" && test -f "dist/apps/${APP}/src/migrate.js"
+USER node
+# Migrate, then serve. `exec` makes the server PID 1's replacement, so `docker stop` (SIGTERM)
+# reaches Node directly and Nest's shutdown hooks drain consumers and close pools.
+CMD ["sh", "-c", "node dist/apps/${APP}/src/migrate.js && exec node dist/apps/${APP}/src/main.js"]

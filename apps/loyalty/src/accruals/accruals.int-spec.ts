@@ -1,0 +1,112 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import {
+  countRows,
+  createTestDatabase,
+  dropTestDatabase,
+  localEnvironment,
+  queryTestDatabase,
+  requestJson,
+  ServiceProcess,
+  uniqueName,
+} from '@app/testing';
+
+/**
+ * The loyalty service as a real process on a test database: `POST /accruals` demands an
+ * Idempotency-Key, replays the stored answer for a repeated request, refuses the same key with
+ * another body, and the key's primary key (not an application check) decides concurrent repeats.
+ */
+const env = localEnvironment();
+const serverUrl = env.DATABASE_URL!;
+const brokers = env.KAFKA_BROKERS!.split(',');
+
+describe('loyalty accruals over HTTP (real process, real Postgres)', () => {
+  let database: string;
+  let loyalty: ServiceProcess | undefined;
+
+  const accrual = (customerId: string, points = 12) => ({ customerId, orderId: randomUUID(), points });
+  const post = (body: unknown, key?: string) =>
+    requestJson('POST', `${loyalty!.baseUrl}/accruals`, { body, headers: key ? { 'idempotency-key': key } : {} });
+  const accrualsOfOrder = async (orderId: string) =>
+    Number((await queryTestDatabase(serverUrl, database, 'SELECT count(*)::int AS n FROM accruals WHERE order_id = $1', [orderId]))[0].n);
+
+  beforeAll(async () => {
+    database = await createTestDatabase(serverUrl, 'loyalty_accruals');
+    loyalty = await ServiceProcess.start({ service: 'loyalty', serverUrl, database, brokers });
+  });
+
+  afterAll(async () => {
+    await loyalty?.stop();
+    if (database) await dropTestDatabase(serverUrl, database);
+  });
+
+  it('when Idempotency-Key is missing, then 400 names the header and nothing is stored', async () => {
+    const response = await post(accrual('no-key'));
+    expect(response.status).toBe(400);
+    expect(response.body.fields).toEqual(['Idempotency-Key']);
+    expect(await countRows(serverUrl, database, ['accruals', 'idempotency_keys'])).toMatchObject({ accruals: 0, idempotency_keys: 0 });
+  });
+
+  it('when the body is invalid, then 400 names the field and the key stays unused', async () => {
+    const key = uniqueName('loyalty-invalid');
+    const response = await post({ customerId: 'c', orderId: 'not-a-uuid', points: 0 }, key);
+    expect(response.status).toBe(400);
+    expect(response.body.fields).toEqual(expect.arrayContaining(['orderId', 'points']));
+    const stored = await queryTestDatabase(serverUrl, database, 'SELECT 1 FROM idempotency_keys WHERE key = $1', [key]);
+    expect(stored).toEqual([]);
+  });
+
+  it('when the same key comes with the same body, then the stored response is replayed with Idempotent-Replayed: true and one accrual exists', async () => {
+    const key = uniqueName('loyalty-accrual');
+    const body = accrual('replayed');
+    const first = await post(body, key);
+    // Same request, fields in another order: the fingerprint is over canonical JSON.
+    const again = await post({ points: body.points, orderId: body.orderId, customerId: body.customerId }, key);
+
+    expect(first.status).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body).toEqual(first.body);
+    expect(first.body).toMatchObject(body);
+    expect(await accrualsOfOrder(body.orderId)).toBe(1);
+  });
+
+  it('when the same key comes with another body, then 422 and the first accrual alone stands', async () => {
+    const key = uniqueName('loyalty-accrual');
+    const body = accrual('conflicting');
+    expect((await post(body, key)).status).toBe(201);
+    const conflict = await post({ ...body, points: body.points + 1 }, key);
+
+    expect(conflict.status).toBe(422);
+    expect(conflict.body).toMatchObject({ code: 'IDEMPOTENCY.KEY_REUSED', fields: ['Idempotency-Key'] });
+    expect(await accrualsOfOrder(body.orderId)).toBe(1);
+  });
+
+  it('when ten requests with one key race, then the key decides: one accrual, one executed answer, nine replays of it', async () => {
+    const key = uniqueName('loyalty-race');
+    const body = accrual('racing');
+    const responses = await Promise.all(Array.from({ length: 10 }, () => post(body, key)));
+
+    expect(responses.map((response) => response.status)).toEqual(Array(10).fill(201));
+    expect(responses.filter((response) => response.headers.get('idempotent-replayed') === 'true')).toHaveLength(9);
+    for (const response of responses) expect(response.body).toEqual(responses[0].body);
+    expect(await accrualsOfOrder(body.orderId)).toBe(1);
+  });
+
+  it('when accruals are listed by customer, then only that customer\'s are returned, oldest first, with their total', async () => {
+    const customerId = uniqueName('customer');
+    const bodies = [accrual(customerId, 5), accrual(customerId, 7)];
+    for (const body of bodies) expect((await post(body, uniqueName('loyalty-list'))).status).toBe(201);
+    expect((await post(accrual(uniqueName('someone-else'), 99), uniqueName('loyalty-list'))).status).toBe(201);
+
+    const listed = await requestJson('GET', `${loyalty!.baseUrl}/accruals?customerId=${encodeURIComponent(customerId)}`);
+    expect(listed.status).toBe(200);
+    expect(listed.body).toMatchObject({ customerId, totalPoints: 12 });
+    expect(listed.body.items.map((item: { orderId: string }) => item.orderId)).toEqual(bodies.map((body) => body.orderId));
+
+    const missing = await requestJson('GET', `${loyalty!.baseUrl}/accruals`);
+    expect(missing.status).toBe(400);
+    expect(missing.body.fields).toContain('customerId');
+  });
+});

@@ -1,0 +1,140 @@
+import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { loadConfig } from '@app/config';
+import { migrateDatabase } from '@app/database';
+import { configureHttpApp } from '@app/http';
+import { countRows, createTestDatabase, dropTestDatabase, localEnvironment, queryTestDatabase, requestJson, uniqueName } from '@app/testing';
+import { ordersEnv } from '../../orders.config.js';
+import { createOrdersDataSource } from '../../orders.data-source.js';
+import { OrdersAppModule } from '../../orders.module.js';
+
+const env = localEnvironment();
+const serverUrl = env.DATABASE_URL!;
+const TABLES = ['orders', 'order_items', 'outbox_messages', 'idempotency_keys'] as const;
+const body = { customerId: 'atomicity', items: [{ sku: 'SKU-ATOM', quantity: 2, unitPriceCents: 150 }] };
+
+/**
+ * The order, its items, its OutboxMessage and (with a key) its idempotency record commit in one
+ * transaction, through the real HTTP stack: interceptor, validation, use case, OutboxWriter.
+ * Failures are made real by constraints the database enforces, not by mocks.
+ */
+describe('POST /orders atomicity (real HTTP app, real Postgres)', () => {
+  let database: string;
+  let app: NestExpressApplication;
+  let baseUrl: string;
+  const constraints: { table: string; name: string }[] = [];
+
+  /** Makes every later insert (or update) of `table` fail with a check violation, until afterEach. */
+  async function breakTable(table: string, check: string): Promise<void> {
+    const name = uniqueName('test_break').toLowerCase();
+    // NOT VALID: existing rows are not checked; every new or updated row is.
+    await queryTestDatabase(serverUrl, database, `ALTER TABLE ${table} ADD CONSTRAINT ${name} CHECK (${check}) NOT VALID`);
+    constraints.push({ table, name });
+  }
+
+  const count = () => countRows(serverUrl, database, TABLES);
+  const post = (headers: Record<string, string> = {}, payload: unknown = body) =>
+    requestJson('POST', `${baseUrl}/orders`, { body: payload, headers });
+
+  beforeAll(async () => {
+    database = await createTestDatabase(serverUrl, 'orders_atomicity');
+    const config = loadConfig(ordersEnv, {
+      DATABASE_URL: serverUrl,
+      DATABASE_NAME: database,
+      KAFKA_BROKERS: env.KAFKA_BROKERS,
+      KAFKA_CLIENT_ID: uniqueName('test-orders-atomicity'),
+      KAFKA_CONSUMER_GROUP: uniqueName('test-orders-atomicity'),
+      // This file is about the writing transaction; nothing needs to reach Kafka.
+      OUTBOX_RELAY_ENABLED: 'false',
+    });
+    await migrateDatabase(createOrdersDataSource(config), serverUrl, database);
+    app = await NestFactory.create<NestExpressApplication>(OrdersAppModule.forRoot(config), { logger: false });
+    configureHttpApp(app, { bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES });
+    await app.listen(0, '127.0.0.1');
+    baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  });
+
+  afterEach(async () => {
+    for (const { table, name } of constraints.splice(0)) {
+      await queryTestDatabase(serverUrl, database, `ALTER TABLE ${table} DROP CONSTRAINT ${name}`);
+    }
+  });
+
+  afterAll(async () => {
+    await app?.close();
+    if (database) await dropTestDatabase(serverUrl, database);
+  });
+
+  it('when the outbox insert fails inside the transaction, then the answer is 5xx and neither the order, its items nor an outbox row exist', async () => {
+    await breakTable('outbox_messages', 'false');
+
+    const response = await post();
+
+    expect(response.status).toBeGreaterThanOrEqual(500);
+    expect(response.status).toBeLessThan(600);
+    expect(await count()).toEqual({ orders: 0, order_items: 0, outbox_messages: 0, idempotency_keys: 0 });
+  });
+
+  it('when the outbox insert fails for a request with an Idempotency-Key, then the key is released too and a retry after the fault succeeds', async () => {
+    const key = uniqueName('atomicity-key');
+    const before = await count();
+    await breakTable('outbox_messages', 'false');
+
+    expect((await post({ 'Idempotency-Key': key })).status).toBeGreaterThanOrEqual(500);
+    expect(await count()).toEqual(before);
+
+    for (const { table, name } of constraints.splice(0)) {
+      await queryTestDatabase(serverUrl, database, `ALTER TABLE ${table} DROP CONSTRAINT ${name}`);
+    }
+    const retry = await post({ 'Idempotency-Key': key });
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBeNull();
+    expect(await count()).toEqual({
+      orders: before.orders + 1,
+      order_items: before.order_items + 1,
+      outbox_messages: before.outbox_messages + 1,
+      idempotency_keys: before.idempotency_keys + 1,
+    });
+  });
+
+  it('when storing the idempotent response fails after the order was written, then the order and its event roll back with it', async () => {
+    const before = await count();
+    // The claim inserts 'null'; storing the real response afterwards is what violates this check.
+    await breakTable('idempotency_keys', "response_body::text = 'null'");
+
+    expect((await post({ 'Idempotency-Key': uniqueName('atomicity-key') })).status).toBeGreaterThanOrEqual(500);
+    expect(await count()).toEqual(before);
+  });
+
+  it('when the outbox insert of a cancel fails, then the order stays PENDING and no OrderCancelled exists', async () => {
+    const created = await post();
+    expect(created.status).toBe(201);
+    const before = await count();
+    await breakTable('outbox_messages', 'false');
+
+    const cancel = await requestJson('POST', `${baseUrl}/orders/${created.body.id}/cancel`);
+
+    expect(cancel.status).toBeGreaterThanOrEqual(500);
+    expect(await count()).toEqual(before);
+    const [order] = await queryTestDatabase<{ status: string }>(serverUrl, database, 'SELECT status FROM orders WHERE id = $1', [created.body.id]);
+    expect(order.status).toBe('PENDING');
+  });
+
+  it('when requests with the same Idempotency-Key race, then all get the same order and exactly one order exists', async () => {
+    const key = uniqueName('atomicity-race');
+    const before = await count();
+
+    const responses = await Promise.all(Array.from({ length: 6 }, () => post({ 'Idempotency-Key': key })));
+
+    expect(responses.map((response) => response.status)).toEqual(Array(6).fill(201));
+    expect(new Set(responses.map((response) => response.body.id)).size).toBe(1);
+    expect(responses.filter((response) => response.headers.get('idempotent-replayed') === 'true')).toHaveLength(5);
+    expect(await count()).toEqual({
+      orders: before.orders + 1,
+      order_items: before.order_items + 1,
+      outbox_messages: before.outbox_messages + 1,
+      idempotency_keys: before.idempotency_keys + 1,
+    });
+  });
+});

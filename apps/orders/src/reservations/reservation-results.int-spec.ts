@@ -1,0 +1,165 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { DeadLetterHeaders, deadLetterTopic, Headers, type StockRejected, type StockReserved, Topics } from '@app/contracts';
+import {
+  createTestDatabase,
+  deleteConsumerGroups,
+  dropTestDatabase,
+  eventRecord,
+  localEnvironment,
+  publishRecords,
+  queryTestDatabase,
+  type RecordedMessage,
+  type RecordPosition,
+  requestJson,
+  scrapeMetric,
+  ServiceProcess,
+  TopicRecorder,
+  topicEndOffsets,
+  waitFor,
+} from '@app/testing';
+
+/**
+ * The orders service as a real process consuming inventory's answers (`inventory.reservation.v1`)
+ * through its inbox. Its relay is off: orders placed here stay PENDING in its own database and
+ * never reach another inventory on the shared broker, so only the answers this test publishes
+ * decide their fate.
+ */
+const env = localEnvironment();
+const serverUrl = env.DATABASE_URL!;
+const brokers = env.KAFKA_BROKERS!.split(',');
+const CONSUMER = 'orders.reservation-results';
+const MAX_ATTEMPTS = 3;
+
+describe('orders applying reservation results (real process, real Postgres and Kafka)', () => {
+  let database: string;
+  let orders: ServiceProcess | undefined;
+  let deadLetters: TopicRecorder | undefined;
+
+  const placeOrder = async (): Promise<string> => {
+    const response = await requestJson('POST', `${orders!.baseUrl}/orders`, {
+      body: { customerId: 'results-customer', items: [{ sku: 'SKU-RESULTS', quantity: 2, unitPriceCents: 500 }] },
+    });
+    expect(response.status).toBe(201);
+    return response.body.id;
+  };
+  const getOrder = async (id: string) => (await requestJson('GET', `${orders!.baseUrl}/orders/${id}`)).body;
+  const reserved = (orderId: string): StockReserved => ({ orderId, items: [{ sku: 'SKU-RESULTS', quantity: 2 }], reservedAt: new Date().toISOString() });
+  const publish = (records: ReturnType<typeof eventRecord>[]) => publishRecords(brokers, Topics.reservations, records);
+  const processed = (messageId: string) =>
+    waitFor(
+      async () =>
+        (await queryTestDatabase(serverUrl, database, 'SELECT 1 FROM inbox_messages WHERE consumer = $1 AND message_id = $2', [CONSUMER, messageId]))
+          .length > 0,
+      { timeoutMs: 30_000, description: `orders to process message ${messageId}` },
+    );
+
+  async function deadLetterOf(position: RecordPosition): Promise<RecordedMessage> {
+    const matches = (m: RecordedMessage) =>
+      m.headers[DeadLetterHeaders.originalPartition] === String(position.partition) &&
+      m.headers[DeadLetterHeaders.originalOffset] === String(position.offset) &&
+      // Another orders process on the shared broker may dead-letter the same record with its own settings.
+      m.headers[DeadLetterHeaders.attempts] === String(MAX_ATTEMPTS);
+    const messages = await deadLetters!.waitUntil((all) => all.some(matches), {
+      timeoutMs: 30_000,
+      description: `the dead letter of ${Topics.reservations}[${position.partition}]@${position.offset}`,
+    });
+    return messages.find(matches)!;
+  }
+
+  beforeAll(async () => {
+    database = await createTestDatabase(serverUrl, 'orders_reservation_results');
+    orders = await ServiceProcess.start({
+      service: 'orders',
+      serverUrl,
+      database,
+      brokers,
+      env: { OUTBOX_RELAY_ENABLED: 'false', INBOX_MAX_ATTEMPTS: String(MAX_ATTEMPTS), INBOX_RETRY_BASE_MS: '20' },
+    });
+    // After the start: the service creates its dead-letter topic when missing.
+    deadLetters = await TopicRecorder.start({
+      brokers,
+      topic: deadLetterTopic(Topics.reservations),
+      from: await topicEndOffsets(brokers, deadLetterTopic(Topics.reservations)),
+    });
+  });
+
+  afterAll(async () => {
+    await deadLetters?.stop();
+    await orders?.stop();
+    if (orders) await deleteConsumerGroups(brokers, orders.consumerGroups);
+    if (database) await dropTestDatabase(serverUrl, database);
+  });
+
+  it('when StockReserved arrives for a pending order, then the order is RESERVED', async () => {
+    const id = await placeOrder();
+    const answer = eventRecord(Topics.reservations, 'StockReserved', reserved(id));
+    await publish([answer]);
+    await processed(answer.headers![Headers.messageId]);
+    expect(await getOrder(id)).toMatchObject({ id, status: 'RESERVED' });
+  });
+
+  it('when StockRejected arrives, then the order is REJECTED with the reason code and reason', async () => {
+    const id = await placeOrder();
+    const rejection: StockRejected = {
+      orderId: id,
+      reasonCode: 'INVENTORY.INSUFFICIENT_STOCK',
+      reason: 'Insufficient stock: SKU-RESULTS (wanted 2, available 1)',
+      rejectedAt: new Date().toISOString(),
+    };
+    const answer = eventRecord(Topics.reservations, 'StockRejected', rejection);
+    await publish([answer]);
+    await processed(answer.headers![Headers.messageId]);
+    expect(await getOrder(id)).toMatchObject({ status: 'REJECTED', rejection: { code: rejection.reasonCode, reason: rejection.reason } });
+  });
+
+  it('when an answer arrives after the customer cancelled, then the order stays CANCELLED', async () => {
+    const id = await placeOrder();
+    expect((await requestJson('POST', `${orders!.baseUrl}/orders/${id}/cancel`)).status).toBe(200);
+    const answer = eventRecord(Topics.reservations, 'StockReserved', reserved(id));
+    await publish([answer]);
+    await processed(answer.headers![Headers.messageId]);
+    expect(await getOrder(id)).toMatchObject({ status: 'CANCELLED' });
+  });
+
+  it('when the same answer is published twice, then it is applied once and counted once as a duplicate', async () => {
+    const id = await placeOrder();
+    const before = await scrapeMetric(orders!.baseUrl, 'inbox_duplicates_total', { consumer: CONSUMER });
+    const answer = eventRecord(Topics.reservations, 'StockReserved', reserved(id));
+    await publish([answer, answer]);
+    await waitFor(async () => (await scrapeMetric(orders!.baseUrl, 'inbox_duplicates_total', { consumer: CONSUMER })) > before, {
+      timeoutMs: 30_000,
+      description: 'the second copy to be skipped',
+    });
+    expect((await scrapeMetric(orders!.baseUrl, 'inbox_duplicates_total', { consumer: CONSUMER })) - before).toBe(1);
+    expect(await getOrder(id)).toMatchObject({ status: 'RESERVED' });
+  });
+
+  it(`when an answer names an order orders never had, then the handler fails ${MAX_ATTEMPTS} times, the answer is dead-lettered, and the next answer on its partition is applied`, async () => {
+    const id = await placeOrder();
+    const stranger = randomUUID();
+    // Keyed by the real order, so both records share a partition: the poison comes first.
+    const poison = eventRecord(Topics.reservations, 'StockReserved', reserved(stranger), { key: id });
+    const answer = eventRecord(Topics.reservations, 'StockReserved', reserved(id));
+    const positions = await publish([poison, answer]);
+    expect(positions[0].partition).toBe(positions[1].partition);
+
+    await processed(answer.headers![Headers.messageId]);
+    expect(await getOrder(id)).toMatchObject({ status: 'RESERVED' });
+    const letter = await deadLetterOf(positions[0]);
+    expect(letter.key).toBe(id);
+    expect(letter.value).toEqual(JSON.parse(String(poison.value)));
+    expect(letter.headers).toMatchObject({
+      [Headers.messageId]: poison.headers![Headers.messageId],
+      [DeadLetterHeaders.reason]: 'HANDLER_FAILED',
+      [DeadLetterHeaders.attempts]: String(MAX_ATTEMPTS),
+      [DeadLetterHeaders.consumer]: CONSUMER,
+      [DeadLetterHeaders.originalTopic]: Topics.reservations,
+      [DeadLetterHeaders.originalPartition]: String(positions[0].partition),
+      [DeadLetterHeaders.originalOffset]: String(positions[0].offset),
+    });
+    expect(letter.headers[DeadLetterHeaders.error]).toContain(`ORDERS.NOT_FOUND: order ${stranger}`);
+    const attempts = orders!.process.logs.match(new RegExp(`attempt \\d for StockReserved ${poison.headers![Headers.messageId]} failed`, 'g'));
+    expect(attempts).toHaveLength(MAX_ATTEMPTS);
+  });
+});

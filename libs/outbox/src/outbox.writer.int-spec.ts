@@ -1,0 +1,130 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import pg from 'pg';
+import type { DataSource } from 'typeorm';
+import { Headers } from '@app/contracts';
+import { createDataSource, databaseUrl, migrateDatabase, NoActiveTransactionError, TransactionContext } from '@app/database';
+import { createTestDatabase, dropTestDatabase, localEnvironment, uniqueName, waitFor } from '@app/testing';
+import { CreateOutboxMessages1764460800010 } from './create-outbox-messages.migration.js';
+import { OutboxMessage } from './outbox-message.entity.js';
+import type { OutboxEvent } from './outbox-event.js';
+import { OUTBOX_CHANNEL, OutboxWriter } from './outbox.writer.js';
+
+const serverUrl = localEnvironment().DATABASE_URL!;
+
+const event = (aggregateId: string, overrides: Partial<OutboxEvent> = {}): OutboxEvent => ({
+  topic: 'test.thing.v1',
+  messageType: 'ThingHappened',
+  schemaVersion: 3,
+  aggregateType: 'thing',
+  aggregateId,
+  payload: { aggregateId, amount: 42, nested: { ok: true } },
+  ...overrides,
+});
+
+describe('OutboxWriter (real Postgres)', () => {
+  let database: string;
+  let dataSource: DataSource;
+  let tx: TransactionContext;
+  let writer: OutboxWriter;
+  let listener: pg.Client;
+  const notifications: string[] = [];
+
+  const rowsOf = (aggregateId: string): Promise<Record<string, any>[]> =>
+    dataSource.query('SELECT * FROM outbox_messages WHERE aggregate_id = $1 ORDER BY seq', [aggregateId]);
+
+  beforeAll(async () => {
+    database = await createTestDatabase(serverUrl, 'outbox_writer');
+    dataSource = await createDataSource({
+      serverUrl,
+      database,
+      entities: [OutboxMessage],
+      migrations: [CreateOutboxMessages1764460800010],
+      poolSize: 4,
+    }).initialize();
+    await migrateDatabase(dataSource, serverUrl, database);
+    tx = new TransactionContext(dataSource);
+    writer = new OutboxWriter(tx);
+    listener = new pg.Client({ connectionString: databaseUrl(serverUrl, database) });
+    await listener.connect();
+    listener.on('notification', (message) => notifications.push(message.payload ?? ''));
+    await listener.query(`LISTEN ${OUTBOX_CHANNEL}`);
+  });
+
+  afterAll(async () => {
+    await listener?.end();
+    await dataSource?.destroy();
+    if (database) await dropTestDatabase(serverUrl, database);
+  });
+
+  it('when add is called outside a transaction, then it throws NoActiveTransactionError and writes nothing', async () => {
+    const aggregateId = uniqueName('outside');
+    await expect(writer.add(event(aggregateId))).rejects.toThrow(NoActiveTransactionError);
+    await expect(writer.add(event(aggregateId))).rejects.toThrow(/OutboxWriter.add must run inside/);
+    expect(await rowsOf(aggregateId)).toEqual([]);
+  });
+
+  it('when add runs in a transaction that commits, then the row holds the event and its envelope headers, message-id = row id', async () => {
+    const aggregateId = uniqueName('committed');
+    const occurredAt = new Date('2026-01-02T03:04:05.678Z');
+    const id = await tx.run(() => writer.add(event(aggregateId, { occurredAt, causationId: 'cause-1', correlationId: 'corr-1' })));
+
+    const [row] = await rowsOf(aggregateId);
+    expect(row).toMatchObject({
+      id,
+      aggregate_type: 'thing',
+      aggregate_id: aggregateId,
+      message_type: 'ThingHappened',
+      topic: 'test.thing.v1',
+      key: aggregateId,
+      payload: { aggregateId, amount: 42, nested: { ok: true } },
+      published_at: null,
+      attempts: 0,
+      last_error: null,
+    });
+    expect(row.created_at.toISOString()).toBe(occurredAt.toISOString());
+    expect(row.headers).toEqual({
+      [Headers.messageId]: id,
+      [Headers.messageType]: 'ThingHappened',
+      [Headers.schemaVersion]: '3',
+      [Headers.aggregateId]: aggregateId,
+      [Headers.occurredAt]: occurredAt.toISOString(),
+      [Headers.correlationId]: 'corr-1',
+      [Headers.causationId]: 'cause-1',
+      [Headers.traceparent]: expect.stringMatching(/^00-[0-9a-f]{32}-[0-9a-f]{16}-01$/),
+    });
+  });
+
+  it('when no key, correlation or causation is given, then key and correlation-id default to the aggregate id and causation-id is absent', async () => {
+    const aggregateId = uniqueName('defaults');
+    await tx.run(() => writer.add(event(aggregateId)));
+    await tx.run(() => writer.add(event(aggregateId, { key: 'explicit-key' })));
+    const [first, second] = await rowsOf(aggregateId);
+    expect(first.key).toBe(aggregateId);
+    expect(first.headers[Headers.correlationId]).toBe(aggregateId);
+    expect(first.headers).not.toHaveProperty(Headers.causationId);
+    expect(second.key).toBe('explicit-key');
+    expect(Number(second.seq)).toBeGreaterThan(Number(first.seq));
+  });
+
+  it('when the transaction rolls back, then neither the row nor its NOTIFY survive; a committed one is notified at commit', async () => {
+    const rolledBack = uniqueName('rolled-back');
+    await expect(
+      tx.run(async () => {
+        await writer.add(event(rolledBack, { topic: 'test.rolled-back.v1' }));
+        throw new Error('use case failed after writing the event');
+      }),
+    ).rejects.toThrow('use case failed');
+    expect(await rowsOf(rolledBack)).toEqual([]);
+
+    notifications.length = 0;
+    const committed = uniqueName('notified');
+    await tx.run(async () => {
+      await writer.add(event(committed, { topic: 'test.committed.v1' }));
+      // Not before commit: the relay must never wake up for a row it cannot see yet.
+      expect(notifications).toEqual([]);
+    });
+    // Notifications arrive in commit order, so had the rolled-back one been sent, it would be first.
+    await waitFor(() => notifications.length > 0, { timeoutMs: 5000, description: 'the NOTIFY of the committed row' });
+    expect(notifications).toEqual(['test.committed.v1']);
+  });
+});

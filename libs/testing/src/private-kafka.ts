@@ -1,0 +1,80 @@
+import { execFile } from 'node:child_process';
+import { existsSync, copyFileSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { freePort } from './free-port.js';
+import { findRepoRoot } from './repo-root.js';
+import { uniqueName } from './unique-name.js';
+
+/**
+ * A second, private Kafka broker for a test that needs "the broker is down": stopping it leaves
+ * the shared broker (and every test using it) alone. Runs `scripts/kafka-local.sh` with its own
+ * ports and state directory under `.local/`.
+ */
+export class PrivateKafka {
+  private constructor(
+    private readonly repoRoot: string,
+    private readonly dir: string,
+    readonly port: number,
+    private readonly controllerPort: number,
+  ) {}
+
+  /** `['127.0.0.1:<port>']`, for `KAFKA_BROKERS`. */
+  get brokers(): string[] {
+    return [`127.0.0.1:${this.port}`];
+  }
+
+  /** Creates the state directory and starts the broker (a few seconds; resolves once it is ready). */
+  static async start(): Promise<PrivateKafka> {
+    const repoRoot = findRepoRoot();
+    const dir = join(repoRoot, '.local', uniqueName('kafka-test'));
+    mkdirSync(dir, { recursive: true });
+    // Reuse the shared broker's jars when present, so no Maven fetch per test run.
+    const sharedLibs = join(repoRoot, '.local', 'kafka', 'libs');
+    const sharedStamp = join(repoRoot, '.local', 'kafka', 'libs.version');
+    if (existsSync(sharedLibs) && existsSync(sharedStamp)) {
+      symlinkSync(sharedLibs, join(dir, 'libs'));
+      copyFileSync(sharedStamp, join(dir, 'libs.version'));
+    }
+    const port = await freePort();
+    let controllerPort = await freePort();
+    while (controllerPort === port) controllerPort = await freePort();
+    const broker = new PrivateKafka(repoRoot, dir, port, controllerPort);
+    try {
+      await broker.resume();
+    } catch (error) {
+      await broker.destroy();
+      throw error;
+    }
+    return broker;
+  }
+
+  private async script(command: 'start' | 'stop'): Promise<void> {
+    await promisify(execFile)('bash', [join(this.repoRoot, 'scripts/kafka-local.sh'), command], {
+      cwd: this.repoRoot,
+      env: {
+        ...process.env,
+        KAFKA_LOCAL_PORT: String(this.port),
+        KAFKA_LOCAL_CONTROLLER_PORT: String(this.controllerPort),
+        KAFKA_LOCAL_DIR: this.dir,
+      },
+      timeout: 120_000,
+    });
+  }
+
+  /** Starts it again on the same ports and data (topics and records survive). */
+  async resume(): Promise<void> {
+    await this.script('start');
+  }
+
+  /** Stops it cleanly (SIGTERM); clients see connection errors until {@link resume}. */
+  async pause(): Promise<void> {
+    await this.script('stop');
+  }
+
+  /** Stops it and deletes its state directory. Safe to call twice. */
+  async destroy(): Promise<void> {
+    await this.script('stop').catch(() => undefined);
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,17 @@
+// `npm run db:migrate`: creates each service's database when missing and applies its migrations,
+// against DATABASE_URL (default: the local server, see libs/testing/src/local-defaults.ts).
+import { assertPostgresAnswers, findRepoRoot, localEnvironment } from '@app/testing';
+import { runMigrations } from './run-migrations.js';
+import { partitionByPresence } from './service-catalog.js';
+
+const repoRoot = findRepoRoot();
+const env = localEnvironment();
+const { present, absent } = partitionByPresence(repoRoot);
+for (const service of absent) console.log(`[db:migrate] ${service.name}: skipped, apps/${service.name}/src has no main.ts/migrate.ts yet`);
+try {
+  await assertPostgresAnswers(env.DATABASE_URL!);
+  await runMigrations(present, { env, cwd: repoRoot });
+} catch (error) {
+  console.error(`[db:migrate] ${(error as Error).message}`);
+  process.exitCode = 1;
+}

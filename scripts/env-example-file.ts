@@ -1,0 +1,21 @@
+import { renderEnvExample } from '@app/config';
+import { services } from './service-catalog.js';
+
+/** Where the rendered file lives, relative to the repository root. */
+export const ENV_EXAMPLE_PATH = '.env.example';
+
+/**
+ * The full text of `.env.example`: one section per service, every variable of its schema with
+ * type, default and meaning. Generated, never edited by hand, so it cannot drift from the schemas
+ * (test/env-example.spec.ts fails when the committed file differs from this).
+ */
+export function renderEnvExampleFile(): string {
+  const header = [
+    '# Environment of each service, generated from the config schemas by `npm run env:example`.',
+    '# Do not edit by hand: test/env-example.spec.ts fails when this file and the schemas differ.',
+    '# Each section is one process; shared variables (DATABASE_URL, ...) appear in every section',
+    '# that reads them, with that service\'s own default. Empty value = required, no default.',
+  ].join('\n');
+  const sections = services.map((service) => renderEnvExample(service.name, service.schema));
+  return `${[header, ...sections].join('\n\n')}\n`;
+}

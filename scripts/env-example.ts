@@ -1,0 +1,9 @@
+// `npm run env:example`: rewrites .env.example from the services' config schemas.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { findRepoRoot } from '@app/testing';
+import { ENV_EXAMPLE_PATH, renderEnvExampleFile } from './env-example-file.js';
+
+const target = join(findRepoRoot(), ENV_EXAMPLE_PATH);
+writeFileSync(target, renderEnvExampleFile());
+console.log(`[env:example] wrote ${target}`);

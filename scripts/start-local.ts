@@ -1,0 +1,95 @@
+// `npm start`: the whole system on this machine. Checks Postgres, makes sure a Kafka broker runs,
+// migrates each service, starts the three apps with prefixed output, waits for their /health, and on
+// Ctrl-C stops them (and the broker, only if this script started it). Configuration comes from the
+// environment with local defaults filled in (libs/testing/src/local-defaults.ts).
+import {
+  assertPortFree,
+  assertPostgresAnswers,
+  describeExit,
+  ensureKafka,
+  findRepoRoot,
+  type KafkaSource,
+  localEnvironment,
+  stopKafkaStartedBy,
+  SupervisedApp,
+} from '@app/testing';
+import { runMigrations } from './run-migrations.js';
+import { mainEntry, partitionByPresence, servicePort } from './service-catalog.js';
+
+/** Per app, from spawn to `/health` 200: covers connecting to Postgres and Kafka and creating topics. */
+const HEALTH_TIMEOUT_MS = 90_000;
+/** Per app, from SIGTERM to SIGKILL: enough for a consumer to leave its group and a relay to finish a batch. */
+const STOP_GRACE_MS = 10_000;
+
+const log = (message: string) => console.log(`[start] ${message}`);
+
+const repoRoot = findRepoRoot();
+const env = localEnvironment();
+const apps: SupervisedApp[] = [];
+const startUp = new AbortController();
+let kafkaSource: KafkaSource | undefined;
+let stopping: Promise<void> | undefined;
+
+/** Stops everything this script started, once, then exits with `exitCode`. */
+function shutdown(reason: string, exitCode: number): Promise<void> {
+  stopping ??= (async () => {
+    log(`stopping: ${reason}`);
+    startUp.abort(); // a migration still running is killed too
+    const results = await Promise.all(apps.map(async (app) => [app.name, await app.stop(STOP_GRACE_MS)] as const));
+    for (const [name, result] of results) if (result === 'killed') log(`${name} ignored SIGTERM for ${STOP_GRACE_MS} ms; killed`);
+    try {
+      if (kafkaSource) stopKafkaStartedBy(kafkaSource, repoRoot);
+    } catch (error) {
+      log(`could not stop the Kafka broker: ${(error as Error).message}`);
+      exitCode = 1;
+    }
+    log('stopped');
+    process.exit(exitCode);
+  })();
+  return stopping;
+}
+
+for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
+  process.on(signal, () => void shutdown(`received ${signal}`, 0));
+}
+// Last resort for a crash of this script itself: the apps run in their own process groups and
+// would otherwise outlive it, holding their ports.
+process.on('exit', () => apps.forEach((app) => app.killNow()));
+
+async function start(): Promise<void> {
+  await assertPostgresAnswers(env.DATABASE_URL!);
+  kafkaSource = await ensureKafka(env.KAFKA_BROKERS!.split(','), repoRoot);
+  log(`Postgres at ${env.DATABASE_URL}; Kafka at ${env.KAFKA_BROKERS} (${kafkaSource})`);
+
+  const { present, absent } = partitionByPresence(repoRoot);
+  for (const service of absent) log(`${service.name}: skipped, apps/${service.name}/src has no main.ts/migrate.ts yet`);
+  const urls = new Map<string, string>();
+  for (const service of present) {
+    const port = servicePort(service, env);
+    await assertPortFree(port, env.HTTP_HOST || '0.0.0.0', `${service.portVariable}=${port}`);
+    urls.set(service.name, `http://127.0.0.1:${port}`);
+  }
+  await runMigrations(present, { env, cwd: repoRoot, signal: startUp.signal });
+  if (stopping) return;
+
+  for (const service of present) {
+    const app = new SupervisedApp({ name: service.name, entry: mainEntry(service), env, cwd: repoRoot });
+    apps.push(app);
+    void app.exited.then((exit) => shutdown(`${service.name} exited unexpectedly (${describeExit(exit)})`, 1));
+  }
+  await Promise.all(apps.map((app) => app.waitUntilHealthy(`${urls.get(app.name)}/health`, HEALTH_TIMEOUT_MS)));
+  if (stopping) return;
+
+  const width = Math.max(...present.map((service) => service.name.length));
+  console.log(
+    [
+      '',
+      'Local stack is up:',
+      ...present.map((service) => `  ${service.name.padEnd(width)}  ${urls.get(service.name)}`),
+      'Health: GET <url>/health. Press Ctrl-C to stop.',
+      '',
+    ].join('\n'),
+  );
+}
+
+start().catch((error: unknown) => shutdown(`start-up failed: ${(error as Error).message}`, 1));

@@ -1,0 +1,51 @@
+import { spawn } from 'node:child_process';
+import { describe, expect, it } from '@jest/globals';
+import { compiledEntry, findRepoRoot, type ServiceName } from '@app/testing';
+
+interface Case {
+  service: ServiceName;
+  /** Set on purpose to values the schema must reject. */
+  malformed: Record<string, string>;
+  /** Required by the schema and left out of the environment on purpose. */
+  missing: string[];
+}
+
+// Every required variable is left out and two are malformed, so the test proves the app reports
+// ALL problems in one go, not just the first it meets.
+const cases: Case[] = [
+  { service: 'orders', malformed: { ORDERS_PORT: 'abc', DATABASE_POOL_SIZE: '0' }, missing: ['DATABASE_URL', 'KAFKA_BROKERS'] },
+  { service: 'inventory', malformed: { INVENTORY_PORT: 'abc', DATABASE_POOL_SIZE: '0' }, missing: ['DATABASE_URL', 'KAFKA_BROKERS', 'LOYALTY_BASE_URL'] },
+  { service: 'loyalty', malformed: { LOYALTY_PORT: 'abc', DATABASE_POOL_SIZE: '0' }, missing: ['DATABASE_URL'] },
+];
+
+/** Runs the compiled server with exactly `env` (plus PATH); resolves when it exits or is killed. */
+function runServer(service: ServiceName, env: Record<string, string>, timeoutMs: number) {
+  return new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve, reject) => {
+    const child = spawn(process.execPath, [compiledEntry(service, 'main')], {
+      cwd: findRepoRoot(),
+      env: { PATH: process.env.PATH, ...env },
+      stdio: ['ignore', 'ignore', 'pipe'],
+      // A server that wrongly accepted this configuration would run forever: kill it, and the
+      // assertions below then fail on the signal instead of the test timing out.
+      timeout: timeoutMs,
+    });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code, signal) => resolve({ code, signal, stderr }));
+  });
+}
+
+describe('configuration validation at start-up', () => {
+  it.each(cases)(
+    'when $service starts without its required variables and with malformed ones, then it exits non-zero naming each',
+    async ({ service, malformed, missing }) => {
+      const { code, signal, stderr } = await runServer(service, malformed, 30_000);
+
+      expect({ signal, exitedNonZero: code !== null && code !== 0 }).toEqual({ signal: null, exitedNonZero: true });
+      // One line per problem (`  - NAME ...`), so a name merely quoted in another message does not count.
+      const reported = [...stderr.matchAll(/^\s+- ([A-Z][A-Z0-9_]*) /gm)].map((match) => match[1]);
+      expect(reported.sort()).toEqual([...missing, ...Object.keys(malformed)].sort());
+    },
+  );
+});

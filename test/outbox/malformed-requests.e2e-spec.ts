@@ -1,0 +1,138 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import {
+  countRows,
+  createTestDatabase,
+  dropTestDatabase,
+  type JsonResponse,
+  localEnvironment,
+  requestJson,
+  ServiceProcess,
+  uniqueName,
+} from '@app/testing';
+
+const env = localEnvironment();
+const serverUrl = env.DATABASE_URL!;
+const brokers = env.KAFKA_BROKERS!.split(',');
+const TABLES = ['orders', 'order_items', 'outbox_messages', 'idempotency_keys'] as const;
+const BODY_LIMIT_BYTES = 4096;
+
+const line = { sku: 'SKU-1', quantity: 1, unitPriceCents: 100 };
+const valid = { customerId: 'malformed-suite', items: [line] };
+const withLine = (overrides: Record<string, unknown>) => ({ ...valid, items: [{ ...line, ...overrides }] });
+
+interface Case {
+  name: string;
+  method: 'GET' | 'POST';
+  /** Path; `:unknown` becomes a random UUID no order has. */
+  path: string;
+  body?: unknown;
+  rawBody?: string;
+  headers?: Record<string, string>;
+  status: number;
+  /** The field the error body must name (in `fields` or `field`). */
+  field?: string;
+}
+
+/** The key the seed order was created with; reused with another body for the 422 case. */
+const seedKey = uniqueName('malformed-seed-key');
+
+const cases: Case[] = [
+  { name: 'body that is not JSON', method: 'POST', path: '/orders', rawBody: '{"customerId": "c", "items": [', status: 400 },
+  { name: 'unknown top-level field', method: 'POST', path: '/orders', body: { ...valid, discount: 10 }, status: 400, field: 'discount' },
+  { name: 'unknown field in an item', method: 'POST', path: '/orders', body: withLine({ color: 'red' }), status: 400, field: 'items[0].color' },
+  { name: 'missing customerId', method: 'POST', path: '/orders', body: { items: [line] }, status: 400, field: 'customerId' },
+  { name: 'customerId of 65 characters', method: 'POST', path: '/orders', body: { ...valid, customerId: 'c'.repeat(65) }, status: 400, field: 'customerId' },
+  { name: 'items not an array', method: 'POST', path: '/orders', body: { ...valid, items: line }, status: 400, field: 'items' },
+  { name: '0 items', method: 'POST', path: '/orders', body: { ...valid, items: [] }, status: 400, field: 'items' },
+  { name: '51 items', method: 'POST', path: '/orders', body: { ...valid, items: Array.from({ length: 51 }, () => line) }, status: 400, field: 'items' },
+  { name: 'quantity 0', method: 'POST', path: '/orders', body: withLine({ quantity: 0 }), status: 400, field: 'items[0].quantity' },
+  { name: 'quantity 1001', method: 'POST', path: '/orders', body: withLine({ quantity: 1001 }), status: 400, field: 'items[0].quantity' },
+  { name: 'quantity as a string', method: 'POST', path: '/orders', body: withLine({ quantity: '1' }), status: 400, field: 'items[0].quantity' },
+  { name: 'negative price', method: 'POST', path: '/orders', body: withLine({ unitPriceCents: -1 }), status: 400, field: 'items[0].unitPriceCents' },
+  { name: 'fractional price', method: 'POST', path: '/orders', body: withLine({ unitPriceCents: 1.5 }), status: 400, field: 'items[0].unitPriceCents' },
+  { name: 'lower-case sku with a space', method: 'POST', path: '/orders', body: withLine({ sku: 'bad sku' }), status: 400, field: 'items[0].sku' },
+  {
+    name: `body over HTTP_BODY_LIMIT_BYTES (${BODY_LIMIT_BYTES})`,
+    method: 'POST',
+    path: '/orders',
+    body: { ...valid, customerId: 'x'.repeat(BODY_LIMIT_BYTES) },
+    status: 413,
+  },
+  { name: 'Idempotency-Key too short', method: 'POST', path: '/orders', body: valid, headers: { 'Idempotency-Key': 'short' }, status: 400, field: 'Idempotency-Key' },
+  { name: 'Idempotency-Key with a space', method: 'POST', path: '/orders', body: valid, headers: { 'Idempotency-Key': 'has a space in it' }, status: 400, field: 'Idempotency-Key' },
+  {
+    name: 'same Idempotency-Key with a different body',
+    method: 'POST',
+    path: '/orders',
+    body: { ...valid, customerId: 'someone-else' },
+    headers: { 'Idempotency-Key': seedKey },
+    status: 422,
+    field: 'Idempotency-Key',
+  },
+  { name: 'GET of an id that is not a UUID', method: 'GET', path: '/orders/not-a-uuid', status: 400 },
+  { name: 'GET of an unknown id', method: 'GET', path: '/orders/:unknown', status: 404 },
+  { name: 'cancel of an id that is not a UUID', method: 'POST', path: '/orders/not-a-uuid/cancel', status: 400 },
+  { name: 'cancel of an unknown id', method: 'POST', path: '/orders/:unknown/cancel', status: 404 },
+];
+
+/** Every field name an error body mentions (validation and idempotency errors share `fields`). */
+function fieldsNamed(response: JsonResponse): string[] {
+  return (response.body as { fields?: string[] } | undefined)?.fields ?? [];
+}
+
+describe('malformed requests to the orders API (real orders process)', () => {
+  let database: string;
+  let orders: ServiceProcess | undefined;
+  let before: Record<(typeof TABLES)[number], number>;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(serverUrl, 'orders_malformed');
+    orders = await ServiceProcess.start({
+      service: 'orders',
+      name: 'orders-malformed',
+      serverUrl,
+      database,
+      brokers,
+      env: { HTTP_BODY_LIMIT_BYTES: String(BODY_LIMIT_BYTES) },
+    });
+    const seed = await requestJson('POST', `${orders.baseUrl}/orders`, { body: valid, headers: { 'Idempotency-Key': seedKey } });
+    expect(seed.status).toBe(201);
+    before = await countRows(serverUrl, database, TABLES);
+    expect(before).toEqual({ orders: 1, order_items: 1, outbox_messages: 1, idempotency_keys: 1 });
+  });
+
+  afterAll(async () => {
+    await orders?.stop();
+    if (database) await dropTestDatabase(serverUrl, database);
+  });
+
+  it.each(cases)('when the request has $name, then it gets $status', async ({ method, path, body, rawBody, headers, status, field }) => {
+    const url = `${orders!.baseUrl}${path.replace(':unknown', randomUUID())}`;
+    const response = await requestJson(method, url, { body, rawBody, headers });
+    expect({ status: response.status, body: response.body }).toMatchObject({ status });
+    if (field) expect(fieldsNamed(response)).toContain(field);
+    expect(await countRows(serverUrl, database, TABLES)).toEqual(before);
+  });
+
+  it('when all malformed requests are done, then no table gained or lost a row', async () => {
+    expect(await countRows(serverUrl, database, TABLES)).toEqual(before);
+  });
+
+  it('when a request with a fresh Idempotency-Key is rejected, then the key is not used up: the same key with a valid body succeeds once', async () => {
+    const key = uniqueName('malformed-then-valid');
+    const rejected = await requestJson('POST', `${orders!.baseUrl}/orders`, { body: withLine({ quantity: 0 }), headers: { 'Idempotency-Key': key } });
+    expect(rejected.status).toBe(400);
+    expect(await countRows(serverUrl, database, TABLES)).toEqual(before);
+
+    const accepted = await requestJson('POST', `${orders!.baseUrl}/orders`, { body: valid, headers: { 'Idempotency-Key': key } });
+    expect(accepted.status).toBe(201);
+    expect(accepted.headers.get('idempotent-replayed')).toBeNull();
+    expect(await countRows(serverUrl, database, TABLES)).toEqual({
+      orders: before.orders + 1,
+      order_items: before.order_items + 1,
+      outbox_messages: before.outbox_messages + 1,
+      idempotency_keys: before.idempotency_keys + 1,
+    });
+  });
+});

@@ -1,0 +1,83 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { FailpointName } from '@app/failpoints';
+import { Headers, Topics } from '@app/contracts';
+import {
+  countRows,
+  createTestDatabase,
+  dropTestDatabase,
+  localEnvironment,
+  queryTestDatabase,
+  requestJson,
+  ServiceProcess,
+  TopicRecorder,
+  topicEndOffsets,
+  uniqueName,
+  waitFor,
+} from '@app/testing';
+
+const env = localEnvironment();
+const serverUrl = env.DATABASE_URL!;
+const brokers = env.KAFKA_BROKERS!.split(',');
+const FAILPOINT: FailpointName = 'orders.after-commit-before-response';
+const TABLES = ['orders', 'order_items', 'outbox_messages', 'idempotency_keys'] as const;
+
+/**
+ * Crash window: the order, its outbox row and the idempotency key are committed, the process dies
+ * before the 201 leaves. The client saw only a broken connection; its retry with the same key must
+ * return the order that exists, not create a second one.
+ */
+describe(`orders killed after commit, before the response (${FAILPOINT})`, () => {
+  let database: string;
+  const processes: ServiceProcess[] = [];
+  let recorder: TopicRecorder | undefined;
+
+  beforeAll(async () => {
+    database = await createTestDatabase(serverUrl, 'outbox_crash_response');
+    recorder = await TopicRecorder.start({ brokers, topic: Topics.orders, from: await topicEndOffsets(brokers, Topics.orders) });
+  });
+
+  afterAll(async () => {
+    await Promise.all(processes.map((process) => process.stop()));
+    await recorder?.stop();
+    if (database) await dropTestDatabase(serverUrl, database);
+  });
+
+  it('when the client retries with the same Idempotency-Key after a restart, then it gets the same order and exactly one order and one outbox row exist', async () => {
+    const key = uniqueName('crash-response-key');
+    const body = { customerId: 'crash-response', items: [{ sku: 'SKU-RESP', quantity: 3, unitPriceCents: 100 }, { sku: 'SKU-RESP-2', quantity: 1, unitPriceCents: 5 }] };
+    const doomed = await ServiceProcess.start({ service: 'orders', name: 'orders-doomed', serverUrl, database, brokers, failpoints: [FAILPOINT] });
+    processes.push(doomed);
+
+    // The connection breaks instead of a response: fetch rejects.
+    await expect(
+      requestJson('POST', `${doomed.baseUrl}/orders`, { body, headers: { 'Idempotency-Key': key } }),
+    ).rejects.toThrow();
+    await doomed.waitForFailpoint(FAILPOINT, 30_000);
+
+    // Everything was committed before the kill.
+    expect(await countRows(serverUrl, database, TABLES)).toEqual({ orders: 1, order_items: 2, outbox_messages: 1, idempotency_keys: 1 });
+    const [{ id: orderId }] = await queryTestDatabase<{ id: string }>(serverUrl, database, 'SELECT id FROM orders');
+
+    // Same port, same database, no failpoint: the client retries where it sent the request.
+    await doomed.restart({ freshConsumerGroup: true });
+    const retry = await requestJson('POST', `${doomed.baseUrl}/orders`, { body, headers: { 'Idempotency-Key': key } });
+
+    expect(retry.status).toBe(201);
+    expect(retry.headers.get('idempotent-replayed')).toBe('true');
+    expect(retry.body).toMatchObject({ id: orderId, customerId: 'crash-response', status: 'PENDING', totalCents: 305 });
+    expect(await countRows(serverUrl, database, TABLES)).toEqual({ orders: 1, order_items: 2, outbox_messages: 1, idempotency_keys: 1 });
+
+    // The one event of that one order still goes out.
+    const [outbox] = await queryTestDatabase<{ id: string }>(serverUrl, database, 'SELECT id FROM outbox_messages');
+    const messages = await recorder!.waitUntil((all) => all.some((message) => message.key === orderId), {
+      timeoutMs: 30_000,
+      description: `OrderCreated of ${orderId}`,
+    });
+    expect(messages.find((message) => message.key === orderId)!.headers[Headers.messageId]).toBe(outbox.id);
+    await waitFor(
+      async () => (await queryTestDatabase(serverUrl, database, 'SELECT 1 FROM outbox_messages WHERE published_at IS NULL')).length === 0,
+      { timeoutMs: 15_000, description: 'the outbox row marked published' },
+    );
+    expect((await countRows(serverUrl, database, TABLES)).outbox_messages).toBe(1);
+  });
+});

@@ -1,0 +1,59 @@
+import { readFileSync } from 'node:fs';
+import { parse } from 'yaml';
+
+/** The parts of a compose service the checks read; everything else is ignored. */
+export interface ComposeService {
+  image?: string;
+  build?: string | { context?: string; args?: Record<string, unknown> | string[] };
+  environment?: Record<string, unknown> | string[];
+  ports?: (string | number | { published?: string | number; target?: string | number })[];
+  depends_on?: string[] | Record<string, { condition?: string }>;
+  healthcheck?: { test?: string | string[] };
+}
+
+/** A compose file's services. YAML merge keys (`<<: *anchor`) are resolved, as Compose does. */
+export function readComposeServices(file: URL): Record<string, ComposeService> {
+  const document = parse(readFileSync(file, 'utf8'), { merge: true }) as { services?: Record<string, ComposeService> };
+  return document.services ?? {};
+}
+
+/**
+ * Variables a service sets, as the strings the process will see (YAML `3000` becomes `"3000"`).
+ * A name without a value (`KEY:` or `- KEY`) is passed through from the host by Compose, so it is
+ * left out: the file alone does not set it.
+ */
+export function environmentOf(service: ComposeService): Record<string, string> {
+  const entries = Array.isArray(service.environment)
+    ? service.environment.map((item) => {
+        const at = item.indexOf('=');
+        return at === -1 ? [item, null] : [item.slice(0, at), item.slice(at + 1)];
+      })
+    : Object.entries(service.environment ?? {});
+  return Object.fromEntries(entries.filter(([, value]) => value !== null && value !== undefined).map(([key, value]) => [key, String(value)]));
+}
+
+/** Port mappings in either syntax: `"[ip:]published:target[/proto]"`, a bare target, or `{ published, target }`. */
+export function portMappings(service: ComposeService): { published: number | undefined; target: number }[] {
+  return (service.ports ?? []).map((entry) => {
+    if (typeof entry === 'object') {
+      return { published: entry.published === undefined ? undefined : Number(entry.published), target: Number(entry.target) };
+    }
+    const parts = String(entry).replace(/\/(tcp|udp)$/, '').split(':');
+    return { published: parts.length > 1 ? Number(parts.at(-2)) : undefined, target: Number(parts.at(-1)) };
+  });
+}
+
+/** `depends_on` as service -> condition; the short list form means `service_started`. */
+export function dependencyConditions(service: ComposeService): Record<string, string | undefined> {
+  const dependsOn = service.depends_on ?? {};
+  return Array.isArray(dependsOn)
+    ? Object.fromEntries(dependsOn.map((name) => [name, 'service_started']))
+    : Object.fromEntries(Object.entries(dependsOn).map(([name, options]) => [name, options?.condition ?? 'service_started']));
+}
+
+/** The APP build argument, which selects the service in the shared Dockerfile. */
+export function buildArg(service: ComposeService, name: string): string | undefined {
+  const args = typeof service.build === 'object' ? service.build.args : undefined;
+  if (Array.isArray(args)) return args.find((item) => item.startsWith(`${name}=`))?.slice(name.length + 1);
+  return args?.[name] === undefined ? undefined : String(args[name]);
+}
