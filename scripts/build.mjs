@@ -1,5 +1,6 @@
-// Compiles apps/, libs/ and scripts/ to dist/ with swc (decorator metadata included, which Nest's
-// dependency injection needs). Path aliases come from tsconfig.json, the one place they are written.
+// Compiles apps/, libs/, scripts/ and bench/ to dist/ with swc (decorator metadata included, which
+// Nest's dependency injection needs). Path aliases come from tsconfig.json, the one place they are
+// written.
 import { execFileSync } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -24,6 +25,6 @@ writeFileSync(configFile, JSON.stringify(swcrc));
 rmSync('dist', { recursive: true, force: true });
 execFileSync(
   process.execPath,
-  ['node_modules/@swc/cli/bin/swc.js', 'apps', 'libs', 'scripts', '-d', 'dist', '--config-file', configFile, '--copy-files', '--quiet'],
+  ['node_modules/@swc/cli/bin/swc.js', 'apps', 'libs', 'scripts', 'bench', '-d', 'dist', '--config-file', configFile, '--copy-files', '--quiet'],
   { stdio: 'inherit' },
 );

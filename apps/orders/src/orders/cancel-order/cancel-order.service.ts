@@ -1,7 +1,8 @@
 import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
-import { type OrderCancelled, OrderEvents, Topics } from '@app/contracts';
+import { type OrderCancelled, OrderEvents } from '@app/contracts';
 import { TransactionContext } from '@app/database';
 import { OutboxWriter } from '@app/outbox';
+import { orderEvent } from '../order-event.js';
 import { Order } from '../order.entity.js';
 import { CANCELLABLE_STATUSES, OrderStatus } from '../order-status.js';
 import { type OrderResponse, toOrderResponse } from '../order.response.js';
@@ -34,14 +35,7 @@ export class CancelOrderService {
         locked.status = OrderStatus.Cancelled;
         await orders.save(locked);
         const payload: OrderCancelled = { orderId: id, customerId: locked.customerId, cancelledAt: new Date().toISOString() };
-        await this.outbox.add({
-          topic: Topics.orders,
-          messageType: OrderEvents.OrderCancelled.type,
-          schemaVersion: OrderEvents.OrderCancelled.schemaVersion,
-          aggregateType: 'order',
-          aggregateId: id,
-          payload,
-        });
+        await this.outbox.add(orderEvent(OrderEvents.OrderCancelled, id, payload));
       }
       const order = await orders.findOneOrFail({ where: { id }, relations: { items: true } });
       return toOrderResponse(order);

@@ -1,8 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import { Injectable } from '@nestjs/common';
-import { type OrderCreated, OrderEvents, Topics } from '@app/contracts';
+import { type OrderCreated, OrderEvents } from '@app/contracts';
 import { TransactionContext } from '@app/database';
 import { OutboxWriter } from '@app/outbox';
+import { orderEvent } from '../order-event.js';
 import { Order } from '../order.entity.js';
 import { OrderStatus } from '../order-status.js';
 import { type OrderResponse, toOrderResponse } from '../order.response.js';
@@ -37,14 +38,7 @@ export class PlaceOrderService {
         totalCents: saved.totalCents,
         createdAt: saved.createdAt.toISOString(),
       };
-      await this.outbox.add({
-        topic: Topics.orders,
-        messageType: OrderEvents.OrderCreated.type,
-        schemaVersion: OrderEvents.OrderCreated.schemaVersion,
-        aggregateType: 'order',
-        aggregateId: saved.id,
-        payload,
-      });
+      await this.outbox.add(orderEvent(OrderEvents.OrderCreated, saved.id, payload));
       return toOrderResponse(saved);
     });
   }
