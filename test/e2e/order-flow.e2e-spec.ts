@@ -1,15 +1,19 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
-  createTestDatabase,
-  deleteConsumerGroups,
-  dropTestDatabase,
-  localEnvironment,
+  type OrderLineBody,
+  type OrderView,
+  placeOrder as postOrder,
   queryTestDatabase,
   requestJson,
-  ServiceProcess,
+  type ServiceProcess,
+  setStock,
+  testInfrastructure,
+  TestServices,
   uniqueName,
+  uniqueSku,
   waitFor,
 } from '@app/testing';
+import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 
 /**
  * The whole flow with the three services as real processes, each on its own test database:
@@ -17,29 +21,12 @@ import {
  * -> loyalty over HTTP. Single orders first, then a batch of mixed orders checked against the
  * invariants of DESIGN.md once the system is quiet.
  */
-const env = localEnvironment();
-const serverUrl = env.DATABASE_URL!;
-const brokers = env.KAFKA_BROKERS!.split(',');
-const run = uniqueName('E2E').toUpperCase().replace(/_/g, '-');
+const { serverUrl } = testInfrastructure();
+const run = uniqueSku('E2E');
 const SKUS = { apple: `${run}-APPLE`, banana: `${run}-BANANA`, cherry: `${run}-CHERRY` };
 const INITIAL_STOCK: Record<string, number> = { [SKUS.apple]: 60, [SKUS.banana]: 30, [SKUS.cherry]: 12 };
 const UNKNOWN_SKU = `${run}-DRAGONFRUIT`;
 const FINAL_STATES = ['RESERVED', 'REJECTED', 'CANCELLED'];
-
-interface Line {
-  sku: string;
-  quantity: number;
-  unitPriceCents: number;
-}
-
-interface OrderView {
-  id: string;
-  customerId: string;
-  status: string;
-  totalCents: number;
-  items: Line[];
-  rejection?: { code: string; reason: string };
-}
 
 /** Deterministic pseudo-random numbers (mulberry32), so a failing batch can be replayed by seed. */
 function random(seed: number): () => number {
@@ -54,8 +41,8 @@ function random(seed: number): () => number {
 }
 
 describe('order flow end to end (orders, inventory, loyalty as real processes)', () => {
-  const databases: { orders?: string; inventory?: string; loyalty?: string } = {};
-  const services: ServiceProcess[] = [];
+  const services = new TestServices();
+  let databases: { inventory: string; loyalty: string; orders?: string };
   let orders: ServiceProcess;
   let inventory: ServiceProcess;
   let loyalty: ServiceProcess;
@@ -65,11 +52,10 @@ describe('order flow end to end (orders, inventory, loyalty as real processes)',
   const sql = (database: keyof typeof databases, text: string, params: unknown[] = []) =>
     queryTestDatabase<Record<string, any>>(serverUrl, databases[database]!, text, params);
 
-  async function placeOrder(customerId: string, items: Line[]): Promise<OrderView> {
-    const response = await requestJson<OrderView>('POST', `${orders.baseUrl}/orders`, { body: { customerId, items } });
-    expect(response.status).toBe(201);
-    placed.push(response.body.id);
-    return response.body;
+  async function placeOrder(customerId: string, items: OrderLineBody[]): Promise<OrderView> {
+    const order = await postOrder(orders.baseUrl, { customerId, items });
+    placed.push(order.id);
+    return order;
   }
   const getOrder = async (id: string) => (await requestJson<OrderView>('GET', `${orders.baseUrl}/orders/${id}`)).body;
   const cancelOrder = (id: string) => requestJson<OrderView>('POST', `${orders.baseUrl}/orders/${id}/cancel`);
@@ -109,38 +95,18 @@ describe('order flow end to end (orders, inventory, loyalty as real processes)',
   }
 
   beforeAll(async () => {
-    databases.loyalty = await createTestDatabase(serverUrl, 'e2e_loyalty');
-    databases.inventory = await createTestDatabase(serverUrl, 'e2e_inventory');
-    databases.orders = await createTestDatabase(serverUrl, 'e2e_orders');
-    loyalty = await ServiceProcess.start({ service: 'loyalty', serverUrl, database: databases.loyalty, brokers });
-    services.push(loyalty);
-    inventory = await ServiceProcess.start({
-      service: 'inventory',
-      serverUrl,
-      database: databases.inventory,
-      brokers,
-      env: { LOYALTY_BASE_URL: loyalty.baseUrl, LOYALTY_DISPATCH_INTERVAL_MS: '100', LOYALTY_RETRY_BASE_MS: '100', LOYALTY_RETRY_MAX_MS: '1000' },
-    });
-    services.push(inventory);
-    orders = await ServiceProcess.start({
+    ({ inventory, loyalty, databases } = await startInventoryWithLoyalty(services, 'e2e', { LOYALTY_RETRY_MAX_MS: '1000' }));
+    databases.orders = await services.createDatabase('e2e_orders');
+    orders = await services.start({
       service: 'orders',
-      serverUrl,
       database: databases.orders,
-      brokers,
       // Answers to other runs' orders share the topic and fail here (unknown order): give them up fast.
       env: { INBOX_MAX_ATTEMPTS: '2', INBOX_RETRY_BASE_MS: '10' },
     });
-    services.push(orders);
-    for (const [sku, available] of Object.entries(INITIAL_STOCK)) {
-      expect((await requestJson('PUT', `${inventory.baseUrl}/stock/${sku}`, { body: { available } })).status).toBe(200);
-    }
+    for (const [sku, available] of Object.entries(INITIAL_STOCK)) await setStock(inventory.baseUrl, sku, available);
   });
 
-  afterAll(async () => {
-    for (const service of services.reverse()) await service.stop();
-    await deleteConsumerGroups(brokers, services.flatMap((service) => service.consumerGroups));
-    for (const database of Object.values(databases)) if (database) await dropTestDatabase(serverUrl, database);
-  });
+  afterAll(() => services.tearDown());
 
   it('when an order can be served, then it ends RESERVED, its stock is reserved and loyalty holds its accrual', async () => {
     const customerId = uniqueName('e2e-customer');

@@ -20,6 +20,13 @@ function imports(file: string): string[] {
 
 const projectOf = (file: string) => relative(root, file).split('/').slice(0, 2).join('/');
 
+/** `file -> spec` for each relative import of `file` that lands in another project (app or library). */
+function relativeImportsOutOfProject(file: string): string[] {
+  return imports(file)
+    .filter((spec) => spec.startsWith('.') && projectOf(join(file, '..', spec)) !== projectOf(file))
+    .map((spec) => `${relative(root, file)} -> ${spec}`);
+}
+
 describe('module boundaries', () => {
   const files = [...sourceFiles(join(root, 'apps')), ...sourceFiles(join(root, 'libs'))];
 
@@ -35,26 +42,12 @@ describe('module boundaries', () => {
   });
 
   it('when an app imports, then it never reaches into another app or into a library by path', () => {
-    const offenders = files
-      .filter((file) => projectOf(file).startsWith('apps/'))
-      .flatMap((file) =>
-        imports(file)
-          .filter((spec) => spec.startsWith('.'))
-          .map((spec) => ({ spec, target: projectOf(join(file, '..', spec)) }))
-          .filter(({ target }) => target !== projectOf(file))
-          .map(({ spec }) => `${relative(root, file)} -> ${spec}`),
-      );
+    const offenders = files.filter((file) => projectOf(file).startsWith('apps/')).flatMap(relativeImportsOutOfProject);
     expect(offenders).toEqual([]);
   });
 
   it('when a library imports another library, then it goes through the @app alias, never a relative path', () => {
-    const offenders = files
-      .filter((file) => projectOf(file).startsWith('libs/'))
-      .flatMap((file) =>
-        imports(file)
-          .filter((spec) => spec.startsWith('.') && projectOf(join(file, '..', spec)) !== projectOf(file))
-          .map((spec) => `${relative(root, file)} -> ${spec}`),
-      );
+    const offenders = files.filter((file) => projectOf(file).startsWith('libs/')).flatMap(relativeImportsOutOfProject);
     expect(offenders).toEqual([]);
   });
 

@@ -1,12 +1,12 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { type DatabaseConfig, migrateDatabase, revertAllMigrations } from '@app/database';
-import { createTestDatabase, dropTestDatabase } from '@app/testing';
+import { createTestDatabase, dropTestDatabase, testInfrastructure } from '@app/testing';
 import { createInventoryDataSource } from '../../apps/inventory/src/inventory.data-source.js';
 import { createLoyaltyDataSource } from '../../apps/loyalty/src/loyalty.data-source.js';
 import { createOrdersDataSource } from '../../apps/orders/src/orders.data-source.js';
 
-const serverUrl = process.env.DATABASE_URL!;
+const { serverUrl } = testInfrastructure();
 
 const apps: [string, (config: DatabaseConfig) => DataSource, string[]][] = [
   ['orders', createOrdersDataSource, ['orders', 'order_items', 'outbox_messages', 'inbox_messages', 'idempotency_keys']],

@@ -1,54 +1,49 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Headers, type OrderCreated, Topics } from '@app/contracts';
+import { Headers, Topics } from '@app/contracts';
 import {
   committedOffsets,
-  createTestDatabase,
-  deleteConsumerGroups,
-  dropTestDatabase,
   eventRecord,
-  localEnvironment,
+  MetricBaseline,
+  orderCreatedPayload,
   publishRecords,
   queryTestDatabase,
   requestJson,
   scrapeMetric,
-  ServiceProcess,
+  type ServiceProcess,
+  setStock,
+  testInfrastructure,
+  TestServices,
   uniqueName,
+  uniqueSku,
   waitFor,
 } from '@app/testing';
+import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 
 /**
  * Redelivery of one order event to the real inventory process, with the real loyalty process
  * behind it: a duplicate on the topic, and a crash after the database commit but before the
  * Kafka offset commit. Either way: one reservation, one loyalty command, one accrual.
  */
-const env = localEnvironment();
-const serverUrl = env.DATABASE_URL!;
-const brokers = env.KAFKA_BROKERS!.split(',');
+const { serverUrl, brokers } = testInfrastructure();
 const CONSUMER = 'inventory.order-events';
-const SKU = `${uniqueName('REDELIVERY').toUpperCase().replace(/_/g, '-')}`;
+const SKU = uniqueSku('REDELIVERY');
 const STOCK = 50;
 
 describe('redelivered order events (real inventory and loyalty processes)', () => {
-  const databases: { inventory?: string; loyalty?: string } = {};
-  let loyalty: ServiceProcess | undefined;
-  let inventory: ServiceProcess | undefined;
+  const services = new TestServices();
+  let databases: { inventory: string; loyalty: string };
+  let loyalty: ServiceProcess;
+  let inventory: ServiceProcess;
   const ordersSent: string[] = [];
 
-  const inventorySql = (text: string, params: unknown[] = []) => queryTestDatabase(serverUrl, databases.inventory!, text, params);
-  const loyaltySql = (text: string, params: unknown[] = []) => queryTestDatabase(serverUrl, databases.loyalty!, text, params);
+  const inventorySql = (text: string, params: unknown[] = []) => queryTestDatabase(serverUrl, databases.inventory, text, params);
+  const loyaltySql = (text: string, params: unknown[] = []) => queryTestDatabase(serverUrl, databases.loyalty, text, params);
   const count = async (query: Promise<Record<string, unknown>[]>) => Number((await query)[0].n);
 
-  function orderCreated(): OrderCreated {
-    const orderId = randomUUID();
-    ordersSent.push(orderId);
-    return {
-      orderId,
-      customerId: uniqueName('redelivery-customer'),
-      items: [{ sku: SKU, quantity: 2, unitPriceCents: 1250 }],
-      totalCents: 2500,
-      createdAt: new Date().toISOString(),
-    };
+  function orderCreated() {
+    const order = orderCreatedPayload(uniqueName('redelivery-customer'), [{ sku: SKU, quantity: 2, unitPriceCents: 1250 }]);
+    ordersSent.push(order.orderId);
+    return order;
   }
 
   /** The effects of one order in both services, once its loyalty command is no longer pending. */
@@ -65,46 +60,25 @@ describe('redelivered order events (real inventory and loyalty processes)', () =
   }
 
   beforeAll(async () => {
-    databases.loyalty = await createTestDatabase(serverUrl, 'redelivery_loyalty');
-    databases.inventory = await createTestDatabase(serverUrl, 'redelivery_inventory');
-    loyalty = await ServiceProcess.start({ service: 'loyalty', serverUrl, database: databases.loyalty, brokers });
-    inventory = await ServiceProcess.start({
-      service: 'inventory',
-      serverUrl,
-      database: databases.inventory,
-      brokers,
-      env: {
-        LOYALTY_BASE_URL: loyalty.baseUrl,
-        LOYALTY_DISPATCH_INTERVAL_MS: '100',
-        LOYALTY_RETRY_BASE_MS: '100',
-        LOYALTY_RETRY_MAX_MS: '400',
-        // Answers are not needed here; kept off the shared topic, where other runs' consumers read.
-        OUTBOX_RELAY_ENABLED: 'false',
-      },
-    });
-    expect((await requestJson('PUT', `${inventory.baseUrl}/stock/${SKU}`, { body: { available: STOCK } })).status).toBe(200);
+    ({ inventory, loyalty, databases } = await startInventoryWithLoyalty(services, 'redelivery', {
+      // Answers are not needed here; kept off the shared topic, where other runs' consumers read.
+      OUTBOX_RELAY_ENABLED: 'false',
+    }));
+    await setStock(inventory.baseUrl, SKU, STOCK);
   });
 
-  afterAll(async () => {
-    await inventory?.stop();
-    await loyalty?.stop();
-    if (inventory) await deleteConsumerGroups(brokers, inventory.consumerGroups);
-    for (const database of Object.values(databases)) if (database) await dropTestDatabase(serverUrl, database);
-  });
+  afterAll(() => services.tearDown());
 
   it('when the same record (same message-id) is published twice, then one reservation, one loyalty command, one accrual, and one counted duplicate', async () => {
     const order = orderCreated();
     const record = eventRecord(Topics.orders, 'OrderCreated', order);
-    const duplicatesBefore = await scrapeMetric(inventory!.baseUrl, 'inbox_duplicates_total', { consumer: CONSUMER });
+    const duplicates = await MetricBaseline.take(inventory.baseUrl, 'inbox_duplicates_total', { consumer: CONSUMER });
     await publishRecords(brokers, Topics.orders, [record, record]);
 
-    await waitFor(async () => (await scrapeMetric(inventory!.baseUrl, 'inbox_duplicates_total', { consumer: CONSUMER })) > duplicatesBefore, {
-      timeoutMs: 30_000,
-      description: 'the second copy to be skipped as a duplicate',
-    });
+    await duplicates.waitForIncrease({ description: 'the second copy to be skipped as a duplicate' });
     expect(await settledEffects(order.orderId)).toMatchObject({ reservations: 1, commands: 1, accruals: 1 });
-    expect((await scrapeMetric(inventory!.baseUrl, 'inbox_duplicates_total', { consumer: CONSUMER })) - duplicatesBefore).toBe(1);
-    const accrued = await requestJson('GET', `${loyalty!.baseUrl}/accruals?customerId=${order.customerId}`);
+    expect(await duplicates.increase()).toBe(1);
+    const accrued = await requestJson('GET', `${loyalty.baseUrl}/accruals?customerId=${order.customerId}`);
     expect(accrued.body).toMatchObject({ totalPoints: 25, items: [{ orderId: order.orderId, points: 25 }] });
   });
 
@@ -112,21 +86,21 @@ describe('redelivered order events (real inventory and loyalty processes)', () =
     const order = orderCreated();
     // Armed for this order only: other runs' orders pass the same point on the shared topic.
     // A graceful stop leaves the group first, so the restarted process joins at once.
-    await inventory!.stop();
-    await inventory!.restart({ failpoints: [`inventory.after-commit-before-ack@${order.orderId}`] });
+    await inventory.stop();
+    await inventory.restart({ failpoints: [`inventory.after-commit-before-ack@${order.orderId}`] });
     const record = eventRecord(Topics.orders, 'OrderCreated', order);
     const [position] = await publishRecords(brokers, Topics.orders, [record]);
 
-    await inventory!.waitForFailpoint('inventory.after-commit-before-ack');
+    await inventory.waitForFailpoint('inventory.after-commit-before-ack');
     // The database has it all; Kafka's group offset has not moved past the record.
     expect(await inventorySql('SELECT 1 FROM inbox_messages WHERE message_id = $1', [record.headers![Headers.messageId]])).toHaveLength(1);
     expect(await count(inventorySql('SELECT count(*)::int AS n FROM reservations WHERE order_id = $1', [order.orderId]))).toBe(1);
-    const group = inventory!.consumerGroups[0];
+    const group = inventory.consumerGroups[0];
     expect((await committedOffsets(brokers, group, Topics.orders))[position.partition]).toBeLessThanOrEqual(position.offset);
 
     // Same group: it resumes from the committed offset, so the record comes again. (The dead
     // member holds the rebalance until its 30 s session expires; restart waits for that.)
-    await inventory!.restart();
+    await inventory.restart();
     // Redelivered: the group resumed at or before the record, and its offset now moves past it.
     await waitFor(async () => (await committedOffsets(brokers, group, Topics.orders))[position.partition] > position.offset, {
       timeoutMs: 90_000,
@@ -135,11 +109,11 @@ describe('redelivered order events (real inventory and loyalty processes)', () =
     // Skipped: the fresh process counted duplicates, and the effects did not double. At least one,
     // not exactly one: the kill also lost the offset commits of every message handled since the
     // last commit, other runs' messages on this shared topic included, and they come back too.
-    expect(await scrapeMetric(inventory!.baseUrl, 'inbox_duplicates_total', { consumer: CONSUMER })).toBeGreaterThanOrEqual(1);
+    expect(await scrapeMetric(inventory.baseUrl, 'inbox_duplicates_total', { consumer: CONSUMER })).toBeGreaterThanOrEqual(1);
     expect(await settledEffects(order.orderId)).toMatchObject({ reservations: 1, commands: 1, accruals: 1 });
     // Had the handler run again, the reservations key would have refused it: attempts logged with
     // the message id, then a dead letter. The restarted process never mentions it.
-    expect(inventory!.process.logs).not.toContain(record.headers![Headers.messageId]);
+    expect(inventory.process.logs).not.toContain(record.headers![Headers.messageId]);
   }, 240_000);
 
   it('when the file is done, then stock is conserved and every order sent has exactly one accrual', async () => {

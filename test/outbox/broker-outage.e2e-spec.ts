@@ -2,21 +2,19 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Headers, Topics } from '@app/contracts';
 import {
   countRows,
-  createTestDatabase,
-  dropTestDatabase,
-  localEnvironment,
   PrivateKafka,
   queryTestDatabase,
   readTopicUntil,
   requestJson,
-  ServiceProcess,
+  type ServiceProcess,
+  testInfrastructure,
+  TestServices,
   topicEndOffsets,
   type TopicOffsets,
   waitFor,
 } from '@app/testing';
 
-const env = localEnvironment();
-const serverUrl = env.DATABASE_URL!;
+const { serverUrl } = testInfrastructure();
 const ORDERS_DURING_OUTAGE = 25;
 
 const order = (n: number) => ({ customerId: `outage-${n}`, items: [{ sku: 'SKU-OUTAGE', quantity: 1 + (n % 5), unitPriceCents: 100 + n }] });
@@ -34,18 +32,18 @@ const pendingRows = async (database: string) =>
  * disturbs tests that use the shared one.
  */
 describe('orders keep coming while Kafka is down (private broker, real orders process)', () => {
+  const services = new TestServices();
   let database: string;
   let kafka: PrivateKafka | undefined;
-  let orders: ServiceProcess | undefined;
+  let orders: ServiceProcess;
   let from: TopicOffsets;
 
   beforeAll(async () => {
-    database = await createTestDatabase(serverUrl, 'outbox_outage');
+    database = await services.createDatabase('outbox_outage');
     kafka = await PrivateKafka.start();
-    orders = await ServiceProcess.start({
+    orders = await services.start({
       service: 'orders',
       name: 'orders-outage',
-      serverUrl,
       database,
       brokers: kafka.brokers,
       // Short backoff, so the drain after the outage is quick; the default caps at 30 s.
@@ -55,9 +53,8 @@ describe('orders keep coming while Kafka is down (private broker, real orders pr
   });
 
   afterAll(async () => {
-    await orders?.stop();
+    await services.tearDown();
     await kafka?.destroy();
-    if (database) await dropTestDatabase(serverUrl, database);
   });
 
   it('when the broker is down, then every POST /orders answers 201; once it is back, the backlog drains and every event is on the topic', async () => {
@@ -65,7 +62,7 @@ describe('orders keep coming while Kafka is down (private broker, real orders pr
 
     const ids: string[] = [];
     for (let n = 0; n < ORDERS_DURING_OUTAGE; n += 1) {
-      const created = await requestJson('POST', `${orders!.baseUrl}/orders`, { body: order(n), timeoutMs: 10_000 });
+      const created = await requestJson('POST', `${orders.baseUrl}/orders`, { body: order(n), timeoutMs: 10_000 });
       expect(created.status).toBe(201);
       ids.push(created.body.id);
     }

@@ -1,19 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  countRows,
-  createTestDatabase,
-  dropTestDatabase,
-  type JsonResponse,
-  localEnvironment,
-  requestJson,
-  ServiceProcess,
-  uniqueName,
-} from '@app/testing';
+import { countRows, type JsonResponse, placeOrder, requestJson, type ServiceProcess, testInfrastructure, TestServices, uniqueName } from '@app/testing';
 
-const env = localEnvironment();
-const serverUrl = env.DATABASE_URL!;
-const brokers = env.KAFKA_BROKERS!.split(',');
+const { serverUrl } = testInfrastructure();
 const TABLES = ['orders', 'order_items', 'outbox_messages', 'idempotency_keys'] as const;
 const BODY_LIMIT_BYTES = 4096;
 
@@ -82,33 +71,23 @@ function fieldsNamed(response: JsonResponse): string[] {
 }
 
 describe('malformed requests to the orders API (real orders process)', () => {
+  const services = new TestServices();
   let database: string;
-  let orders: ServiceProcess | undefined;
+  let orders: ServiceProcess;
   let before: Record<(typeof TABLES)[number], number>;
 
   beforeAll(async () => {
-    database = await createTestDatabase(serverUrl, 'orders_malformed');
-    orders = await ServiceProcess.start({
-      service: 'orders',
-      name: 'orders-malformed',
-      serverUrl,
-      database,
-      brokers,
-      env: { HTTP_BODY_LIMIT_BYTES: String(BODY_LIMIT_BYTES) },
-    });
-    const seed = await requestJson('POST', `${orders.baseUrl}/orders`, { body: valid, headers: { 'Idempotency-Key': seedKey } });
-    expect(seed.status).toBe(201);
+    database = await services.createDatabase('orders_malformed');
+    orders = await services.start({ service: 'orders', name: 'orders-malformed', database, env: { HTTP_BODY_LIMIT_BYTES: String(BODY_LIMIT_BYTES) } });
+    await placeOrder(orders.baseUrl, valid, { idempotencyKey: seedKey });
     before = await countRows(serverUrl, database, TABLES);
     expect(before).toEqual({ orders: 1, order_items: 1, outbox_messages: 1, idempotency_keys: 1 });
   });
 
-  afterAll(async () => {
-    await orders?.stop();
-    if (database) await dropTestDatabase(serverUrl, database);
-  });
+  afterAll(() => services.tearDown());
 
   it.each(cases)('when the request has $name, then it gets $status', async ({ method, path, body, rawBody, headers, status, field }) => {
-    const url = `${orders!.baseUrl}${path.replace(':unknown', randomUUID())}`;
+    const url = `${orders.baseUrl}${path.replace(':unknown', randomUUID())}`;
     const response = await requestJson(method, url, { body, rawBody, headers });
     expect({ status: response.status, body: response.body }).toMatchObject({ status });
     if (field) expect(fieldsNamed(response)).toContain(field);
@@ -121,11 +100,11 @@ describe('malformed requests to the orders API (real orders process)', () => {
 
   it('when a request with a fresh Idempotency-Key is rejected, then the key is not used up: the same key with a valid body succeeds once', async () => {
     const key = uniqueName('malformed-then-valid');
-    const rejected = await requestJson('POST', `${orders!.baseUrl}/orders`, { body: withLine({ quantity: 0 }), headers: { 'Idempotency-Key': key } });
+    const rejected = await requestJson('POST', `${orders.baseUrl}/orders`, { body: withLine({ quantity: 0 }), headers: { 'Idempotency-Key': key } });
     expect(rejected.status).toBe(400);
     expect(await countRows(serverUrl, database, TABLES)).toEqual(before);
 
-    const accepted = await requestJson('POST', `${orders!.baseUrl}/orders`, { body: valid, headers: { 'Idempotency-Key': key } });
+    const accepted = await requestJson('POST', `${orders.baseUrl}/orders`, { body: valid, headers: { 'Idempotency-Key': key } });
     expect(accepted.status).toBe(201);
     expect(accepted.headers.get('idempotent-replayed')).toBeNull();
     expect(await countRows(serverUrl, database, TABLES)).toEqual({

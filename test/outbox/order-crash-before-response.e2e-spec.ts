@@ -3,21 +3,16 @@ import type { FailpointName } from '@app/failpoints';
 import { Headers, Topics } from '@app/contracts';
 import {
   countRows,
-  createTestDatabase,
-  dropTestDatabase,
-  localEnvironment,
   queryTestDatabase,
   requestJson,
-  ServiceProcess,
-  TopicRecorder,
-  topicEndOffsets,
+  testInfrastructure,
+  TestServices,
+  type TopicRecorder,
   uniqueName,
-  waitFor,
+  waitForOutboxDrained,
 } from '@app/testing';
 
-const env = localEnvironment();
-const serverUrl = env.DATABASE_URL!;
-const brokers = env.KAFKA_BROKERS!.split(',');
+const { serverUrl } = testInfrastructure();
 const FAILPOINT: FailpointName = 'orders.after-commit-before-response';
 const TABLES = ['orders', 'order_items', 'outbox_messages', 'idempotency_keys'] as const;
 
@@ -27,26 +22,21 @@ const TABLES = ['orders', 'order_items', 'outbox_messages', 'idempotency_keys'] 
  * return the order that exists, not create a second one.
  */
 describe(`orders killed after commit, before the response (${FAILPOINT})`, () => {
+  const services = new TestServices();
   let database: string;
-  const processes: ServiceProcess[] = [];
-  let recorder: TopicRecorder | undefined;
+  let recorder: TopicRecorder;
 
   beforeAll(async () => {
-    database = await createTestDatabase(serverUrl, 'outbox_crash_response');
-    recorder = await TopicRecorder.start({ brokers, topic: Topics.orders, from: await topicEndOffsets(brokers, Topics.orders) });
+    database = await services.createDatabase('outbox_crash_response');
+    recorder = await services.recordTopic(Topics.orders);
   });
 
-  afterAll(async () => {
-    await Promise.all(processes.map((process) => process.stop()));
-    await recorder?.stop();
-    if (database) await dropTestDatabase(serverUrl, database);
-  });
+  afterAll(() => services.tearDown());
 
   it('when the client retries with the same Idempotency-Key after a restart, then it gets the same order and exactly one order and one outbox row exist', async () => {
     const key = uniqueName('crash-response-key');
     const body = { customerId: 'crash-response', items: [{ sku: 'SKU-RESP', quantity: 3, unitPriceCents: 100 }, { sku: 'SKU-RESP-2', quantity: 1, unitPriceCents: 5 }] };
-    const doomed = await ServiceProcess.start({ service: 'orders', name: 'orders-doomed', serverUrl, database, brokers, failpoints: [FAILPOINT] });
-    processes.push(doomed);
+    const doomed = await services.start({ service: 'orders', name: 'orders-doomed', database, failpoints: [FAILPOINT] });
 
     // The connection breaks instead of a response: fetch rejects.
     await expect(
@@ -69,15 +59,9 @@ describe(`orders killed after commit, before the response (${FAILPOINT})`, () =>
 
     // The one event of that one order still goes out.
     const [outbox] = await queryTestDatabase<{ id: string }>(serverUrl, database, 'SELECT id FROM outbox_messages');
-    const messages = await recorder!.waitUntil((all) => all.some((message) => message.key === orderId), {
-      timeoutMs: 30_000,
-      description: `OrderCreated of ${orderId}`,
-    });
-    expect(messages.find((message) => message.key === orderId)!.headers[Headers.messageId]).toBe(outbox.id);
-    await waitFor(
-      async () => (await queryTestDatabase(serverUrl, database, 'SELECT 1 FROM outbox_messages WHERE published_at IS NULL')).length === 0,
-      { timeoutMs: 15_000, description: 'the outbox row marked published' },
-    );
+    const [event] = await recorder.waitForKey(orderId, { timeoutMs: 30_000, description: `OrderCreated of ${orderId}` });
+    expect(event.headers[Headers.messageId]).toBe(outbox.id);
+    await waitForOutboxDrained(serverUrl, database, { timeoutMs: 15_000, description: 'the outbox row marked published' });
     expect((await countRows(serverUrl, database, TABLES)).outbox_messages).toBe(1);
   });
 });

@@ -1,18 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Headers, Topics } from '@app/contracts';
-import {
-  createTestDatabase,
-  dropTestDatabase,
-  localEnvironment,
-  requestJson,
-  ServiceProcess,
-  TopicRecorder,
-  topicEndOffsets,
-} from '@app/testing';
-
-const env = localEnvironment();
-const serverUrl = env.DATABASE_URL!;
-const brokers = env.KAFKA_BROKERS!.split(',');
+import { placeOrder, type ServiceProcess, TestServices, type TopicRecorder } from '@app/testing';
 
 /** Far below the 60 s poll interval: only a LISTEN/NOTIFY wake-up can beat it. */
 const WAKE_UP_DEADLINE_MS = 10_000;
@@ -20,41 +8,27 @@ const WAKE_UP_DEADLINE_MS = 10_000;
 const order = { customerId: 'listen-wakeup', items: [{ sku: 'SKU-LISTEN', quantity: 1, unitPriceCents: 100 }] };
 
 describe('relay wake-up by LISTEN/NOTIFY (real orders process)', () => {
-  let database: string;
-  let orders: ServiceProcess | undefined;
-  let recorder: TopicRecorder | undefined;
+  const services = new TestServices();
+  let orders: ServiceProcess;
+  let recorder: TopicRecorder;
 
   beforeAll(async () => {
-    database = await createTestDatabase(serverUrl, 'outbox_listen');
-    orders = await ServiceProcess.start({
-      service: 'orders',
-      name: 'orders-listen',
-      serverUrl,
-      database,
-      brokers,
-      env: { OUTBOX_POLL_INTERVAL_MS: '60000' },
-    });
-    recorder = await TopicRecorder.start({ brokers, topic: Topics.orders, from: await topicEndOffsets(brokers, Topics.orders) });
+    const database = await services.createDatabase('outbox_listen');
+    orders = await services.start({ service: 'orders', name: 'orders-listen', database, env: { OUTBOX_POLL_INTERVAL_MS: '60000' } });
+    recorder = await services.recordTopic(Topics.orders);
   });
 
-  afterAll(async () => {
-    await recorder?.stop();
-    await orders?.stop();
-    if (database) await dropTestDatabase(serverUrl, database);
-  });
+  afterAll(() => services.tearDown());
 
   it('when the poll interval is 60 s, then each new order still reaches Kafka within seconds', async () => {
     // Twice: the second proves the listener keeps waking the relay, not only once after start-up.
     for (let round = 1; round <= 2; round += 1) {
-      const created = await requestJson('POST', `${orders!.baseUrl}/orders`, { body: order });
-      expect(created.status).toBe(201);
+      const created = await placeOrder(orders.baseUrl, order);
       const startedAt = Date.now();
-      const [message] = (
-        await recorder!.waitUntil((messages) => messages.some((m) => m.key === created.body.id), {
-          timeoutMs: WAKE_UP_DEADLINE_MS,
-          description: `OrderCreated of ${created.body.id} (round ${round}) on ${Topics.orders}`,
-        })
-      ).filter((m) => m.key === created.body.id);
+      const [message] = await recorder.waitForKey(created.id, {
+        timeoutMs: WAKE_UP_DEADLINE_MS,
+        description: `OrderCreated of ${created.id} (round ${round}) on ${Topics.orders}`,
+      });
       expect(message.headers[Headers.messageType]).toBe('OrderCreated');
       expect(Date.now() - startedAt).toBeLessThan(WAKE_UP_DEADLINE_MS);
     }

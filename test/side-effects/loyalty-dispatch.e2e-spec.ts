@@ -1,19 +1,20 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Headers, type OrderCreated, Topics } from '@app/contracts';
 import {
-  createTestDatabase,
-  deleteConsumerGroups,
-  dropTestDatabase,
   eventRecord,
-  localEnvironment,
+  orderCreatedPayload,
   publishRecords,
   queryTestDatabase,
-  requestJson,
-  ServiceProcess,
+  type ServiceProcess,
+  setStock,
+  testInfrastructure,
+  TestServices,
   uniqueName,
+  uniqueSku,
   waitFor,
+  waitForInboxMessage,
 } from '@app/testing';
+import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 
 /**
  * The side effect outside inventory's database: an accrual at the loyalty service, sent by
@@ -21,10 +22,8 @@ import {
  * kills a real process (SIGKILL via a failpoint); loyalty must end with exactly one accrual per
  * order and the command DONE.
  */
-const env = localEnvironment();
-const serverUrl = env.DATABASE_URL!;
-const brokers = env.KAFKA_BROKERS!.split(',');
-const SKU = uniqueName('LOYALTY').toUpperCase().replace(/_/g, '-');
+const { serverUrl, brokers } = testInfrastructure();
+const SKU = uniqueSku('LOYALTY');
 
 interface CommandRow {
   status: string;
@@ -33,36 +32,31 @@ interface CommandRow {
 }
 
 describe('loyalty accruals through crashes and outages (real inventory and loyalty processes)', () => {
-  const databases: { inventory?: string; loyalty?: string } = {};
-  let loyalty: ServiceProcess | undefined;
-  let inventory: ServiceProcess | undefined;
+  const services = new TestServices();
+  let databases: { inventory: string; loyalty: string };
+  let loyalty: ServiceProcess;
+  let inventory: ServiceProcess;
   const ordersSent: string[] = [];
 
   const inventorySql = <R extends Record<string, unknown>>(text: string, params: unknown[] = []) =>
-    queryTestDatabase<R>(serverUrl, databases.inventory!, text, params);
-  const loyaltySql = (text: string, params: unknown[] = []) => queryTestDatabase(serverUrl, databases.loyalty!, text, params);
+    queryTestDatabase<R>(serverUrl, databases.inventory, text, params);
+  const loyaltySql = (text: string, params: unknown[] = []) => queryTestDatabase(serverUrl, databases.loyalty, text, params);
   const accrualsOf = async (orderId: string) =>
     Number((await loyaltySql('SELECT count(*)::int AS n FROM accruals WHERE order_id = $1', [orderId]))[0].n);
   const commandOf = async (orderId: string): Promise<CommandRow | undefined> =>
     (await inventorySql<CommandRow & Record<string, unknown>>('SELECT status, attempts, last_error FROM loyalty_commands WHERE order_id = $1', [orderId]))[0];
 
   function orderCreated(): OrderCreated {
-    const orderId = randomUUID();
-    ordersSent.push(orderId);
-    return {
-      orderId,
-      customerId: uniqueName('loyalty-customer'),
-      items: [{ sku: SKU, quantity: 1, unitPriceCents: 4200 }],
-      totalCents: 4200,
-      createdAt: new Date().toISOString(),
-    };
+    const order = orderCreatedPayload(uniqueName('loyalty-customer'), [{ sku: SKU, quantity: 1, unitPriceCents: 4200 }]);
+    ordersSent.push(order.orderId);
+    return order;
   }
 
   /** Publishes the order and waits until inventory reserved it (its loyalty command exists). */
   async function reserve(order: OrderCreated): Promise<void> {
     const record = eventRecord(Topics.orders, 'OrderCreated', order);
     await publishRecords(brokers, Topics.orders, [record]);
-    await waitFor(async () => (await inventorySql('SELECT 1 FROM inbox_messages WHERE message_id = $1', [record.headers![Headers.messageId]])).length > 0, {
+    await waitForInboxMessage(serverUrl, databases.inventory, record.headers![Headers.messageId], {
       timeoutMs: 60_000,
       description: `inventory to process the OrderCreated of ${order.orderId}`,
     });
@@ -75,33 +69,15 @@ describe('loyalty accruals through crashes and outages (real inventory and loyal
     });
 
   beforeAll(async () => {
-    databases.loyalty = await createTestDatabase(serverUrl, 'side_effects_loyalty');
-    databases.inventory = await createTestDatabase(serverUrl, 'side_effects_inventory');
-    loyalty = await ServiceProcess.start({ service: 'loyalty', serverUrl, database: databases.loyalty, brokers });
-    inventory = await ServiceProcess.start({
-      service: 'inventory',
-      serverUrl,
-      database: databases.inventory,
-      brokers,
-      env: {
-        LOYALTY_BASE_URL: loyalty.baseUrl,
-        LOYALTY_DISPATCH_INTERVAL_MS: '100',
-        LOYALTY_REQUEST_TIMEOUT_MS: '2000',
-        LOYALTY_RETRY_BASE_MS: '100',
-        LOYALTY_RETRY_MAX_MS: '400',
-        // Answers are not needed here; kept off the shared topic, where other runs' consumers read.
-        OUTBOX_RELAY_ENABLED: 'false',
-      },
-    });
-    expect((await requestJson('PUT', `${inventory.baseUrl}/stock/${SKU}`, { body: { available: 100 } })).status).toBe(200);
+    ({ inventory, loyalty, databases } = await startInventoryWithLoyalty(services, 'side_effects', {
+      LOYALTY_REQUEST_TIMEOUT_MS: '2000',
+      // Answers are not needed here; kept off the shared topic, where other runs' consumers read.
+      OUTBOX_RELAY_ENABLED: 'false',
+    }));
+    await setStock(inventory.baseUrl, SKU, 100);
   });
 
-  afterAll(async () => {
-    await inventory?.stop();
-    await loyalty?.stop();
-    if (inventory) await deleteConsumerGroups(brokers, inventory.consumerGroups);
-    for (const database of Object.values(databases)) if (database) await dropTestDatabase(serverUrl, database);
-  });
+  afterAll(() => services.tearDown());
 
   it('when all runs well, then the command is DONE after one call and loyalty holds one accrual', async () => {
     const order = orderCreated();
@@ -112,11 +88,11 @@ describe('loyalty accruals through crashes and outages (real inventory and loyal
 
   it('when loyalty commits and dies before answering, then the dispatcher retries with the same key after loyalty restarts: one accrual, DONE', async () => {
     const order = orderCreated();
-    await loyalty!.stop();
-    await loyalty!.restart({ failpoints: ['loyalty.after-commit-before-response'] });
+    await loyalty.stop();
+    await loyalty.restart({ failpoints: ['loyalty.after-commit-before-response'] });
     await reserve(order);
 
-    await loyalty!.waitForFailpoint('loyalty.after-commit-before-response');
+    await loyalty.waitForFailpoint('loyalty.after-commit-before-response');
     // Loyalty committed the accrual and its key; inventory never heard back.
     expect(await accrualsOf(order.orderId)).toBe(1);
     expect(await loyaltySql('SELECT key FROM idempotency_keys')).toContainEqual({ key: `loyalty-accrual:${order.orderId}` });
@@ -127,7 +103,7 @@ describe('loyalty accruals through crashes and outages (real inventory and loyal
     expect(failed).toMatchObject({ status: 'PENDING' });
     expect(failed.last_error).toBeTruthy();
 
-    await loyalty!.restart();
+    await loyalty.restart();
     const command = await done(order.orderId);
     expect(command!.attempts).toBeGreaterThanOrEqual(2);
     expect(await accrualsOf(order.orderId)).toBe(1);
@@ -135,16 +111,16 @@ describe('loyalty accruals through crashes and outages (real inventory and loyal
 
   it('when inventory dies after loyalty accepted and before marking the command, then after restart it resends with the same key: one accrual, DONE', async () => {
     const order = orderCreated();
-    await inventory!.stop();
-    await inventory!.restart({ failpoints: [`dispatcher.after-accepted-before-mark@${order.orderId}`] });
+    await inventory.stop();
+    await inventory.restart({ failpoints: [`dispatcher.after-accepted-before-mark@${order.orderId}`] });
     await reserve(order);
 
-    await inventory!.waitForFailpoint('dispatcher.after-accepted-before-mark');
+    await inventory.waitForFailpoint('dispatcher.after-accepted-before-mark');
     expect(await accrualsOf(order.orderId)).toBe(1);
     expect(await commandOf(order.orderId)).toMatchObject({ status: 'PENDING', attempts: 0 });
 
     // No message needs redelivery here; a fresh group skips the dead member's 30 s session.
-    await inventory!.restart({ freshConsumerGroup: true });
+    await inventory.restart({ freshConsumerGroup: true });
     expect(await done(order.orderId)).toMatchObject({ status: 'DONE', attempts: 1 });
     expect(await accrualsOf(order.orderId)).toBe(1);
     // The resend was answered from loyalty's stored response, not by a second accrual.
@@ -154,7 +130,7 @@ describe('loyalty accruals through crashes and outages (real inventory and loyal
 
   it('when loyalty is down for a while, then the command waits PENDING with growing attempts, and completes once loyalty is back: one accrual', async () => {
     const order = orderCreated();
-    await loyalty!.kill();
+    await loyalty.kill();
     await reserve(order);
 
     const waiting = await waitFor(async () => {
@@ -165,7 +141,7 @@ describe('loyalty accruals through crashes and outages (real inventory and loyal
     expect(waiting.last_error).toMatch(/fetch failed|ECONNREFUSED|TypeError/);
     expect(await accrualsOf(order.orderId)).toBe(0);
 
-    await loyalty!.restart();
+    await loyalty.restart();
     const command = await done(order.orderId);
     expect(command!.attempts).toBeGreaterThan(waiting.attempts);
     expect(await accrualsOf(order.orderId)).toBe(1);

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
-import { createTestDatabase, dropTestDatabase } from '@app/testing';
+import { createTestDatabase, dropTestDatabase, testInfrastructure } from '@app/testing';
 import { createDataSource } from './data-source.factory.js';
 import { NoActiveTransactionError, TransactionContext } from './transaction-context.js';
 
-const serverUrl = process.env.DATABASE_URL!;
+const { serverUrl } = testInfrastructure();
 
 describe('TransactionContext (real Postgres)', () => {
   let database: string;

@@ -8,8 +8,8 @@ import { createKafka, ensureTopics } from '@app/kafka';
 import {
   createTestDatabase,
   dropTestDatabase,
-  localEnvironment,
   type RecordedMessage,
+  testInfrastructure,
   TopicRecorder,
   uniqueName,
   waitFor,
@@ -28,9 +28,7 @@ import { InboxProcessor } from './inbox.processor.js';
  * unique to this run and registered in the MessageCatalog for the run only, so its DLQ holds
  * nothing but what these tests sent there.
  */
-const env = localEnvironment();
-const serverUrl = env.DATABASE_URL!;
-const brokers = env.KAFKA_BROKERS!.split(',');
+const { serverUrl, brokers } = testInfrastructure();
 
 const topic = uniqueName('test.inbox-processor').replace(/_/g, '-');
 const dlqTopic = deadLetterTopic(topic);

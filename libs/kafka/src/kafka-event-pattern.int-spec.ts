@@ -3,12 +3,12 @@ import { Controller, type INestMicroservice, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Ctx, EventPattern, KafkaContext, Payload } from '@nestjs/microservices';
 import type { Producer } from 'kafkajs';
-import { uniqueName, waitFor } from '@app/testing';
+import { testInfrastructure, uniqueName, waitFor } from '@app/testing';
 import { ensureTopics } from './kafka-admin.js';
 import { createIdempotentProducer, createKafka } from './kafka.factory.js';
 import { kafkaServerOptions } from './kafka-server.options.js';
 
-const brokers = process.env.KAFKA_BROKERS!.split(',');
+const { brokers } = testInfrastructure();
 
 describe('Nest Kafka transport against the real broker', () => {
   const topic = uniqueName('test.smoke').replace(/_/g, '-');

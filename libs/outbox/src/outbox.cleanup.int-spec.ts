@@ -3,14 +3,14 @@ import { Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '@app/config';
 import { createDataSource, migrateDatabase } from '@app/database';
-import { createTestDatabase, dropTestDatabase, localEnvironment } from '@app/testing';
+import { createTestDatabase, dropTestDatabase, testInfrastructure } from '@app/testing';
 import { CreateOutboxMessages1764460800010 } from './create-outbox-messages.migration.js';
 import { OutboxMessage } from './outbox-message.entity.js';
 import { outboxEnv } from './outbox.config.js';
 import { OutboxCleanup } from './outbox.cleanup.js';
 import { OutboxMetrics } from './outbox.metrics.js';
 
-const serverUrl = localEnvironment().DATABASE_URL!;
+const { serverUrl } = testInfrastructure();
 const HOUR_MS = 3_600_000;
 
 describe('OutboxCleanup (real Postgres)', () => {

@@ -13,7 +13,7 @@ import {
   createTestDatabase,
   dropTestDatabase,
   freePort,
-  localEnvironment,
+  testInfrastructure,
   TopicRecorder,
   topicEndOffsets,
   uniqueName,
@@ -27,9 +27,7 @@ import { OutboxPublisher, type PublishOutcome } from './outbox.publisher.js';
 import { OutboxRelay } from './outbox.relay.js';
 import { OutboxWriter } from './outbox.writer.js';
 
-const env = localEnvironment();
-const serverUrl = env.DATABASE_URL!;
-const brokers = env.KAFKA_BROKERS!.split(',');
+const { serverUrl, brokers } = testInfrastructure();
 
 /** The relay runs only when a test calls it: no interval, no LISTEN, nothing in the background. */
 const baseConfig = { OUTBOX_RELAY_ENABLED: 'false', OUTBOX_LISTEN_ENABLED: 'false', OUTBOX_RETRY_BASE_MS: '60000', OUTBOX_RETRY_MAX_MS: '120000' };

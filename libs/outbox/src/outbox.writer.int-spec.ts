@@ -3,13 +3,13 @@ import pg from 'pg';
 import type { DataSource } from 'typeorm';
 import { Headers } from '@app/contracts';
 import { createDataSource, databaseUrl, migrateDatabase, NoActiveTransactionError, TransactionContext } from '@app/database';
-import { createTestDatabase, dropTestDatabase, localEnvironment, uniqueName, waitFor } from '@app/testing';
+import { createTestDatabase, dropTestDatabase, testInfrastructure, uniqueName, waitFor } from '@app/testing';
 import { CreateOutboxMessages1764460800010 } from './create-outbox-messages.migration.js';
 import { OutboxMessage } from './outbox-message.entity.js';
 import type { OutboxEvent } from './outbox-event.js';
 import { OUTBOX_CHANNEL, OutboxWriter } from './outbox.writer.js';
 
-const serverUrl = localEnvironment().DATABASE_URL!;
+const { serverUrl } = testInfrastructure();
 
 const event = (aggregateId: string, overrides: Partial<OutboxEvent> = {}): OutboxEvent => ({
   topic: 'test.thing.v1',

@@ -1,6 +1,7 @@
 export { LocalDefaults, localEnvironment } from './local-defaults.js';
+export { testInfrastructure, type TestInfrastructure } from './test-infrastructure.js';
 export { waitFor, type WaitForOptions } from './wait-for.js';
-export { uniqueName } from './unique-name.js';
+export { uniqueName, uniqueSku } from './unique-name.js';
 export { assertTestDatabaseName, createTestDatabase, dropTestDatabase } from './test-database.js';
 export { assertPostgresAnswers } from './postgres-probe.js';
 export { kafkaAnswers } from './kafka-probe.js';
@@ -14,7 +15,7 @@ export { assertPortFree } from './port-probe.js';
 export { freePort } from './free-port.js';
 export { requestJson, type JsonResponse } from './http-json.js';
 export { countRows, queryTestDatabase } from './row-counts.js';
-export { TopicRecorder, readTopicUntil, topicEndOffsets, type RecordedMessage, type TopicOffsets, type TopicRecorderOptions } from './topic-recorder.js';
+export { TopicRecorder, readTopicUntil, recordsByKey, topicEndOffsets, type RecordedMessage, type TopicOffsets, type TopicRecorderOptions } from './topic-recorder.js';
 export { PrivateKafka } from './private-kafka.js';
 export { startGroupAtEnd, committedOffsets, deleteConsumerGroups } from './consumer-group-position.js';
 export { publishRecords, eventRecord, type RawRecord, type RecordPosition, type EventRecordOptions } from './raw-records.js';
@@ -27,3 +28,11 @@ export {
   type ServiceProcessOptions,
   type RestartOptions,
 } from './service-process.js';
+export { TestServices, type TestServiceOptions } from './test-services.js';
+export { placeOrder, type OrderLineBody, type OrderView, type PlaceOrderBody, type PlaceOrderOptions } from './orders-api.js';
+export { setStock } from './inventory-api.js';
+export { orderCreatedPayload } from './order-payloads.js';
+export { waitForInboxMessage, type WaitForInboxMessageOptions } from './inbox-rows.js';
+export { waitForDeadLetter, type WaitForDeadLetterOptions } from './dead-letters.js';
+export { MetricBaseline } from './metric-baseline.js';
+export { outboxRowsOf, waitForOutboxDrained, type OutboxRowState, type WaitForOutboxDrainedOptions } from './outbox-rows.js';

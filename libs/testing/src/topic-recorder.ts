@@ -142,6 +142,20 @@ export class TopicRecorder {
     }
   }
 
+  /**
+   * Waits until at least `copies` (default 1) records keyed `key` were read, and returns every
+   * record with that key read so far, in partition, then offset order. The services key each event
+   * by its aggregate id, so with an order id these are that order's events on the topic.
+   */
+  async waitForKey(key: string, options: { copies?: number; timeoutMs?: number; description?: string } = {}): Promise<RecordedMessage[]> {
+    const copies = options.copies ?? 1;
+    const messages = await this.waitUntil((all) => all.filter((message) => message.key === key).length >= copies, {
+      timeoutMs: options.timeoutMs,
+      description: options.description ?? `${copies} record(s) keyed ${key} on ${this.options.topic}`,
+    });
+    return messages.filter((message) => message.key === key);
+  }
+
   async stop(): Promise<void> {
     await this.consumer.disconnect().catch(() => undefined);
     const admin = this.kafka.admin();
@@ -154,6 +168,20 @@ export class TopicRecorder {
       await admin.disconnect().catch(() => undefined);
     }
   }
+}
+
+/**
+ * The records of `messages` whose key is one of `keys`, grouped by key, each group in the order of
+ * `messages`; keys with no record are absent, so `size` tells how many of `keys` were seen.
+ */
+export function recordsByKey(messages: RecordedMessage[], keys: Iterable<string>): Map<string, RecordedMessage[]> {
+  const wanted = new Set(keys);
+  const byKey = new Map<string, RecordedMessage[]>();
+  for (const message of messages) {
+    if (message.key === null || !wanted.has(message.key)) continue;
+    byKey.set(message.key, [...(byKey.get(message.key) ?? []), message]);
+  }
+  return byKey;
 }
 
 /** Reads `topic` from `from` until `predicate` holds, then stops the reader. */

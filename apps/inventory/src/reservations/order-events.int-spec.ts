@@ -1,24 +1,22 @@
-import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DeadLetterHeaders, deadLetterTopic, Headers, type OrderCancelled, type OrderCreated, type OrderLine, Topics } from '@app/contracts';
 import {
-  createTestDatabase,
-  deleteConsumerGroups,
-  dropTestDatabase,
   eventRecord,
-  localEnvironment,
+  MetricBaseline,
+  orderCreatedPayload,
   publishRecords,
   queryTestDatabase,
   type RawRecord,
-  type RecordedMessage,
   type RecordPosition,
-  requestJson,
   scrapeMetric,
-  ServiceProcess,
-  TopicRecorder,
-  topicEndOffsets,
-  uniqueName,
-  waitFor,
+  type ServiceProcess,
+  setStock,
+  testInfrastructure,
+  TestServices,
+  type TopicRecorder,
+  uniqueSku,
+  waitForDeadLetter,
+  waitForInboxMessage,
 } from '@app/testing';
 
 /**
@@ -27,12 +25,10 @@ import {
  * of reaching other people's consumers on the shared broker) and loyalty is unreachable (the
  * commands stay pending). Every order id, SKU and message id is this run's own.
  */
-const env = localEnvironment();
-const serverUrl = env.DATABASE_URL!;
-const brokers = env.KAFKA_BROKERS!.split(',');
+const { serverUrl, brokers } = testInfrastructure();
 const CONSUMER = 'inventory.order-events';
 const MAX_ATTEMPTS = 2;
-const run = uniqueName('INV').toUpperCase().replace(/_/g, '-');
+const run = uniqueSku('INV');
 const APPLE = `${run}-APPLE`;
 const PEAR = `${run}-PEAR`;
 
@@ -42,34 +38,24 @@ interface StockRow {
 }
 
 describe('inventory consuming order events (real process, real Postgres and Kafka)', () => {
+  const services = new TestServices();
   let database: string;
-  let inventory: ServiceProcess | undefined;
-  let deadLetters: TopicRecorder | undefined;
+  let inventory: ServiceProcess;
+  let deadLetters: TopicRecorder;
 
   const sql = <R extends Record<string, unknown> = Record<string, any>>(text: string, params: unknown[] = []) =>
     queryTestDatabase<R>(serverUrl, database, text, params);
   const stockOf = async (sku: string): Promise<StockRow> => (await sql<StockRow & Record<string, unknown>>('SELECT available, reserved FROM stock_items WHERE sku = $1', [sku]))[0];
-  const metric = (name: string, labels: Record<string, string> = {}) => scrapeMetric(inventory!.baseUrl, name, { consumer: CONSUMER, ...labels });
+  const metric = (name: string, labels: Record<string, string> = {}) => scrapeMetric(inventory.baseUrl, name, { consumer: CONSUMER, ...labels });
   const publish = (records: RawRecord[]) => publishRecords(brokers, Topics.orders, records);
 
-  function orderCreated(lines: Pick<OrderLine, 'sku' | 'quantity'>[], orderId = randomUUID()): OrderCreated {
-    const items = lines.map((line) => ({ ...line, unitPriceCents: 250 }));
-    return {
-      orderId,
-      customerId: `customer-${run}`,
-      items,
-      totalCents: items.reduce((sum, item) => sum + item.quantity * item.unitPriceCents, 0),
-      createdAt: new Date().toISOString(),
-    };
-  }
+  const orderCreated = (lines: Pick<OrderLine, 'sku' | 'quantity'>[]): OrderCreated =>
+    orderCreatedPayload(`customer-${run}`, lines.map((line) => ({ ...line, unitPriceCents: 250 })));
   const cancelled = (orderId: string): OrderCancelled => ({ orderId, customerId: `customer-${run}`, cancelledAt: new Date().toISOString() });
 
   /** Waits until the inbox committed `messageId`: the handler's whole transaction is visible then. */
   const processed = (messageId: string) =>
-    waitFor(async () => (await sql('SELECT 1 FROM inbox_messages WHERE consumer = $1 AND message_id = $2', [CONSUMER, messageId])).length > 0, {
-      timeoutMs: 30_000,
-      description: `inventory to process message ${messageId}`,
-    });
+    waitForInboxMessage(serverUrl, database, messageId, { consumer: CONSUMER, description: `inventory to process message ${messageId}` });
 
   const answersFor = (orderId: string) =>
     sql<{ message_type: string; payload: any; headers: Record<string, string>; key: string }>(
@@ -78,24 +64,13 @@ describe('inventory consuming order events (real process, real Postgres and Kafk
     );
 
   /** The dead letter of the record published at `position`, by the headers that name its origin. */
-  async function deadLetterOf(position: RecordPosition): Promise<RecordedMessage> {
-    const matches = (m: RecordedMessage) =>
-      m.headers[DeadLetterHeaders.originalPartition] === String(position.partition) &&
-      m.headers[DeadLetterHeaders.originalOffset] === String(position.offset);
-    const messages = await deadLetters!.waitUntil((all) => all.some(matches), {
-      timeoutMs: 30_000,
-      description: `the dead letter of ${Topics.orders}[${position.partition}]@${position.offset}`,
-    });
-    return messages.find(matches)!;
-  }
+  const deadLetterOf = (position: RecordPosition) => waitForDeadLetter(deadLetters, Topics.orders, position);
 
   beforeAll(async () => {
-    database = await createTestDatabase(serverUrl, 'inventory_order_events');
-    inventory = await ServiceProcess.start({
+    database = await services.createDatabase('inventory_order_events');
+    inventory = await services.start({
       service: 'inventory',
-      serverUrl,
       database,
-      brokers,
       env: {
         LOYALTY_BASE_URL: 'http://127.0.0.1:9',
         LOYALTY_RETRY_BASE_MS: '3600000',
@@ -105,25 +80,12 @@ describe('inventory consuming order events (real process, real Postgres and Kafk
       },
     });
     // After the start: the service creates its dead-letter topic when missing.
-    deadLetters = await TopicRecorder.start({
-      brokers,
-      topic: deadLetterTopic(Topics.orders),
-      from: await topicEndOffsets(brokers, deadLetterTopic(Topics.orders)),
-    });
-    for (const [sku, available] of [
-      [APPLE, 10],
-      [PEAR, 4],
-    ] as const) {
-      expect((await requestJson('PUT', `${inventory.baseUrl}/stock/${sku}`, { body: { available } })).status).toBe(200);
-    }
+    deadLetters = await services.recordTopic(deadLetterTopic(Topics.orders));
+    await setStock(inventory.baseUrl, APPLE, 10);
+    await setStock(inventory.baseUrl, PEAR, 4);
   });
 
-  afterAll(async () => {
-    await deadLetters?.stop();
-    await inventory?.stop();
-    if (inventory) await deleteConsumerGroups(brokers, inventory.consumerGroups);
-    if (database) await dropTestDatabase(serverUrl, database);
-  });
+  afterAll(() => services.tearDown());
 
   it('when an order can be served, then stock, reservation, loyalty command and StockReserved commit together with the inbox row', async () => {
     const before = { apple: await stockOf(APPLE), pear: await stockOf(PEAR) };
@@ -211,17 +173,14 @@ describe('inventory consuming order events (real process, real Postgres and Kafk
 
   it('when the same record is published twice, then one reservation, one loyalty command, one answer, and inbox_duplicates_total counts one', async () => {
     const before = await stockOf(APPLE);
-    const duplicatesBefore = await metric('inbox_duplicates_total');
+    const duplicates = await MetricBaseline.take(inventory.baseUrl, 'inbox_duplicates_total', { consumer: CONSUMER });
     const order = orderCreated([{ sku: APPLE, quantity: 1 }]);
     const record = eventRecord(Topics.orders, 'OrderCreated', order);
     await publish([record, record]);
     await processed(record.headers![Headers.messageId]);
-    await waitFor(async () => (await metric('inbox_duplicates_total')) > duplicatesBefore, {
-      timeoutMs: 30_000,
-      description: 'the second copy to be skipped as a duplicate',
-    });
+    await duplicates.waitForIncrease({ description: 'the second copy to be skipped as a duplicate' });
 
-    expect((await metric('inbox_duplicates_total')) - duplicatesBefore).toBe(1);
+    expect(await duplicates.increase()).toBe(1);
     expect(await stockOf(APPLE)).toEqual({ available: before.available - 1, reserved: before.reserved + 1 });
     expect(await sql('SELECT count(*)::int AS n FROM reservations WHERE order_id = $1', [order.orderId])).toEqual([{ n: 1 }]);
     expect(await sql('SELECT count(*)::int AS n FROM loyalty_commands WHERE order_id = $1', [order.orderId])).toEqual([{ n: 1 }]);
@@ -313,7 +272,7 @@ describe('inventory consuming order events (real process, real Postgres and Kafk
       [DeadLetterHeaders.originalOffset]: String(positions[1].offset),
     });
     expect(letter.headers[DeadLetterHeaders.error]).toMatch(/duplicate key|reservations_pkey/);
-    expect(inventory!.process.logs.match(new RegExp(`attempt \\d for OrderCreated ${second.headers![Headers.messageId]} failed`, 'g'))).toHaveLength(MAX_ATTEMPTS);
+    expect(inventory.process.logs.match(new RegExp(`attempt \\d for OrderCreated ${second.headers![Headers.messageId]} failed`, 'g'))).toHaveLength(MAX_ATTEMPTS);
     // Reserved once for the order, once for the follower; the failed copy left nothing behind.
     expect(await stockOf(APPLE)).toEqual({ available: before.available - 2, reserved: before.reserved + 2 });
     expect(await sql('SELECT status FROM reservations WHERE order_id = $1', [after.orderId])).toEqual([{ status: 'RESERVED' }]);

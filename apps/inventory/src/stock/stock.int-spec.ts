@@ -1,35 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { createTestDatabase, deleteConsumerGroups, dropTestDatabase, localEnvironment, requestJson, ServiceProcess, uniqueName } from '@app/testing';
+import { requestJson, type ServiceProcess, TestServices, uniqueSku } from '@app/testing';
 
 /** The stock admin API of the inventory service, as a real process on a test database. */
-const env = localEnvironment();
-const serverUrl = env.DATABASE_URL!;
-const brokers = env.KAFKA_BROKERS!.split(',');
-
 describe('inventory stock over HTTP (real process, real Postgres)', () => {
-  let database: string;
-  let inventory: ServiceProcess | undefined;
-  const sku = () => uniqueName('SKU-STOCK').toUpperCase().replace(/_/g, '-');
-  const put = (path: string, body: unknown) => requestJson('PUT', `${inventory!.baseUrl}/stock/${path}`, { body });
-  const get = (path: string) => requestJson('GET', `${inventory!.baseUrl}/stock/${path}`);
+  const services = new TestServices();
+  let inventory: ServiceProcess;
+  const sku = () => uniqueSku('SKU-STOCK');
+  const put = (path: string, body: unknown) => requestJson('PUT', `${inventory.baseUrl}/stock/${path}`, { body });
+  const get = (path: string) => requestJson('GET', `${inventory.baseUrl}/stock/${path}`);
 
   beforeAll(async () => {
-    database = await createTestDatabase(serverUrl, 'inventory_stock');
-    inventory = await ServiceProcess.start({
+    inventory = await services.start({
       service: 'inventory',
-      serverUrl,
-      database,
-      brokers,
+      database: await services.createDatabase('inventory_stock'),
       // Nothing here reaches loyalty or publishes: no relay, and a loyalty URL nobody listens on.
       env: { LOYALTY_BASE_URL: 'http://127.0.0.1:9', OUTBOX_RELAY_ENABLED: 'false' },
     });
   });
 
-  afterAll(async () => {
-    await inventory?.stop();
-    if (inventory) await deleteConsumerGroups(brokers, inventory.consumerGroups);
-    if (database) await dropTestDatabase(serverUrl, database);
-  });
+  afterAll(() => services.tearDown());
 
   it('when stock is set for a new SKU, then GET returns it with nothing reserved; setting it again replaces the available units', async () => {
     const id = sku();

@@ -1,44 +1,31 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  countRows,
-  createTestDatabase,
-  dropTestDatabase,
-  localEnvironment,
-  queryTestDatabase,
-  requestJson,
-  ServiceProcess,
-  uniqueName,
-} from '@app/testing';
+import { countRows, queryTestDatabase, requestJson, type ServiceProcess, testInfrastructure, TestServices, uniqueName } from '@app/testing';
 
 /**
  * The loyalty service as a real process on a test database: `POST /accruals` demands an
  * Idempotency-Key, replays the stored answer for a repeated request, refuses the same key with
  * another body, and the key's primary key (not an application check) decides concurrent repeats.
  */
-const env = localEnvironment();
-const serverUrl = env.DATABASE_URL!;
-const brokers = env.KAFKA_BROKERS!.split(',');
+const { serverUrl } = testInfrastructure();
 
 describe('loyalty accruals over HTTP (real process, real Postgres)', () => {
+  const services = new TestServices();
   let database: string;
-  let loyalty: ServiceProcess | undefined;
+  let loyalty: ServiceProcess;
 
   const accrual = (customerId: string, points = 12) => ({ customerId, orderId: randomUUID(), points });
   const post = (body: unknown, key?: string) =>
-    requestJson('POST', `${loyalty!.baseUrl}/accruals`, { body, headers: key ? { 'idempotency-key': key } : {} });
+    requestJson('POST', `${loyalty.baseUrl}/accruals`, { body, headers: key ? { 'idempotency-key': key } : {} });
   const accrualsOfOrder = async (orderId: string) =>
     Number((await queryTestDatabase(serverUrl, database, 'SELECT count(*)::int AS n FROM accruals WHERE order_id = $1', [orderId]))[0].n);
 
   beforeAll(async () => {
-    database = await createTestDatabase(serverUrl, 'loyalty_accruals');
-    loyalty = await ServiceProcess.start({ service: 'loyalty', serverUrl, database, brokers });
+    database = await services.createDatabase('loyalty_accruals');
+    loyalty = await services.start({ service: 'loyalty', database });
   });
 
-  afterAll(async () => {
-    await loyalty?.stop();
-    if (database) await dropTestDatabase(serverUrl, database);
-  });
+  afterAll(() => services.tearDown());
 
   it('when Idempotency-Key is missing, then 400 names the header and nothing is stored', async () => {
     const response = await post(accrual('no-key'));
@@ -100,12 +87,12 @@ describe('loyalty accruals over HTTP (real process, real Postgres)', () => {
     for (const body of bodies) expect((await post(body, uniqueName('loyalty-list'))).status).toBe(201);
     expect((await post(accrual(uniqueName('someone-else'), 99), uniqueName('loyalty-list'))).status).toBe(201);
 
-    const listed = await requestJson('GET', `${loyalty!.baseUrl}/accruals?customerId=${encodeURIComponent(customerId)}`);
+    const listed = await requestJson('GET', `${loyalty.baseUrl}/accruals?customerId=${encodeURIComponent(customerId)}`);
     expect(listed.status).toBe(200);
     expect(listed.body).toMatchObject({ customerId, totalPoints: 12 });
     expect(listed.body.items.map((item: { orderId: string }) => item.orderId)).toEqual(bodies.map((body) => body.orderId));
 
-    const missing = await requestJson('GET', `${loyalty!.baseUrl}/accruals`);
+    const missing = await requestJson('GET', `${loyalty.baseUrl}/accruals`);
     expect(missing.status).toBe(400);
     expect(missing.body.fields).toContain('customerId');
   });

@@ -2,21 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DeadLetterHeaders, deadLetterTopic, Headers, type StockRejected, type StockReserved, Topics } from '@app/contracts';
 import {
-  createTestDatabase,
-  deleteConsumerGroups,
-  dropTestDatabase,
   eventRecord,
-  localEnvironment,
+  MetricBaseline,
+  placeOrder as postOrder,
   publishRecords,
-  queryTestDatabase,
-  type RecordedMessage,
   type RecordPosition,
   requestJson,
-  scrapeMetric,
-  ServiceProcess,
-  TopicRecorder,
-  topicEndOffsets,
-  waitFor,
+  type ServiceProcess,
+  testInfrastructure,
+  TestServices,
+  type TopicRecorder,
+  waitForDeadLetter,
+  waitForInboxMessage,
 } from '@app/testing';
 
 /**
@@ -25,71 +22,38 @@ import {
  * never reach another inventory on the shared broker, so only the answers this test publishes
  * decide their fate.
  */
-const env = localEnvironment();
-const serverUrl = env.DATABASE_URL!;
-const brokers = env.KAFKA_BROKERS!.split(',');
+const { serverUrl, brokers } = testInfrastructure();
 const CONSUMER = 'orders.reservation-results';
 const MAX_ATTEMPTS = 3;
 
 describe('orders applying reservation results (real process, real Postgres and Kafka)', () => {
+  const services = new TestServices();
   let database: string;
-  let orders: ServiceProcess | undefined;
-  let deadLetters: TopicRecorder | undefined;
+  let orders: ServiceProcess;
+  let deadLetters: TopicRecorder;
 
-  const placeOrder = async (): Promise<string> => {
-    const response = await requestJson('POST', `${orders!.baseUrl}/orders`, {
-      body: { customerId: 'results-customer', items: [{ sku: 'SKU-RESULTS', quantity: 2, unitPriceCents: 500 }] },
-    });
-    expect(response.status).toBe(201);
-    return response.body.id;
-  };
-  const getOrder = async (id: string) => (await requestJson('GET', `${orders!.baseUrl}/orders/${id}`)).body;
+  const placeOrder = async (): Promise<string> =>
+    (await postOrder(orders.baseUrl, { customerId: 'results-customer', items: [{ sku: 'SKU-RESULTS', quantity: 2, unitPriceCents: 500 }] })).id;
+  const getOrder = async (id: string) => (await requestJson('GET', `${orders.baseUrl}/orders/${id}`)).body;
   const reserved = (orderId: string): StockReserved => ({ orderId, items: [{ sku: 'SKU-RESULTS', quantity: 2 }], reservedAt: new Date().toISOString() });
   const publish = (records: ReturnType<typeof eventRecord>[]) => publishRecords(brokers, Topics.reservations, records);
   const processed = (messageId: string) =>
-    waitFor(
-      async () =>
-        (await queryTestDatabase(serverUrl, database, 'SELECT 1 FROM inbox_messages WHERE consumer = $1 AND message_id = $2', [CONSUMER, messageId]))
-          .length > 0,
-      { timeoutMs: 30_000, description: `orders to process message ${messageId}` },
-    );
-
-  async function deadLetterOf(position: RecordPosition): Promise<RecordedMessage> {
-    const matches = (m: RecordedMessage) =>
-      m.headers[DeadLetterHeaders.originalPartition] === String(position.partition) &&
-      m.headers[DeadLetterHeaders.originalOffset] === String(position.offset) &&
-      // Another orders process on the shared broker may dead-letter the same record with its own settings.
-      m.headers[DeadLetterHeaders.attempts] === String(MAX_ATTEMPTS);
-    const messages = await deadLetters!.waitUntil((all) => all.some(matches), {
-      timeoutMs: 30_000,
-      description: `the dead letter of ${Topics.reservations}[${position.partition}]@${position.offset}`,
-    });
-    return messages.find(matches)!;
-  }
+    waitForInboxMessage(serverUrl, database, messageId, { consumer: CONSUMER, description: `orders to process message ${messageId}` });
+  // Another orders process on the shared broker may dead-letter the same record with its own settings.
+  const deadLetterOf = (position: RecordPosition) => waitForDeadLetter(deadLetters, Topics.reservations, position, { attempts: MAX_ATTEMPTS });
 
   beforeAll(async () => {
-    database = await createTestDatabase(serverUrl, 'orders_reservation_results');
-    orders = await ServiceProcess.start({
+    database = await services.createDatabase('orders_reservation_results');
+    orders = await services.start({
       service: 'orders',
-      serverUrl,
       database,
-      brokers,
       env: { OUTBOX_RELAY_ENABLED: 'false', INBOX_MAX_ATTEMPTS: String(MAX_ATTEMPTS), INBOX_RETRY_BASE_MS: '20' },
     });
     // After the start: the service creates its dead-letter topic when missing.
-    deadLetters = await TopicRecorder.start({
-      brokers,
-      topic: deadLetterTopic(Topics.reservations),
-      from: await topicEndOffsets(brokers, deadLetterTopic(Topics.reservations)),
-    });
+    deadLetters = await services.recordTopic(deadLetterTopic(Topics.reservations));
   });
 
-  afterAll(async () => {
-    await deadLetters?.stop();
-    await orders?.stop();
-    if (orders) await deleteConsumerGroups(brokers, orders.consumerGroups);
-    if (database) await dropTestDatabase(serverUrl, database);
-  });
+  afterAll(() => services.tearDown());
 
   it('when StockReserved arrives for a pending order, then the order is RESERVED', async () => {
     const id = await placeOrder();
@@ -115,7 +79,7 @@ describe('orders applying reservation results (real process, real Postgres and K
 
   it('when an answer arrives after the customer cancelled, then the order stays CANCELLED', async () => {
     const id = await placeOrder();
-    expect((await requestJson('POST', `${orders!.baseUrl}/orders/${id}/cancel`)).status).toBe(200);
+    expect((await requestJson('POST', `${orders.baseUrl}/orders/${id}/cancel`)).status).toBe(200);
     const answer = eventRecord(Topics.reservations, 'StockReserved', reserved(id));
     await publish([answer]);
     await processed(answer.headers![Headers.messageId]);
@@ -124,14 +88,11 @@ describe('orders applying reservation results (real process, real Postgres and K
 
   it('when the same answer is published twice, then it is applied once and counted once as a duplicate', async () => {
     const id = await placeOrder();
-    const before = await scrapeMetric(orders!.baseUrl, 'inbox_duplicates_total', { consumer: CONSUMER });
+    const duplicates = await MetricBaseline.take(orders.baseUrl, 'inbox_duplicates_total', { consumer: CONSUMER });
     const answer = eventRecord(Topics.reservations, 'StockReserved', reserved(id));
     await publish([answer, answer]);
-    await waitFor(async () => (await scrapeMetric(orders!.baseUrl, 'inbox_duplicates_total', { consumer: CONSUMER })) > before, {
-      timeoutMs: 30_000,
-      description: 'the second copy to be skipped',
-    });
-    expect((await scrapeMetric(orders!.baseUrl, 'inbox_duplicates_total', { consumer: CONSUMER })) - before).toBe(1);
+    await duplicates.waitForIncrease({ description: 'the second copy to be skipped' });
+    expect(await duplicates.increase()).toBe(1);
     expect(await getOrder(id)).toMatchObject({ status: 'RESERVED' });
   });
 
@@ -159,7 +120,7 @@ describe('orders applying reservation results (real process, real Postgres and K
       [DeadLetterHeaders.originalOffset]: String(positions[0].offset),
     });
     expect(letter.headers[DeadLetterHeaders.error]).toContain(`ORDERS.NOT_FOUND: order ${stranger}`);
-    const attempts = orders!.process.logs.match(new RegExp(`attempt \\d for StockReserved ${poison.headers![Headers.messageId]} failed`, 'g'));
+    const attempts = orders.process.logs.match(new RegExp(`attempt \\d for StockReserved ${poison.headers![Headers.messageId]} failed`, 'g'));
     expect(attempts).toHaveLength(MAX_ATTEMPTS);
   });
 });

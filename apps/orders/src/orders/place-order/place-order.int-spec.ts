@@ -4,13 +4,12 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { loadConfig } from '@app/config';
 import { migrateDatabase } from '@app/database';
 import { configureHttpApp } from '@app/http';
-import { countRows, createTestDatabase, dropTestDatabase, localEnvironment, queryTestDatabase, requestJson, uniqueName } from '@app/testing';
+import { countRows, createTestDatabase, dropTestDatabase, queryTestDatabase, requestJson, testInfrastructure, uniqueName } from '@app/testing';
 import { ordersEnv } from '../../orders.config.js';
 import { createOrdersDataSource } from '../../orders.data-source.js';
 import { OrdersAppModule } from '../../orders.module.js';
 
-const env = localEnvironment();
-const serverUrl = env.DATABASE_URL!;
+const { serverUrl, brokers } = testInfrastructure();
 const TABLES = ['orders', 'order_items', 'outbox_messages', 'idempotency_keys'] as const;
 const body = { customerId: 'atomicity', items: [{ sku: 'SKU-ATOM', quantity: 2, unitPriceCents: 150 }] };
 
@@ -42,7 +41,7 @@ describe('POST /orders atomicity (real HTTP app, real Postgres)', () => {
     const config = loadConfig(ordersEnv, {
       DATABASE_URL: serverUrl,
       DATABASE_NAME: database,
-      KAFKA_BROKERS: env.KAFKA_BROKERS,
+      KAFKA_BROKERS: brokers.join(','),
       KAFKA_CLIENT_ID: uniqueName('test-orders-atomicity'),
       KAFKA_CONSUMER_GROUP: uniqueName('test-orders-atomicity'),
       // This file is about the writing transaction; nothing needs to reach Kafka.
