@@ -9,6 +9,8 @@
 #   KAFKA_LOCAL_PORT             client (PLAINTEXT) port       default 9092
 #   KAFKA_LOCAL_CONTROLLER_PORT  KRaft controller port         default 9093
 #   KAFKA_LOCAL_DIR              state directory               default <repo>/.local/kafka
+#   KAFKA_LOCAL_DATA_DIR         broker data (log.dirs)        default $KAFKA_LOCAL_DIR/data
+#                                (npm test uses its own, so test traffic never reaches npm start's broker)
 #
 # Exit codes: 0 ok / running, 1 failure, 2 missing prerequisite (java, mvn), 3 stopped (status).
 set -euo pipefail
@@ -27,7 +29,7 @@ mkdir -p "$STATE_DIR"
 STATE_DIR="$(cd "$STATE_DIR" && pwd)" # absolute, so log.dirs and the classpath never depend on cwd
 
 LIBS_DIR="$STATE_DIR/libs"
-DATA_DIR="$STATE_DIR/data"
+DATA_DIR="${KAFKA_LOCAL_DATA_DIR:-$STATE_DIR/data}"
 LOG_FILE="$STATE_DIR/broker.log"
 PID_FILE="$STATE_DIR/broker.pid"
 PROPS_FILE="$STATE_DIR/server.properties"

@@ -1,3 +1,4 @@
+import { join } from 'node:path';
 import { testing } from './testing-lib.mjs';
 
 /**
@@ -11,7 +12,12 @@ export default async function globalSetup() {
   process.env.KAFKA_BROKERS = env.KAFKA_BROKERS;
   process.env.KAFKAJS_NO_PARTITIONER_WARNING = '1';
   await testing.assertPostgresAnswers(env.DATABASE_URL);
-  const source = await testing.ensureKafka(env.KAFKA_BROKERS.split(','), testing.findRepoRoot());
+  const root = testing.findRepoRoot();
+  // A broker the tests start keeps its data apart from npm start's and begins empty every run.
+  const source = await testing.ensureKafka(env.KAFKA_BROKERS.split(','), root, {
+    localDataDir: join(root, '.local/kafka/test-data'),
+    freshLocalData: true,
+  });
   globalThis.__kafkaSource = source;
   console.log(`\n[test setup] Postgres at ${env.DATABASE_URL}; Kafka at ${env.KAFKA_BROKERS} (${source})`);
 }

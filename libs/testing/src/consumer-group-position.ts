@@ -1,4 +1,5 @@
 import { createKafka, ensureTopics } from '@app/kafka';
+import { fetchEndOffsets } from './end-offsets.js';
 import { uniqueName } from './unique-name.js';
 
 /**
@@ -16,7 +17,7 @@ export async function startGroupAtEnd(brokers: string[], groupId: string, topics
   await ensureTopics(kafka, topics, partitions);
   const admin = kafka.admin();
   await admin.connect();
-  const ends = await Promise.all(topics.map(async (topic) => ({ topic, offsets: await admin.fetchTopicOffsets(topic) })));
+  const ends = await Promise.all(topics.map(async (topic) => ({ topic, offsets: await fetchEndOffsets(admin, topic) })));
   await admin.disconnect();
 
   // kafkajs's own admin.setOffsets does the same with one consumer per topic and a 5 s fetch

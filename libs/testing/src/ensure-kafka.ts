@@ -1,4 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
+import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { kafkaAnswers } from './kafka-probe.js';
 import { waitFor } from './wait-for.js';
@@ -9,12 +10,23 @@ function commandWorks(command: string, args: string[]): boolean {
   return spawnSync(command, args, { stdio: 'ignore', timeout: 15_000 }).status === 0;
 }
 
+export interface EnsureKafkaOptions {
+  /**
+   * Broker data directory for the local broker script (`KAFKA_LOCAL_DATA_DIR`); default the
+   * script's own. The tests use a separate one, so their traffic never lands in the topics that
+   * `npm start` later consumes from the beginning.
+   */
+  localDataDir?: string;
+  /** Delete `localDataDir` before starting the local broker: every test run starts from empty topics. */
+  freshLocalData?: boolean;
+}
+
 /**
  * Makes sure a broker answers at `brokers`, in this order: one that already answers; else
  * `docker compose up -d kafka` when a Docker engine answers; else the project's local broker
  * script when `java` and `mvn` exist; else an error that says what is missing.
  */
-export async function ensureKafka(brokers: string[], repoRoot: string): Promise<KafkaSource> {
+export async function ensureKafka(brokers: string[], repoRoot: string, options: EnsureKafkaOptions = {}): Promise<KafkaSource> {
   if (await kafkaAnswers(brokers)) return 'already-running';
   if (commandWorks('docker', ['info'])) {
     execFileSync('docker', ['compose', 'up', '-d', 'kafka'], { cwd: repoRoot, stdio: 'inherit' });
@@ -29,7 +41,9 @@ export async function ensureKafka(brokers: string[], repoRoot: string): Promise<
         'Start a broker, start Docker, or install Java 17+ and Maven.',
     );
   }
-  execFileSync('bash', [resolve(repoRoot, 'scripts/kafka-local.sh'), 'start'], { cwd: repoRoot, stdio: 'inherit' });
+  if (options.localDataDir && options.freshLocalData) rmSync(options.localDataDir, { recursive: true, force: true });
+  const env = options.localDataDir ? { ...process.env, KAFKA_LOCAL_DATA_DIR: options.localDataDir } : process.env;
+  execFileSync('bash', [resolve(repoRoot, 'scripts/kafka-local.sh'), 'start'], { cwd: repoRoot, stdio: 'inherit', env });
   await waitFor(() => kafkaAnswers(brokers), { timeoutMs: 60_000, intervalMs: 500, description: 'the local Kafka broker' });
   return 'local-script';
 }

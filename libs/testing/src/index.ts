@@ -5,7 +5,7 @@ export { uniqueName, uniqueSku } from './unique-name.js';
 export { assertTestDatabaseName, createTestDatabase, dropTestDatabase } from './test-database.js';
 export { assertPostgresAnswers } from './postgres-probe.js';
 export { kafkaAnswers } from './kafka-probe.js';
-export { ensureKafka, stopKafkaStartedBy, type KafkaSource } from './ensure-kafka.js';
+export { ensureKafka, stopKafkaStartedBy, type EnsureKafkaOptions, type KafkaSource } from './ensure-kafka.js';
 export { AppProcess, type AppProcessOptions } from './app-process.js';
 export { findRepoRoot } from './repo-root.js';
 export { pipeWithPrefix } from './pipe-with-prefix.js';

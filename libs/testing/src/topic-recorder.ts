@@ -1,5 +1,6 @@
 import type { Consumer, IHeaders, Kafka } from 'kafkajs';
 import { createKafka, ensureTopics } from '@app/kafka';
+import { fetchEndOffsets } from './end-offsets.js';
 import { uniqueName } from './unique-name.js';
 import { waitFor } from './wait-for.js';
 
@@ -50,7 +51,7 @@ export async function topicEndOffsets(brokers: string[], topic: string, partitio
   const admin = kafka.admin();
   await admin.connect();
   try {
-    const offsets = await admin.fetchTopicOffsets(topic);
+    const offsets = await fetchEndOffsets(admin, topic);
     return Object.fromEntries(offsets.map(({ partition, high }) => [partition, Number(high)]));
   } finally {
     await admin.disconnect();
