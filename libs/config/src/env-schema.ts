@@ -29,6 +29,8 @@ interface Common<T> {
   default?: T;
 }
 
+import { validateCronExpression } from 'cron';
+
 export const env = {
   string(options: Common<string> & { pattern?: RegExp }): EnvVarSpec<string> {
     return {
@@ -89,6 +91,19 @@ export const env = {
         if (!options.protocols.includes(parsed.protocol.replace(/:$/, ''))) {
           throw new Error(`must use ${options.protocols.join(' or ')}, got "${parsed.protocol}"`);
         }
+        return raw;
+      },
+    };
+  },
+
+  /** A cron expression with seconds, as `@nestjs/schedule` takes it (every five minutes: `0 0/5 * * * *`). */
+  cron(options: Common<string>): EnvVarSpec<string> {
+    return {
+      type: 'cron expression',
+      ...options,
+      parse(raw) {
+        const { valid, error } = validateCronExpression(raw);
+        if (!valid) throw new Error(`must be a cron expression (${error?.message ?? 'invalid'}), got "${raw}"`);
         return raw;
       },
     };

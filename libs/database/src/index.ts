@@ -7,3 +7,4 @@ export { TransactionContext, NoActiveTransactionError } from './transaction-cont
 export { DatabaseModule } from './database.module.js';
 export { DatabaseHealthIndicator } from './database.health.js';
 export { runMigrateCommand } from './migrate-command.js';
+export { deleteInBatches, type BatchedDelete } from './delete-in-batches.js';

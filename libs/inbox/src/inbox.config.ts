@@ -19,6 +19,19 @@ export const inboxEnv = {
     min: 0,
     max: 60_000,
   }),
+  INBOX_RETENTION_MS: env.integer({
+    description: 'Inbox rows older than this are deleted; keep it longer than a message can be redelivered (topic retention)',
+    default: 14 * 24 * 3_600_000,
+    min: 60_000,
+    max: 3650 * 24 * 3_600_000,
+  }),
+  INBOX_CLEANUP_CRON: env.cron({ description: 'When inbox cleanup runs (cron syntax with seconds)', default: '30 */5 * * * *' }),
+  INBOX_CLEANUP_BATCH_SIZE: env.integer({
+    description: 'Rows deleted per statement by inbox cleanup; bounds lock time and WAL bursts',
+    default: 1000,
+    min: 1,
+    max: 100_000,
+  }),
 };
 
 export type InboxConfig = EnvConfig<typeof inboxEnv>;

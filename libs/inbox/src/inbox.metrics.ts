@@ -7,6 +7,7 @@ export class InboxMetrics {
   readonly duplicates: Counter<'consumer'>;
   readonly deadLettered: Counter<'consumer' | 'reason'>;
   readonly handlerDuration: Histogram<'consumer'>;
+  readonly cleanupDeleted: Counter;
 
   constructor(@Inject(Registry) registry: Registry) {
     this.processed = new Counter({
@@ -32,6 +33,11 @@ export class InboxMetrics {
       help: 'Duration of one handler attempt including its transaction',
       labelNames: ['consumer'],
       buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    });
+    this.cleanupDeleted = new Counter({
+      name: 'inbox_cleanup_deleted_total',
+      help: 'Inbox rows deleted by cleanup after INBOX_RETENTION_MS',
       registers: [registry],
     });
   }

@@ -1,5 +1,7 @@
 import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { DeadLetterPublisher } from './dead-letter.publisher.js';
+import { InboxCleanupScheduler } from './inbox-cleanup.scheduler.js';
+import { InboxCleanup } from './inbox.cleanup.js';
 import { INBOX_CONFIG, type InboxConfig } from './inbox.config.js';
 import { InboxInterceptor } from './inbox.interceptor.js';
 import { InboxMetrics } from './inbox.metrics.js';
@@ -15,7 +17,10 @@ class DeadLetterCloser implements OnApplicationShutdown {
   }
 }
 
-/** The inbox for Kafka handlers. Needs `DatabaseModule`, `KafkaModule` and `MetricsModule`. */
+/**
+ * The inbox for Kafka handlers, and the cron job that prunes it. Needs `DatabaseModule`,
+ * `KafkaModule`, `MetricsModule` and `ScheduleModule.forRoot()`.
+ */
 @Module({})
 export class InboxModule {
   static forRoot(config: InboxConfig): DynamicModule {
@@ -29,8 +34,10 @@ export class InboxModule {
         InboxProcessor,
         InboxInterceptor,
         DeadLetterCloser,
+        InboxCleanup,
+        InboxCleanupScheduler,
       ],
-      exports: [InboxProcessor, InboxInterceptor],
+      exports: [InboxProcessor, InboxInterceptor, InboxCleanup],
     };
   }
 }

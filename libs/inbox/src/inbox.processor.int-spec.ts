@@ -4,6 +4,7 @@ import { Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import { check, DeadLetterHeaders, deadLetterTopic, Headers, MessageCatalog } from '@app/contracts';
 import { createDataSource, dropDatabase, migrateDatabase, TransactionContext } from '@app/database';
+import { loadConfig } from '@app/config';
 import { createKafka, ensureTopics } from '@app/kafka';
 import {
   createTestDatabase,
@@ -16,7 +17,7 @@ import {
 } from '@app/testing';
 import { CreateInboxMessages1764460800020 } from './create-inbox-messages.migration.js';
 import { DeadLetterPublisher } from './dead-letter.publisher.js';
-import type { InboxConfig } from './inbox.config.js';
+import { type InboxConfig, inboxEnv } from './inbox.config.js';
 import type { InboxEnvelope, RawInboxMessage } from './inbox-envelope.js';
 import { InboxMessage } from './inbox-message.entity.js';
 import { InboxMetrics } from './inbox.metrics.js';
@@ -34,7 +35,7 @@ const topic = uniqueName('test.inbox-processor').replace(/_/g, '-');
 const dlqTopic = deadLetterTopic(topic);
 const consumer = 'test.inbox-processor';
 const MAX_ATTEMPTS = 3;
-const config: InboxConfig = { INBOX_MAX_ATTEMPTS: MAX_ATTEMPTS, INBOX_RETRY_BASE_MS: 10, INBOX_RETRY_MAX_MS: 50 };
+const config: InboxConfig = { ...loadConfig(inboxEnv, {}), INBOX_MAX_ATTEMPTS: MAX_ATTEMPTS, INBOX_RETRY_BASE_MS: 10, INBOX_RETRY_MAX_MS: 50 };
 
 interface ThingHappened {
   thingId: string;

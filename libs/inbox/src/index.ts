@@ -8,4 +8,5 @@ export { InboxProcessor, type InboxOutcome, type ProcessOptions } from './inbox.
 export { InboxInterceptor } from './inbox.interceptor.js';
 export { Inbox, Envelope } from './inbox.decorators.js';
 export type { InboxHandlerOptions } from './inbox.options.js';
+export { InboxCleanup } from './inbox.cleanup.js';
 export { InboxModule } from './inbox.module.js';

@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { deleteInBatches } from '@app/database';
 import { OUTBOX_CONFIG, type OutboxConfig } from './outbox-options.js';
 import { OutboxMetrics } from './outbox.metrics.js';
 
@@ -27,23 +28,13 @@ export class OutboxCleanup {
   }
 
   private async deleteExpired(): Promise<number> {
-    let total = 0;
-    for (;;) {
-      // TypeORM returns [rows, rowCount] for DELETE on Postgres.
-      const [, deleted]: [unknown[], number] = await this.dataSource.query(
-        `DELETE FROM outbox_messages
-         WHERE id IN (
-           SELECT id FROM outbox_messages
-           WHERE published_at IS NOT NULL
-             AND published_at < now() - make_interval(secs => $1::float / 1000)
-           LIMIT $2)
-         RETURNING id`,
-        [this.config.OUTBOX_RETENTION_MS, this.config.OUTBOX_CLEANUP_BATCH_SIZE],
-      );
-      total += deleted;
-      this.metrics.deleted.inc(deleted);
-      if (deleted < this.config.OUTBOX_CLEANUP_BATCH_SIZE) break;
-    }
+    const total = await deleteInBatches(this.dataSource, {
+      table: 'outbox_messages',
+      where: 'published_at IS NOT NULL AND published_at < now() - make_interval(secs => $1::float / 1000)',
+      params: [this.config.OUTBOX_RETENTION_MS],
+      batchSize: this.config.OUTBOX_CLEANUP_BATCH_SIZE,
+    });
+    this.metrics.deleted.inc(total);
     if (total > 0) this.logger.log(`Deleted ${total} published outbox row(s)`);
     return total;
   }

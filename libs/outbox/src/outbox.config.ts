@@ -1,17 +1,4 @@
-import { validateCronExpression } from 'cron';
-import { env, type EnvConfig, type EnvVarSpec } from '@app/config';
-
-function cronExpression(options: { description: string; default: string }): EnvVarSpec<string> {
-  return {
-    ...env.string(options),
-    type: 'cron expression',
-    parse(raw) {
-      const { valid, error } = validateCronExpression(raw);
-      if (!valid) throw new Error(`must be a cron expression (${error?.message ?? 'invalid'}), got "${raw}"`);
-      return raw;
-    },
-  };
-}
+import { env, type EnvConfig } from '@app/config';
 
 /** Every outbox option, with its default and what changing it costs (see README, configuration). */
 export const outboxEnv = {
@@ -59,7 +46,7 @@ export const outboxEnv = {
     min: 0,
     max: 365 * 24 * 3_600_000,
   }),
-  OUTBOX_CLEANUP_CRON: cronExpression({
+  OUTBOX_CLEANUP_CRON: env.cron({
     description: 'When cleanup runs (cron syntax with seconds)',
     default: '0 */5 * * * *',
   }),
