@@ -19,5 +19,6 @@ export default async function globalSetup() {
     freshLocalData: true,
   });
   globalThis.__kafkaSource = source;
+  await testing.waitForGroupCoordinator(env.KAFKA_BROKERS.split(','));
   console.log(`\n[test setup] Postgres at ${env.DATABASE_URL}; Kafka at ${env.KAFKA_BROKERS} (${source})`);
 }

@@ -1,6 +1,8 @@
+import type { Kafka } from 'kafkajs';
 import { createKafka, ensureTopics } from '@app/kafka';
 import { fetchEndOffsets } from './end-offsets.js';
 import { uniqueName } from './unique-name.js';
+import { waitFor } from './wait-for.js';
 
 /**
  * Commits, for a consumer group nobody has used yet, the current end offset of every partition of
@@ -20,27 +22,62 @@ export async function startGroupAtEnd(brokers: string[], groupId: string, topics
   const ends = await Promise.all(topics.map(async (topic) => ({ topic, offsets: await fetchEndOffsets(admin, topic) })));
   await admin.disconnect();
 
-  // kafkajs's own admin.setOffsets does the same with one consumer per topic and a 5 s fetch
-  // wait each; a seek by a group member commits the offset, and one short fetch makes it happen.
-  const consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 50, allowAutoTopicCreation: false });
+  // A fresh broker creates __consumer_offsets on the first group request, and until then the
+  // coordinator is "not available": one attempt can crash, so the whole positioning is retried.
+  await waitFor(
+    async () => {
+      await withTimeout(positionOnce(kafka, groupId, topics, ends), ATTEMPT_TIMEOUT_MS, `positioning ${groupId}`);
+      return verifyPosition(brokers, groupId, ends);
+    },
+    { timeoutMs: 60_000, intervalMs: 500, description: `consumer group ${groupId} positioned at the end of ${topics.join(', ')}` },
+  );
+}
+
+const ATTEMPT_TIMEOUT_MS = 20_000;
+
+function withTimeout<T>(work: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`${what} took longer than ${ms} ms`)), ms);
+  });
+  return Promise.race([work, timeout]).finally(() => clearTimeout(timer));
+}
+
+type TopicEnds = { topic: string; offsets: { partition: number; high: string }[] }[];
+
+/**
+ * Joins the group, seeks every partition to its end and lets one fetch commit that position.
+ * kafkajs's own admin.setOffsets does the same with one consumer per topic and a 5 s fetch wait
+ * each; a seek by a group member commits the offset, and one short fetch makes it happen.
+ */
+async function positionOnce(kafka: Kafka, groupId: string, topics: string[], ends: TopicEnds): Promise<void> {
+  const consumer = kafka.consumer({ groupId, maxWaitTimeInMs: 50, allowAutoTopicCreation: false, retry: { retries: 2 } });
+  const crashed = new Promise<never>((_, reject) => consumer.on(consumer.events.CRASH, (event) => reject(event.payload.error)));
+  crashed.catch(() => undefined);
   await consumer.connect();
   try {
     await consumer.subscribe({ topics, fromBeginning: true });
-    const fetched = new Promise<void>((resolve) => consumer.on(consumer.events.FETCH, () => resolve()));
+    const joined = new Promise<void>((resolve) => consumer.on(consumer.events.GROUP_JOIN, () => resolve()));
     await consumer.run({ eachBatchAutoResolve: false, eachBatch: async () => undefined });
+    await Promise.race([joined, crashed]);
     consumer.pause(topics.map((topic) => ({ topic })));
+    const fetchedAfterSeek = new Promise<void>((resolve) => consumer.on(consumer.events.FETCH, () => resolve()));
     for (const { topic, offsets } of ends) {
       for (const { partition, high } of offsets) consumer.seek({ topic, partition, offset: high });
     }
-    await fetched;
+    await Promise.race([fetchedAfterSeek, crashed]);
   } finally {
     await consumer.disconnect();
   }
+}
+
+/** True when `groupId` has committed exactly the end offsets on every partition. */
+async function verifyPosition(brokers: string[], groupId: string, ends: TopicEnds): Promise<boolean> {
   for (const { topic, offsets } of ends) {
     const committed = await committedOffsets(brokers, groupId, topic);
-    const missed = offsets.filter(({ partition, high }) => committed[partition] !== Number(high));
-    if (missed.length > 0) throw new Error(`Could not position ${groupId} at the end of ${topic}: committed ${JSON.stringify(committed)}`);
+    if (offsets.some(({ partition, high }) => committed[partition] !== Number(high))) return false;
   }
+  return true;
 }
 
 /** The committed offset of `groupId` on each partition of `topic` (-1 where none is committed). */

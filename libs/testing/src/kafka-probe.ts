@@ -1,5 +1,6 @@
 import { createConnection } from 'node:net';
 import { createKafka, describeCluster } from '@app/kafka';
+import { waitFor } from './wait-for.js';
 
 function tcpAnswers(hostPort: string, timeoutMs: number): Promise<boolean> {
   const [host, port] = hostPort.split(':');
@@ -32,5 +33,26 @@ export async function kafkaAnswers(brokers: string[], timeoutMs = 3000): Promise
   } finally {
     // A pending timer would keep the caller's process (Jest, npm start) alive for its duration.
     clearTimeout(timer);
+  }
+}
+
+/**
+ * Resolves once the cluster can coordinate consumer groups. A new broker creates its offsets topic
+ * on the first group request and answers "coordinator not available" until then; waiting here
+ * once spares every test's first consumer that start-up race.
+ */
+export async function waitForGroupCoordinator(brokers: string[], timeoutMs = 60_000): Promise<void> {
+  const admin = createKafka({ brokers, clientId: 'coordinator-probe' }).admin();
+  await admin.connect();
+  try {
+    await waitFor(
+      async () => {
+        await admin.describeGroups(['coordinator-probe']);
+        return true;
+      },
+      { timeoutMs, intervalMs: 250, description: 'the Kafka group coordinator' },
+    );
+  } finally {
+    await admin.disconnect();
   }
 }
