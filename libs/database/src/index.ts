@@ -8,3 +8,4 @@ export { DatabaseModule } from './database.module.js';
 export { DatabaseHealthIndicator } from './database.health.js';
 export { runMigrateCommand } from './migrate-command.js';
 export { deleteInBatches, type BatchedDelete } from './delete-in-batches.js';
+export { RetentionJob } from './retention-job.js';
