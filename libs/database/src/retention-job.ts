@@ -1,4 +1,6 @@
 import { Logger } from '@nestjs/common';
+import type { SchedulerRegistry } from '@nestjs/schedule';
+import { CronJob } from 'cron';
 import type { DataSource } from 'typeorm';
 import { type BatchedDelete, deleteInBatches } from './delete-in-batches.js';
 
@@ -25,6 +27,32 @@ export abstract class RetentionJob {
       this.running = undefined;
     });
     return this.running;
+  }
+
+  /** Resolves when no run is in flight; unlike {@link run}, never starts one. */
+  async idle(): Promise<void> {
+    await this.running?.catch(() => undefined);
+  }
+
+  /**
+   * Runs this job on `cronTime` (cron with seconds) as `name` in `@nestjs/schedule`'s registry.
+   * Registered at runtime rather than by `@Cron()`, because the schedule is configuration.
+   */
+  schedule(registry: SchedulerRegistry, name: string, cronTime: string): void {
+    const job = CronJob.from({
+      cronTime,
+      onTick: () => {
+        this.run().catch((error: Error) => this.logger.error(`${name} failed: ${error.message}`));
+      },
+    });
+    registry.addCronJob(name, job);
+    job.start();
+  }
+
+  /** Stops the schedule and waits for the run in flight, e.g. before the DataSource closes. */
+  async unschedule(registry: SchedulerRegistry, name: string): Promise<void> {
+    if (registry.doesExist('cron', name)) registry.deleteCronJob(name);
+    await this.idle();
   }
 
   private async deleteExpired(): Promise<number> {

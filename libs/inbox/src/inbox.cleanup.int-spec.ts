@@ -59,4 +59,11 @@ describe('InboxCleanup (real Postgres)', () => {
     expect(await cleanup.run()).toBe(0);
     expect(await consumers()).toEqual(['new', 'young']);
   });
+
+  it('when shutdown awaits idle() with no run in flight, then it returns without starting a run', async () => {
+    await insert('expired-late', 15 * DAY_MS);
+    await cleanup.idle();
+    expect(await consumers()).toEqual(['expired-late', 'new', 'young']);
+    expect(await cleanup.run()).toBe(1);
+  });
 });

@@ -1,6 +1,5 @@
-import { Inject, Injectable, Logger, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { CronJob } from 'cron';
 import { OUTBOX_CONFIG, type OutboxConfig } from './outbox-options.js';
 import { OutboxCleanup } from './outbox.cleanup.js';
 import { OutboxListener } from './outbox.listener.js';
@@ -15,8 +14,6 @@ const CLEANUP_JOB = 'outbox-cleanup';
  */
 @Injectable()
 export class OutboxRelayScheduler implements OnApplicationBootstrap, OnModuleDestroy {
-  private readonly logger = new Logger(OutboxRelayScheduler.name);
-
   constructor(
     @Inject(SchedulerRegistry) private readonly registry: SchedulerRegistry,
     @Inject(OutboxRelay) private readonly relay: OutboxRelay,
@@ -26,14 +23,7 @@ export class OutboxRelayScheduler implements OnApplicationBootstrap, OnModuleDes
   ) {}
 
   async onApplicationBootstrap(): Promise<void> {
-    const cleanupJob = CronJob.from({
-      cronTime: this.config.OUTBOX_CLEANUP_CRON,
-      onTick: () => {
-        this.cleanup.run().catch((error: Error) => this.logger.error(`Outbox cleanup failed: ${error.message}`));
-      },
-    });
-    this.registry.addCronJob(CLEANUP_JOB, cleanupJob);
-    cleanupJob.start();
+    this.cleanup.schedule(this.registry, CLEANUP_JOB, this.config.OUTBOX_CLEANUP_CRON);
     if (!this.config.OUTBOX_RELAY_ENABLED) return;
     this.registry.addInterval(RELAY_INTERVAL, setInterval(() => this.relay.wake(), this.config.OUTBOX_POLL_INTERVAL_MS));
     if (this.config.OUTBOX_LISTEN_ENABLED) await this.listener.start(() => this.relay.wake());
@@ -43,8 +33,7 @@ export class OutboxRelayScheduler implements OnApplicationBootstrap, OnModuleDes
   /** Runs before the DataSource closes: stop triggers, then await the in-flight cycle. */
   async onModuleDestroy(): Promise<void> {
     if (this.registry.doesExist('interval', RELAY_INTERVAL)) this.registry.deleteInterval(RELAY_INTERVAL);
-    if (this.registry.doesExist('cron', CLEANUP_JOB)) this.registry.deleteCronJob(CLEANUP_JOB);
     await this.listener.stop();
-    await this.relay.stop();
+    await Promise.all([this.relay.stop(), this.cleanup.unschedule(this.registry, CLEANUP_JOB)]);
   }
 }

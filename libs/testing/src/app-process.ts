@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import type { ExitInfo } from './exit-info.js';
+import { pipeWithPrefix } from './pipe-with-prefix.js';
 import { waitFor } from './wait-for.js';
 
 export interface AppProcessOptions {
@@ -19,8 +21,8 @@ export interface AppProcessOptions {
 export class AppProcess {
   readonly child: ChildProcess;
   private output = '';
-  private exitInfo: { code: number | null; signal: NodeJS.Signals | null } | undefined;
-  private readonly exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  private exitInfo: ExitInfo | undefined;
+  private readonly exited: Promise<ExitInfo>;
 
   constructor(private readonly options: AppProcessOptions) {
     this.child = spawn(process.execPath, [options.entry], {
@@ -29,12 +31,14 @@ export class AppProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     const collect = (chunk: Buffer) => {
-      const text = chunk.toString();
-      this.output += text;
-      if (options.echo) process.stdout.write(text.replace(/^(?=.)/gm, `[${options.name}] `));
+      this.output += chunk.toString();
     };
     this.child.stdout!.on('data', collect);
     this.child.stderr!.on('data', collect);
+    if (options.echo) {
+      void pipeWithPrefix(this.child.stdout!, `[${options.name}]`);
+      void pipeWithPrefix(this.child.stderr!, `[${options.name}]`, process.stderr);
+    }
     this.exited = new Promise((resolve) => {
       this.child.once('exit', (code, signal) => {
         this.exitInfo = { code, signal };
@@ -52,7 +56,7 @@ export class AppProcess {
   }
 
   /** Resolves with the exit code and signal; rejects when it does not exit in time. */
-  async waitForExit(timeoutMs = 30_000): Promise<{ code: number | null; signal: NodeJS.Signals | null }> {
+  async waitForExit(timeoutMs = 30_000): Promise<ExitInfo> {
     return waitFor(() => this.exitInfo, { timeoutMs, description: `${this.options.name} to exit` }).catch((error) => {
       throw new Error(`${(error as Error).message}\n--- ${this.options.name} output ---\n${this.output}`);
     }).then(() => this.exited);

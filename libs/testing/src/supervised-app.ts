@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { describeExit, type ExitInfo } from './exit-info.js';
 import { pipeWithPrefix } from './pipe-with-prefix.js';
 import { waitFor } from './wait-for.js';
 
@@ -9,17 +10,6 @@ export interface SupervisedAppOptions {
   entry: string;
   env: NodeJS.ProcessEnv;
   cwd: string;
-}
-
-/** How a process ended: an exit code, or the signal that killed it. */
-export interface ExitInfo {
-  code: number | null;
-  signal: NodeJS.Signals | null;
-}
-
-/** `code 1` or `signal SIGKILL`, for log lines. */
-export function describeExit(exit: ExitInfo): string {
-  return exit.signal ? `signal ${exit.signal}` : `code ${exit.code}`;
 }
 
 /**
