@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { bootstrapOrExit, loadConfig } from '@app/config';
 import { deadLetterTopic, Topics } from '@app/contracts';
 import { configureHttpApp } from '@app/http';
+import { connectInboxKafka } from '@app/inbox';
 import { createKafka, ensureTopics, kafkaServerOptions } from '@app/kafka';
 import { inventoryEnv } from './inventory.config.js';
 import { InventoryAppModule } from './inventory.module.js';
@@ -17,8 +18,7 @@ bootstrapOrExit('inventory', async () => {
   );
   const app = await NestFactory.create<NestExpressApplication>(InventoryAppModule.forRoot(config));
   configureHttpApp(app, { bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES });
-  // inheritAppConfig: without it, global pipes and interceptors silently skip Kafka handlers.
-  app.connectMicroservice(kafkaServerOptions(config), { inheritAppConfig: true });
+  connectInboxKafka(app, kafkaServerOptions(config));
   await app.init();
   await app.startAllMicroservices();
   await app.listen(config.INVENTORY_PORT, config.HTTP_HOST);

@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { bootstrapOrExit, loadConfig } from '@app/config';
 import { deadLetterTopic, Topics } from '@app/contracts';
 import { configureHttpApp } from '@app/http';
+import { connectInboxKafka } from '@app/inbox';
 import { createKafka, ensureTopics, kafkaServerOptions } from '@app/kafka';
 import { ordersEnv } from './orders.config.js';
 import { OrdersAppModule } from './orders.module.js';
@@ -18,8 +19,7 @@ bootstrapOrExit('orders', async () => {
   );
   const app = await NestFactory.create<NestExpressApplication>(OrdersAppModule.forRoot(config));
   configureHttpApp(app, { bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES });
-  // inheritAppConfig: without it, global pipes and interceptors silently skip Kafka handlers.
-  app.connectMicroservice(kafkaServerOptions(config), { inheritAppConfig: true });
+  connectInboxKafka(app, kafkaServerOptions(config));
   await app.init();
   await app.startAllMicroservices();
   await app.listen(config.ORDERS_PORT, config.HTTP_HOST);

@@ -9,6 +9,8 @@ export const FailpointNames = [
   'relay.after-claim-before-publish',
   'relay.after-publish-before-mark',
   'inventory.after-commit-before-ack',
+  'inventory.after-handler-before-commit',
+  'inbox.after-batch-commit-before-offsets',
   'dispatcher.after-accepted-before-mark',
   'loyalty.after-commit-before-response',
 ] as const;

@@ -19,6 +19,13 @@ export const inboxEnv = {
     min: 0,
     max: 60_000,
   }),
+  INBOX_BATCH_SIZE: env.integer({
+    description:
+      'Most messages of one partition handled in one transaction; 1 means a transaction per message. Larger batches cost fewer commits but hold their row locks longer, and a failing message replays its whole batch one by one',
+    default: 100,
+    min: 1,
+    max: 10_000,
+  }),
   INBOX_RETENTION_MS: env.integer({
     description: 'Inbox rows older than this are deleted; keep it longer than a message can be redelivered (topic retention)',
     default: 14 * 24 * 3_600_000,

@@ -2,6 +2,7 @@ import { type CallHandler, type ExecutionContext, Inject, Injectable, type NestI
 import { Reflector } from '@nestjs/core';
 import type { KafkaContext } from '@nestjs/microservices';
 import { from, lastValueFrom, type Observable } from 'rxjs';
+import { inboxBatchScope } from './inbox-batch.scope.js';
 import type { InboxEnvelope } from './inbox-envelope.js';
 import { INBOX_OPTIONS, type InboxHandlerOptions } from './inbox.options.js';
 import { InboxProcessor } from './inbox.processor.js';
@@ -12,7 +13,9 @@ export const envelopes = new WeakMap<object, InboxEnvelope>();
 /**
  * Nest glue around {@link InboxProcessor} for `@EventPattern` handlers. The handler runs inside
  * the inbox transaction (`next.handle()` is subscribed within it), and the returned Observable
- * completes only after the commit, which is when Nest lets kafkajs resolve the offset.
+ * completes only after the commit, which is when Nest lets kafkajs resolve the offset. Inside a
+ * batch of the batch consumer (`InboxBatchConsumer`), the batch already claimed the message and owns the
+ * transaction and the offset: the handler simply runs.
  */
 @Injectable()
 export class InboxInterceptor implements NestInterceptor {
@@ -25,6 +28,13 @@ export class InboxInterceptor implements NestInterceptor {
     const options = this.reflector.get<InboxHandlerOptions>(INBOX_OPTIONS, context.getHandler());
     const kafka = context.switchToRpc().getContext<KafkaContext>();
     const message = kafka.getMessage();
+    const batch = inboxBatchScope.getStore();
+    const claimed = batch?.topic === kafka.getTopic() && batch.partition === kafka.getPartition() ? batch.envelopes.get(message.offset) : undefined;
+    if (claimed) {
+      // Claimed by the batch consumer, whose transaction is the active one: just run the handler.
+      envelopes.set(message, claimed);
+      return next.handle();
+    }
     const raw = {
       topic: kafka.getTopic(),
       partition: kafka.getPartition(),

@@ -8,6 +8,8 @@ export class InboxMetrics {
   readonly deadLettered: Counter<'consumer' | 'reason'>;
   readonly handlerDuration: Histogram<'consumer'>;
   readonly cleanupDeleted: Counter;
+  readonly batchDuration: Histogram<'consumer'>;
+  readonly batchFallbacks: Counter<'consumer'>;
 
   constructor(@Inject(Registry) registry: Registry) {
     this.processed = new Counter({
@@ -33,6 +35,19 @@ export class InboxMetrics {
       help: 'Duration of one handler attempt including its transaction',
       labelNames: ['consumer'],
       buckets: [0.002, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5],
+      registers: [registry],
+    });
+    this.batchDuration = new Histogram({
+      name: 'inbox_batch_duration_seconds',
+      help: 'Duration of one batch transaction (claim, handlers, commit) of several messages of one partition',
+      labelNames: ['consumer'],
+      buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
+      registers: [registry],
+    });
+    this.batchFallbacks = new Counter({
+      name: 'inbox_batch_fallbacks_total',
+      help: 'Batch transactions that failed and were replayed one message at a time',
+      labelNames: ['consumer'],
       registers: [registry],
     });
     this.cleanupDeleted = new Counter({

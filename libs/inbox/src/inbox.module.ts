@@ -1,6 +1,9 @@
 import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
+import { DiscoveryModule } from '@nestjs/core';
 import { DeadLetterPublisher } from './dead-letter.publisher.js';
+import { InboxBatchConsumer } from './inbox-batch.consumer.js';
 import { InboxCleanupScheduler } from './inbox-cleanup.scheduler.js';
+import { InboxHandlerRegistry } from './inbox-handler.registry.js';
 import { InboxCleanup } from './inbox.cleanup.js';
 import { INBOX_CONFIG, type InboxConfig } from './inbox.config.js';
 import { InboxInterceptor } from './inbox.interceptor.js';
@@ -27,17 +30,20 @@ export class InboxModule {
     return {
       module: InboxModule,
       global: true,
+      imports: [DiscoveryModule],
       providers: [
         { provide: INBOX_CONFIG, useValue: config },
         DeadLetterPublisher,
         InboxMetrics,
         InboxProcessor,
         InboxInterceptor,
+        InboxHandlerRegistry,
+        InboxBatchConsumer,
         DeadLetterCloser,
         InboxCleanup,
         InboxCleanupScheduler,
       ],
-      exports: [InboxProcessor, InboxInterceptor, InboxCleanup],
+      exports: [InboxProcessor, InboxInterceptor, InboxBatchConsumer, InboxCleanup],
     };
   }
 }

@@ -3,6 +3,7 @@ import { delay, retryDelayMs } from '@app/backoff';
 import { TransactionContext } from '@app/database';
 import { failpoint, type FailpointName } from '@app/failpoints';
 import { DeadLetterPublisher } from './dead-letter.publisher.js';
+import { failpointContext } from './failpoint-context.js';
 import { validateEnvelope } from './envelope-validator.js';
 import { INBOX_CONFIG, type InboxConfig } from './inbox.config.js';
 import type { InboxEnvelope, RawInboxMessage } from './inbox-envelope.js';
@@ -15,6 +16,8 @@ export interface ProcessOptions {
   consumer: string;
   /** Killed here in crash tests: committed in the database, offset not yet committed to Kafka. */
   afterCommitFailpoint?: FailpointName;
+  /** Killed here in crash tests: the handler ran, its transaction has not committed. */
+  beforeCommitFailpoint?: FailpointName;
   /** Keeps the consumer's group membership alive while waiting between attempts. */
   heartbeat?: () => Promise<void>;
 }
@@ -73,6 +76,7 @@ export class InboxProcessor {
           }
           handlerStarted = true;
           await handler(envelope);
+          if (options.beforeCommitFailpoint) failpoint(options.beforeCommitFailpoint, failpointContext(envelope));
           return 'processed';
         });
         endTimer();
@@ -85,8 +89,7 @@ export class InboxProcessor {
           return 'duplicate';
         }
         this.metrics.processed.inc({ consumer });
-        // Context: key (aggregate id) and message id, so a crash test can scope it to its own message.
-        if (options.afterCommitFailpoint) failpoint(options.afterCommitFailpoint, `${envelope.key ?? ''} ${envelope.messageId}`);
+        if (options.afterCommitFailpoint) failpoint(options.afterCommitFailpoint, failpointContext(envelope));
         return 'processed';
       } catch (error) {
         endTimer();

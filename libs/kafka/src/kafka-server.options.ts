@@ -23,6 +23,7 @@ export function kafkaServerOptions(config: KafkaConfig, overrides: { fromBeginni
         heartbeatInterval: Math.floor(config.KAFKA_SESSION_TIMEOUT_MS / 10),
       },
       subscribe: { fromBeginning: overrides.fromBeginning ?? true },
+      run: { partitionsConsumedConcurrently: config.KAFKA_PARTITIONS_CONSUMED_CONCURRENTLY },
       producer: { allowAutoTopicCreation: false },
     },
   };

@@ -21,6 +21,13 @@ export function kafkaEnv(defaultClientId: string) {
       min: 1,
       max: 1000,
     }),
+    KAFKA_PARTITIONS_CONSUMED_CONCURRENTLY: env.integer({
+      description:
+        "Partitions this process handles at the same time (kafkajs partitionsConsumedConcurrently); order within a partition holds at any value. Above the partitions it is assigned, it changes nothing; each concurrent partition may hold a database connection",
+      default: 3,
+      min: 1,
+      max: 100,
+    }),
     KAFKA_SESSION_TIMEOUT_MS: env.integer({
       description: 'Consumer session timeout: how long a dead member holds its partitions before a rebalance; lower fails over faster, but a long GC pause or handler then costs a rebalance',
       default: 30_000,
@@ -35,5 +42,6 @@ export interface KafkaConfig {
   KAFKA_CLIENT_ID: string;
   KAFKA_CONSUMER_GROUP: string;
   KAFKA_TOPIC_PARTITIONS: number;
+  KAFKA_PARTITIONS_CONSUMED_CONCURRENTLY: number;
   KAFKA_SESSION_TIMEOUT_MS: number;
 }

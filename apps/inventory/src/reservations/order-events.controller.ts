@@ -4,6 +4,7 @@ import { type OrderCancelled, type OrderCreated, OrderEvents, Topics } from '@ap
 import { Envelope, Inbox, type InboxEnvelope } from '@app/inbox';
 import { ReleaseStockService } from './release-stock/release-stock.service.js';
 import { ReserveStockService } from './reserve-stock/reserve-stock.service.js';
+import { StockBatchLocks } from './stock-batch-locks.js';
 
 /** Consumes `orders.order.v1` through the inbox: reserve on OrderCreated, release on OrderCancelled. */
 @Controller()
@@ -14,7 +15,12 @@ export class OrderEventsController {
   ) {}
 
   @EventPattern(Topics.orders)
-  @Inbox({ consumer: 'inventory.order-events', afterCommitFailpoint: 'inventory.after-commit-before-ack' })
+  @Inbox({
+    consumer: 'inventory.order-events',
+    afterCommitFailpoint: 'inventory.after-commit-before-ack',
+    beforeCommitFailpoint: 'inventory.after-handler-before-commit',
+    batchLocks: StockBatchLocks,
+  })
   async handle(@Envelope() envelope: InboxEnvelope): Promise<void> {
     if (envelope.messageType === OrderEvents.OrderCreated.type) {
       await this.reserveStock.reserve(envelope as InboxEnvelope<OrderCreated>);

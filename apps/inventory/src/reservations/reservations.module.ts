@@ -2,6 +2,7 @@ import { Module } from '@nestjs/common';
 import { OrderEventsController } from './order-events.controller.js';
 import { ReleaseStockService } from './release-stock/release-stock.service.js';
 import { ReserveStockService } from './reserve-stock/reserve-stock.service.js';
+import { StockBatchLocks } from './stock-batch-locks.js';
 
-@Module({ controllers: [OrderEventsController], providers: [ReserveStockService, ReleaseStockService] })
+@Module({ controllers: [OrderEventsController], providers: [ReserveStockService, ReleaseStockService, StockBatchLocks] })
 export class ReservationsModule {}
