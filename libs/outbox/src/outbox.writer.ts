@@ -34,14 +34,18 @@ export class OutboxWriter {
       [Headers.traceparent]: event.traceparent ?? newTraceparent(),
       ...(event.causationId ? { [Headers.causationId]: event.causationId } : {}),
     };
+    // One round trip: the row, and the wake-up hint for the relay. The hint is not a guarantee:
+    // delivered at commit, dropped on rollback (and merged with equal ones of the same
+    // transaction); the relay's poll interval is the floor.
     await manager.query(
-      `INSERT INTO outbox_messages (id, aggregate_type, aggregate_id, message_type, topic, key, payload, headers, created_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      `WITH inserted AS (
+         INSERT INTO outbox_messages (id, aggregate_type, aggregate_id, message_type, topic, key, payload, headers, created_at)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+         RETURNING topic)
+       SELECT pg_notify($10, topic) FROM inserted`,
       [id, event.aggregateType, event.aggregateId, event.messageType, event.topic, event.key ?? event.aggregateId,
-        JSON.stringify(event.payload), JSON.stringify(headers), occurredAt],
+        JSON.stringify(event.payload), JSON.stringify(headers), occurredAt, OUTBOX_CHANNEL],
     );
-    // A hint, not a guarantee: delivered at commit, dropped on rollback; the poll interval is the floor.
-    await manager.query('SELECT pg_notify($1, $2)', [OUTBOX_CHANNEL, event.topic]);
     return id;
   }
 }

@@ -2,7 +2,6 @@ import { Injectable } from '@nestjs/common';
 import { ReservationEvents, type StockRejected } from '@app/contracts';
 import { TransactionContext } from '@app/database';
 import type { InboxEnvelope } from '@app/inbox';
-import { Order } from '../orders/order.entity.js';
 import { OrderStatus } from '../orders/order-status.js';
 
 /**
@@ -15,22 +14,27 @@ export class ApplyReservationResultService {
   constructor(private readonly tx: TransactionContext) {}
 
   async apply(envelope: InboxEnvelope): Promise<void> {
-    const orders = this.tx.requireManager('Applying a reservation result').getRepository(Order);
+    const manager = this.tx.requireManager('Applying a reservation result');
     const orderId = (envelope.payload as { orderId: string }).orderId;
-    const order = await orders.findOne({ where: { id: orderId }, lock: { mode: 'pessimistic_write' } });
-    // Thrown, so the inbox retries and then dead-letters it: an answer for an unknown order is a bug to look at.
-    if (!order) throw new Error(`ORDERS.NOT_FOUND: order ${orderId} of ${envelope.messageType} ${envelope.messageId}`);
-    if (order.status !== OrderStatus.Pending) return;
+    let change: { status: OrderStatus; rejectionCode: string | null; rejectionReason: string | null } | undefined;
     if (envelope.messageType === ReservationEvents.StockReserved.type) {
-      order.status = OrderStatus.Reserved;
+      change = { status: OrderStatus.Reserved, rejectionCode: null, rejectionReason: null };
     } else if (envelope.messageType === ReservationEvents.StockRejected.type) {
       const rejected = envelope.payload as StockRejected;
-      order.status = OrderStatus.Rejected;
-      order.rejectionCode = rejected.reasonCode;
-      order.rejectionReason = rejected.reason;
-    } else {
-      return;
+      change = { status: OrderStatus.Rejected, rejectionCode: rejected.reasonCode, rejectionReason: rejected.reason };
     }
-    await orders.save(order);
+    // One conditional statement instead of read, lock and save: the row lock of the UPDATE is the
+    // same, and "only from PENDING" is decided by the database (a cancel wins).
+    if (change) {
+      const updated: unknown[] = await manager.query(
+        `UPDATE orders SET status = $2, rejection_code = $3, rejection_reason = $4, updated_at = now()
+         WHERE id = $1 AND status = $5 RETURNING id`,
+        [orderId, change.status, change.rejectionCode, change.rejectionReason, OrderStatus.Pending],
+      );
+      if (updated.length > 0) return;
+    }
+    const [existing] = await manager.query('SELECT 1 FROM orders WHERE id = $1', [orderId]);
+    // Thrown, so the inbox retries and then dead-letters it: an answer for an unknown order is a bug to look at.
+    if (!existing) throw new Error(`ORDERS.NOT_FOUND: order ${orderId} of ${envelope.messageType} ${envelope.messageId}`);
   }
 }

@@ -10,9 +10,7 @@ import {
 import { TransactionContext } from '@app/database';
 import type { InboxEnvelope } from '@app/inbox';
 import { OutboxWriter } from '@app/outbox';
-import { accrualOperationId, LoyaltyCommand, pointsFor } from '../../loyalty/loyalty-command.entity.js';
-import { StockItem } from '../../stock/stock-item.entity.js';
-import { Reservation } from '../reservation.entity.js';
+import { accrualOperationId, pointsFor } from '../../loyalty/loyalty-command.entity.js';
 import { reservationEventBase } from '../reservation-event-base.js';
 
 /** Sums quantities per SKU, sorted by SKU: rows are then locked in one global order (no deadlocks). */
@@ -37,13 +35,12 @@ export class ReserveStockService {
     const manager = this.tx.requireManager('Reserving stock');
     const order = envelope.payload;
     const lines = linesBySku(order.items);
-    const stock = await manager
-      .getRepository(StockItem)
-      .createQueryBuilder('stock')
-      .setLock('pessimistic_write')
-      .where('stock.sku IN (:...skus)', { skus: lines.map((line) => line.sku) })
-      .orderBy('stock.sku')
-      .getMany();
+    // Raw SQL on this hot path (one message = one reservation): the query builder and repository
+    // insert cost more CPU than the statements themselves. Rows are locked in SKU order.
+    const stock: { sku: string; available: number }[] = await manager.query(
+      'SELECT sku, available FROM stock_items WHERE sku = ANY($1::text[]) ORDER BY sku FOR UPDATE',
+      [lines.map((line) => line.sku)],
+    );
     const bySku = new Map(stock.map((item) => [item.sku, item]));
 
     const unknown = lines.filter((line) => !bySku.has(line.sku));
@@ -56,21 +53,20 @@ export class ReserveStockService {
       return this.reject(envelope, 'INVENTORY.INSUFFICIENT_STOCK', `Insufficient stock: ${detail.join(', ')}`);
     }
 
-    for (const line of lines) {
-      await manager.query('UPDATE stock_items SET available = available - $2, reserved = reserved + $2, updated_at = now() WHERE sku = $1', [
-        line.sku,
-        line.quantity,
-      ]);
-    }
-    await manager.getRepository(Reservation).insert({ orderId: order.orderId, status: 'RESERVED', items: lines });
+    await manager.query(
+      `UPDATE stock_items SET available = available - line.quantity, reserved = reserved + line.quantity, updated_at = now()
+       FROM unnest($1::text[], $2::int[]) AS line(sku, quantity) WHERE stock_items.sku = line.sku`,
+      [lines.map((line) => line.sku), lines.map((line) => line.quantity)],
+    );
+    await manager.query("INSERT INTO reservations (order_id, status, items) VALUES ($1, 'RESERVED', $2)", [order.orderId, JSON.stringify(lines)]);
     const points = pointsFor(order.totalCents);
     if (points > 0) {
-      await manager.getRepository(LoyaltyCommand).insert({
-        id: accrualOperationId(order.orderId),
-        customerId: order.customerId,
-        orderId: order.orderId,
+      await manager.query('INSERT INTO loyalty_commands (id, customer_id, order_id, points) VALUES ($1, $2, $3, $4)', [
+        accrualOperationId(order.orderId),
+        order.customerId,
+        order.orderId,
         points,
-      });
+      ]);
     }
     const payload: StockReserved = { orderId: order.orderId, items: lines, reservedAt: new Date().toISOString() };
     await this.outbox.add({ ...reservationEventBase(envelope, ReservationEvents.StockReserved), payload });
