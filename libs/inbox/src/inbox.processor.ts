@@ -15,6 +15,8 @@ export interface ProcessOptions {
   consumer: string;
   /** Killed here in crash tests: committed in the database, offset not yet committed to Kafka. */
   afterCommitFailpoint?: FailpointName;
+  /** Killed here in crash tests: the handler ran inside the transaction, which is not committed yet. */
+  beforeCommitFailpoint?: FailpointName;
   /** Keeps the consumer's group membership alive while waiting between attempts. */
   heartbeat?: () => Promise<void>;
 }
@@ -73,6 +75,9 @@ export class InboxProcessor {
           }
           handlerStarted = true;
           await handler(envelope);
+          // Same context as after the commit. A kill here must leave no trace: the claim and the
+          // handler's writes roll back together, so the redelivery is processed as the first time.
+          if (options.beforeCommitFailpoint) await failpoint(options.beforeCommitFailpoint, `${envelope.key ?? ''} ${envelope.messageId}`);
           return 'processed';
         });
         endTimer();
@@ -86,7 +91,7 @@ export class InboxProcessor {
         }
         this.metrics.processed.inc({ consumer });
         // Context: key (aggregate id) and message id, so a crash test can scope it to its own message.
-        if (options.afterCommitFailpoint) failpoint(options.afterCommitFailpoint, `${envelope.key ?? ''} ${envelope.messageId}`);
+        if (options.afterCommitFailpoint) await failpoint(options.afterCommitFailpoint, `${envelope.key ?? ''} ${envelope.messageId}`);
         return 'processed';
       } catch (error) {
         endTimer();

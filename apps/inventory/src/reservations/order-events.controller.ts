@@ -14,7 +14,11 @@ export class OrderEventsController {
   ) {}
 
   @EventPattern(Topics.orders)
-  @Inbox({ consumer: 'inventory.order-events', afterCommitFailpoint: 'inventory.after-commit-before-ack' })
+  @Inbox({
+    consumer: 'inventory.order-events',
+    beforeCommitFailpoint: 'inventory.after-handler-before-commit',
+    afterCommitFailpoint: 'inventory.after-commit-before-ack',
+  })
   async handle(@Envelope() envelope: InboxEnvelope): Promise<void> {
     if (envelope.messageType === OrderEvents.OrderCreated.type) {
       await this.reserveStock.reserve(envelope as InboxEnvelope<OrderCreated>);

@@ -10,7 +10,7 @@ export class ReservationResultsController {
   constructor(private readonly service: ApplyReservationResultService) {}
 
   @EventPattern(Topics.reservations)
-  @Inbox({ consumer: 'orders.reservation-results' })
+  @Inbox({ consumer: 'orders.reservation-results', afterCommitFailpoint: 'orders.after-commit-before-ack' })
   handle(@Envelope() envelope: InboxEnvelope): Promise<void> {
     return this.service.apply(envelope);
   }
