@@ -11,6 +11,7 @@ export const FailpointNames = [
   'relay.after-publish-before-mark',
   'inventory.after-handler-before-commit',
   'inventory.after-commit-before-ack',
+  'orders.after-handler-before-commit',
   'orders.after-commit-before-ack',
   'dispatcher.after-accepted-before-mark',
   'loyalty.after-commit-before-response',
