@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { failpointFires, parseFailpoints } from './failpoint.js';
+import { failpointAction, failpointFires, parseFailpoints } from './failpoint.js';
 
 describe('failpoint arming', () => {
   it('when FAILPOINTS is empty, then nothing fires', () => {
@@ -18,5 +18,23 @@ describe('failpoint arming', () => {
     expect(failpointFires(specs, 'inventory.after-commit-before-ack', 'key 3f1c-order message 9')).toBe(true);
     expect(failpointFires(specs, 'inventory.after-commit-before-ack', 'someone-elses-order')).toBe(false);
     expect(failpointFires(specs, 'inventory.after-commit-before-ack')).toBe(false);
+  });
+});
+
+describe('failpoint actions', () => {
+  it('when an entry has no action, then it kills', () => {
+    expect(failpointAction(parseFailpoints('relay.after-publish-before-mark'), 'relay.after-publish-before-mark')).toEqual({ kind: 'kill' });
+  });
+
+  it('when an entry ends in =sleep(<ms>), then it sleeps that long, scoped or not', () => {
+    const specs = parseFailpoints('loyalty.after-commit-before-response@key-1 executed=sleep(2500), orders.after-commit-before-ack=sleep(10)');
+    expect(failpointAction(specs, 'loyalty.after-commit-before-response', 'key-1 executed')).toEqual({ kind: 'sleep', ms: 2500 });
+    expect(failpointAction(specs, 'loyalty.after-commit-before-response', 'key-1 replayed')).toBeUndefined();
+    expect(failpointAction(specs, 'orders.after-commit-before-ack', 'anything')).toEqual({ kind: 'sleep', ms: 10 });
+  });
+
+  it('when an action is misspelt, then parsing throws instead of arming something else', () => {
+    expect(() => parseFailpoints('relay.after-publish-before-mark=slep(100)')).toThrow(/kill or sleep/);
+    expect(() => parseFailpoints('relay.after-publish-before-mark=sleep(abc)')).toThrow(/kill or sleep/);
   });
 });

@@ -1,4 +1,5 @@
 import { writeSync } from 'node:fs';
+import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
  * Every crash window the tests exercise. A failpoint is compiled into production code and does
@@ -8,9 +9,11 @@ export const FailpointNames = [
   'orders.after-commit-before-response',
   'relay.after-claim-before-publish',
   'relay.after-publish-before-mark',
-  'inventory.after-commit-before-ack',
   'inventory.after-handler-before-commit',
+  'inventory.after-commit-before-ack',
   'inbox.after-batch-commit-before-offsets',
+  'orders.after-handler-before-commit',
+  'orders.after-commit-before-ack',
   'dispatcher.after-accepted-before-mark',
   'loyalty.after-commit-before-response',
 ] as const;
@@ -20,29 +23,65 @@ export type FailpointName = (typeof FailpointNames)[number];
 /**
  * A failpoint as `FAILPOINTS` arms it: `name` fires at every call, `name@text` only at calls whose
  * `context` contains `text` (e.g. one order id), so a crash test on a shared broker is not set off
- * by someone else's message passing the same point first.
+ * by someone else's message passing the same point first. By default a firing failpoint kills its
+ * process; a `=sleep(<ms>)` suffix (`name=sleep(5000)`, `name@text=sleep(5000)`) makes it wait
+ * instead, for windows where a process must be slow rather than dead (a partner that commits, then
+ * answers after the caller's timeout). A scope cannot contain `=`.
  */
-export type FailpointSpec = FailpointName | `${FailpointName}@${string}`;
+export type FailpointSpec =
+  | FailpointName
+  | `${FailpointName}@${string}`
+  | `${FailpointName}=sleep(${number})`
+  | `${FailpointName}@${string}=sleep(${number})`;
 
-let armed: Map<string, string[]> | undefined;
+/** What an armed failpoint does when it fires. */
+export type FailpointAction = { kind: 'kill' } | { kind: 'sleep'; ms: number };
 
-/** Name to scopes (`''` for unscoped) from a `FAILPOINTS` value. Exported for its unit test. */
-export function parseFailpoints(value: string): Map<string, string[]> {
-  const parsed = new Map<string, string[]>();
+/** One armed entry of `FAILPOINTS`: its scope (`''` for every call) and its action. */
+export interface ArmedFailpoint {
+  scope: string;
+  action: FailpointAction;
+}
+
+const ACTION_SUFFIX = /=(?:(kill)|sleep\((\d+)\))$/;
+
+let armed: Map<string, ArmedFailpoint[]> | undefined;
+
+function parseEntry(entry: string): { name: string } & ArmedFailpoint {
+  let rest = entry;
+  let action: FailpointAction = { kind: 'kill' };
+  if (entry.includes('=')) {
+    const match = ACTION_SUFFIX.exec(entry);
+    // Thrown, not ignored: a typo in an action would otherwise turn a slow-partner test into a crash test.
+    if (!match) throw new Error(`FAILPOINTS entry "${entry}": the action after "=" must be kill or sleep(<ms>)`);
+    action = match[1] ? { kind: 'kill' } : { kind: 'sleep', ms: Number(match[2]) };
+    rest = entry.slice(0, match.index);
+  }
+  const at = rest.indexOf('@');
+  return at < 0 ? { name: rest, scope: '', action } : { name: rest.slice(0, at), scope: rest.slice(at + 1), action };
+}
+
+/** Name to armed entries from a `FAILPOINTS` value. Exported for its unit test. */
+export function parseFailpoints(value: string): Map<string, ArmedFailpoint[]> {
+  const parsed = new Map<string, ArmedFailpoint[]>();
   for (const entry of value.split(',').map((item) => item.trim()).filter(Boolean)) {
-    const at = entry.indexOf('@');
-    const [name, scope] = at < 0 ? [entry, ''] : [entry.slice(0, at), entry.slice(at + 1)];
-    parsed.set(name, [...(parsed.get(name) ?? []), scope]);
+    const { name, scope, action } = parseEntry(entry);
+    parsed.set(name, [...(parsed.get(name) ?? []), { scope, action }]);
   }
   return parsed;
 }
 
-/** True when `name` is armed in `specs` for a call with `context`. */
-export function failpointFires(specs: Map<string, string[]>, name: FailpointName, context = ''): boolean {
-  return (specs.get(name) ?? []).some((scope) => scope === '' || context.includes(scope));
+/** The action of the first entry of `name` in `specs` armed for a call with `context`, if any. */
+export function failpointAction(specs: Map<string, ArmedFailpoint[]>, name: FailpointName, context = ''): FailpointAction | undefined {
+  return (specs.get(name) ?? []).find(({ scope }) => scope === '' || context.includes(scope))?.action;
 }
 
-function armedFailpoints(): Map<string, string[]> {
+/** True when `name` is armed in `specs` for a call with `context`. */
+export function failpointFires(specs: Map<string, ArmedFailpoint[]>, name: FailpointName, context = ''): boolean {
+  return failpointAction(specs, name, context) !== undefined;
+}
+
+function armedFailpoints(): Map<string, ArmedFailpoint[]> {
   armed ??= parseFailpoints(process.env.FAILPOINTS ?? '');
   return armed;
 }
@@ -52,14 +91,29 @@ export function failpointMarker(name: FailpointName): string {
   return `FAILPOINT ${name} hit: SIGKILL`;
 }
 
+/** The marker a failpoint armed with `=sleep(<ms>)` writes when it starts waiting. */
+export function failpointSleepMarker(name: FailpointName): string {
+  return `FAILPOINT ${name} hit: sleep`;
+}
+
+const DONE = Promise.resolve();
+
 /**
- * Kills this process with SIGKILL when `name` is armed (for `context`, when armed with a scope).
- * SIGKILL, not an exception or `process.exit`: no `finally`, shutdown hook or buffered write may
- * run, as with a power cut.
+ * Kills this process with SIGKILL when `name` is armed (for `context`, when armed with a scope);
+ * when armed with `=sleep(<ms>)`, resolves after that delay instead. Unarmed, it returns a resolved
+ * promise at once. SIGKILL, not an exception or `process.exit`: no `finally`, shutdown hook or
+ * buffered write may run, as with a power cut. The kill happens synchronously inside the call, so
+ * a caller that does not await still dies at this exact point; await it where a sleep may be armed.
  */
-export function failpoint(name: FailpointName, context?: string): void {
-  if (!failpointFires(armedFailpoints(), name, context)) return;
+export function failpoint(name: FailpointName, context?: string): Promise<void> {
+  const action = failpointAction(armedFailpoints(), name, context);
+  if (!action) return DONE;
+  if (action.kind === 'sleep') {
+    writeSync(2, `${failpointSleepMarker(name)} ${action.ms} ms\n`);
+    return sleep(action.ms).then(() => undefined);
+  }
   // A synchronous write: the marker must be out before the process is gone.
   writeSync(2, `${failpointMarker(name)}\n`);
   process.kill(process.pid, 'SIGKILL');
+  return DONE;
 }

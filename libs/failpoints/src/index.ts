@@ -1,1 +1,13 @@
-export { failpoint, failpointFires, failpointMarker, FailpointNames, parseFailpoints, type FailpointName, type FailpointSpec } from './failpoint.js';
+export {
+  failpoint,
+  failpointAction,
+  failpointFires,
+  failpointMarker,
+  failpointSleepMarker,
+  FailpointNames,
+  parseFailpoints,
+  type ArmedFailpoint,
+  type FailpointAction,
+  type FailpointName,
+  type FailpointSpec,
+} from './failpoint.js';

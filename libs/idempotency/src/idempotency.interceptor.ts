@@ -63,7 +63,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
             fields: ['Idempotency-Key'],
           });
         }
-        if (options.afterCommitFailpoint) failpoint(options.afterCommitFailpoint);
+        // Context: the key and whether this call executed or replayed, so a test can slow down the
+        // first answer (`<name>@<key> executed=sleep(<ms>)`) and let the retry's replay through.
+        if (options.afterCommitFailpoint) await failpoint(options.afterCommitFailpoint, `${key} ${outcome.kind}`);
         if (outcome.kind === 'replayed') response.setHeader('Idempotent-Replayed', 'true');
         return outcome.body;
       })(),

@@ -7,6 +7,9 @@ export interface IdempotentOptions {
   required?: boolean;
   /** Status of a successful response, stored and replayed with the body. */
   status: number;
-  /** A failpoint between the commit and the response: the window a client retry must cover. */
+  /**
+   * A failpoint between the commit and the response: the window a client retry must cover. Its
+   * context is `<key> executed` or `<key> replayed`. Default none.
+   */
   afterCommitFailpoint?: FailpointName;
 }

@@ -121,7 +121,7 @@ export class InboxBatchConsumer {
           for (const { record } of toRun) await batch.invoke(record);
         });
         if (handler.beforeCommitFailpoint) {
-          for (const { envelope } of toRun) failpoint(handler.beforeCommitFailpoint, failpointContext(envelope));
+          for (const { envelope } of toRun) await failpoint(handler.beforeCommitFailpoint, failpointContext(envelope));
         }
         return { processed: toRun.map(({ envelope }) => envelope), duplicates };
       });
@@ -139,9 +139,9 @@ export class InboxBatchConsumer {
     this.metrics.processed.inc({ consumer }, outcome.processed.length);
     if (outcome.duplicates > 0) this.metrics.duplicates.inc({ consumer }, outcome.duplicates);
     if (handler.afterCommitFailpoint) {
-      for (const envelope of outcome.processed) failpoint(handler.afterCommitFailpoint, failpointContext(envelope));
+      for (const envelope of outcome.processed) await failpoint(handler.afterCommitFailpoint, failpointContext(envelope));
     }
-    failpoint('inbox.after-batch-commit-before-offsets', outcome.processed.map(failpointContext).join(' '));
+    await failpoint('inbox.after-batch-commit-before-offsets', outcome.processed.map(failpointContext).join(' '));
     // After the commit and before the offsets: a crash here redelivers the chunk, whose valid
     // messages are then duplicates, and publishes these dead letters again (at least once).
     for (const letter of deadLetters) {

@@ -16,7 +16,7 @@ export interface ProcessOptions {
   consumer: string;
   /** Killed here in crash tests: committed in the database, offset not yet committed to Kafka. */
   afterCommitFailpoint?: FailpointName;
-  /** Killed here in crash tests: the handler ran, its transaction has not committed. */
+  /** Killed here in crash tests: the handler ran inside the transaction, which is not committed yet. */
   beforeCommitFailpoint?: FailpointName;
   /** Keeps the consumer's group membership alive while waiting between attempts. */
   heartbeat?: () => Promise<void>;
@@ -76,7 +76,7 @@ export class InboxProcessor {
           }
           handlerStarted = true;
           await handler(envelope);
-          if (options.beforeCommitFailpoint) failpoint(options.beforeCommitFailpoint, failpointContext(envelope));
+          if (options.beforeCommitFailpoint) await failpoint(options.beforeCommitFailpoint, failpointContext(envelope));
           return 'processed';
         });
         endTimer();
@@ -89,7 +89,7 @@ export class InboxProcessor {
           return 'duplicate';
         }
         this.metrics.processed.inc({ consumer });
-        if (options.afterCommitFailpoint) failpoint(options.afterCommitFailpoint, failpointContext(envelope));
+        if (options.afterCommitFailpoint) await failpoint(options.afterCommitFailpoint, failpointContext(envelope));
         return 'processed';
       } catch (error) {
         endTimer();

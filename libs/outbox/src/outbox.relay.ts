@@ -122,10 +122,10 @@ export class OutboxRelay {
       const rows: OutboxMessage[] = await manager.query(SELECT_DUE_ROWS, [this.config.OUTBOX_BATCH_SIZE]);
       if (rows.length === 0) return { leader: true, selected: 0, published: 0, failed: 0 };
 
-      failpoint('relay.after-claim-before-publish');
+      await failpoint('relay.after-claim-before-publish');
       const outcome = await this.publisher.publish(rows);
       // A crash here republishes these rows with the same message-id: at-least-once, by design.
-      failpoint('relay.after-publish-before-mark');
+      await failpoint('relay.after-publish-before-mark');
 
       await this.markPublished(manager, outcome.published);
       await this.scheduleRetries(manager, outcome.failed);

@@ -49,7 +49,7 @@ export class LoyaltyDispatcher {
     for (const command of due) {
       const outcome = await sendAccrual(this.config.LOYALTY_BASE_URL, command, this.config.LOYALTY_REQUEST_TIMEOUT_MS);
       if (outcome.kind === 'accepted') {
-        failpoint('dispatcher.after-accepted-before-mark', command.id);
+        await failpoint('dispatcher.after-accepted-before-mark', command.id);
         await this.dataSource.query(
           "UPDATE loyalty_commands SET status = 'DONE', attempts = attempts + 1, last_error = NULL, completed_at = now() WHERE id = $1",
           [command.id],

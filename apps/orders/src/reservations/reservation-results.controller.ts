@@ -10,7 +10,11 @@ export class ReservationResultsController {
   constructor(private readonly service: ApplyReservationResultService) {}
 
   @EventPattern(Topics.reservations)
-  @Inbox({ consumer: 'orders.reservation-results' })
+  @Inbox({
+    consumer: 'orders.reservation-results',
+    beforeCommitFailpoint: 'orders.after-handler-before-commit',
+    afterCommitFailpoint: 'orders.after-commit-before-ack',
+  })
   handle(@Envelope() envelope: InboxEnvelope): Promise<void> {
     return this.service.apply(envelope);
   }

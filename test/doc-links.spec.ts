@@ -1,0 +1,71 @@
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from '@jest/globals';
+import { headingAnchors, markdownReferences } from './support/markdown-links.js';
+
+// The README's tables send readers to the test that proves each claim; a renamed or deleted test
+// file would leave a claim that points at nothing. Every relative link and every repository path in
+// a code span of README.md and docs/*.md must resolve, and a link's #anchor must name a heading.
+const root = fileURLToPath(new URL('..', import.meta.url));
+const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+
+/** Problems with `page`'s references: each names the line and the target that does not resolve. */
+function brokenReferences(page: string, markdown: string, fileExists: (path: string) => boolean, anchorsOf: (path: string) => Set<string>): string[] {
+  const problems: string[] = [];
+  for (const { line, target, kind } of markdownReferences(markdown)) {
+    const [path, anchor] = target.split('#');
+    // Links are relative to the page; code spans name paths from the repository root.
+    const resolved = kind === 'link' ? join(dirname(page), decodeURIComponent(path)) : path;
+    if (!fileExists(resolved)) {
+      problems.push(`${page}:${line}: ${target} (${resolved} does not exist)`);
+    } else if (kind === 'link' && anchor && resolved.endsWith('.md') && !anchorsOf(resolved).has(anchor)) {
+      problems.push(`${page}:${line}: ${target} (no heading #${anchor} in ${resolved})`);
+    }
+  }
+  return problems;
+}
+
+const repoFileExists = (path: string) => existsSync(join(root, path));
+const repoAnchors = (path: string) => headingAnchors(readFileSync(join(root, path), 'utf8'));
+
+describe('links in README.md and docs/*.md', () => {
+  for (const page of pages) {
+    it(`when ${page} links to a file or names a repository path, then it exists`, () => {
+      const markdown = readFileSync(join(root, page), 'utf8');
+      expect(brokenReferences(page, markdown, repoFileExists, repoAnchors)).toEqual([]);
+    });
+  }
+
+  it('when the README is read, then its tables do link to test files (the check above has something to check)', () => {
+    const links = markdownReferences(readFileSync(join(root, 'README.md'), 'utf8')).filter(({ target }) => /\.(e2e-|int-)?spec\.ts$/.test(target));
+    expect(links.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it('when a table row links to a test file that does not exist, then the check reports the page, line and path', () => {
+    const markdown = [
+      '| claim | test |',
+      '|---|---|',
+      '| kept | [`redelivery`](test/inbox/redelivery.e2e-spec.ts) |',
+      '| gone | [`renamed`](test/inbox/renamed-away.e2e-spec.ts), `test/inbox/also-gone.e2e-spec.ts` |',
+      'See [the questions](docs/questions.md#no-such-heading), [a site](https://example.com) and [here](#top).',
+      '```',
+      '[in a fence](test/not-a-reference.ts)',
+      '```',
+    ].join('\n');
+    expect(brokenReferences('README.md', markdown, repoFileExists, repoAnchors)).toEqual([
+      'README.md:4: test/inbox/renamed-away.e2e-spec.ts (test/inbox/renamed-away.e2e-spec.ts does not exist)',
+      'README.md:4: test/inbox/also-gone.e2e-spec.ts (test/inbox/also-gone.e2e-spec.ts does not exist)',
+      'README.md:5: docs/questions.md#no-such-heading (no heading #no-such-heading in docs/questions.md)',
+    ]);
+  });
+
+  it('when headings repeat or carry punctuation, then anchors follow GitHub: lower case, punctuation dropped, -1 for a repeat', () => {
+    expect([...headingAnchors('# Guarantees and the tests that prove them\n## 1. Why not publish `after`?\n## Notes\n## Notes')]).toEqual([
+      'guarantees-and-the-tests-that-prove-them',
+      '1-why-not-publish-after',
+      'notes',
+      'notes-1',
+    ]);
+  });
+});
