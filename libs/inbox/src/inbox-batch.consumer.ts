@@ -31,6 +31,8 @@ interface DeadLetterDue {
   record: RawInboxMessage;
   reason: string;
   error: string;
+  /** 0 when the message could never be handled; 1 when it was, once, and was refused. */
+  attempts: number;
 }
 
 const CLAIM_MANY = `
@@ -90,7 +92,7 @@ export class InboxBatchConsumer {
     const laterCopies: { record: RawInboxMessage; envelope: InboxEnvelope }[] = [];
     for (const record of records) {
       const check = validateEnvelope(record);
-      if (!check.valid) deadLetters.push({ record, reason: check.reason, error: check.error });
+      if (!check.valid) deadLetters.push({ record, reason: check.reason, error: check.error, attempts: 0 });
       else if (unique.has(idKey(check.envelope.messageId))) laterCopies.push({ record, envelope: check.envelope });
       else unique.set(idKey(check.envelope.messageId), { record, envelope: check.envelope });
     }
@@ -109,7 +111,7 @@ export class InboxBatchConsumer {
           // A later copy of a message this chunk claims compares with the first copy's payload.
           const stored = hashes.get(id) ?? unique.get(id)!.envelope.payloadHash;
           if (stored === envelope.payloadHash) duplicates += 1;
-          else deadLetters.push({ record, reason: 'PAYLOAD_MISMATCH', error: `message id ${envelope.messageId} was seen before with another payload` });
+          else deadLetters.push({ record, reason: 'PAYLOAD_MISMATCH', error: `message id ${envelope.messageId} was seen before with another payload`, attempts: 1 });
         }
         const toRun = [...unique.values()].filter(({ envelope }) => claimed.has(idKey(envelope.messageId)));
         handlersStarted = true;
@@ -145,7 +147,7 @@ export class InboxBatchConsumer {
     // After the commit and before the offsets: a crash here redelivers the chunk, whose valid
     // messages are then duplicates, and publishes these dead letters again (at least once).
     for (const letter of deadLetters) {
-      await this.deadLetters.publish({ message: letter.record, consumer, reason: letter.reason, error: letter.error, attempts: 0 });
+      await this.deadLetters.publish({ message: letter.record, consumer, reason: letter.reason, error: letter.error, attempts: letter.attempts });
       this.metrics.deadLettered.inc({ consumer, reason: letter.reason });
       this.logger.error(`${consumer}: dead-lettered ${letter.record.topic}[${letter.record.partition}]@${letter.record.offset} (${letter.reason}: ${letter.error})`);
     }

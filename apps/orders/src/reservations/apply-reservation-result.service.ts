@@ -26,12 +26,13 @@ export class ApplyReservationResultService {
     // One conditional statement instead of read, lock and save: the row lock of the UPDATE is the
     // same, and "only from PENDING" is decided by the database (a cancel wins).
     if (change) {
-      const updated: unknown[] = await manager.query(
+      // TypeORM answers an UPDATE with [rows, affected row count].
+      const [, updated]: [unknown[], number] = await manager.query(
         `UPDATE orders SET status = $2, rejection_code = $3, rejection_reason = $4, updated_at = now()
-         WHERE id = $1 AND status = $5 RETURNING id`,
+         WHERE id = $1 AND status = $5`,
         [orderId, change.status, change.rejectionCode, change.rejectionReason, OrderStatus.Pending],
       );
-      if (updated.length > 0) return;
+      if (updated > 0) return;
     }
     const [existing] = await manager.query('SELECT 1 FROM orders WHERE id = $1', [orderId]);
     // Thrown, so the inbox retries and then dead-letters it: an answer for an unknown order is a bug to look at.
