@@ -1,0 +1,148 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { randomUUID } from 'node:crypto';
+import { DeadLetterHeaders, deadLetterTopic, Headers, type OrderCreated, type StockReserved, Topics } from '@app/contracts';
+import type { FailpointName } from '@app/failpoints';
+import {
+  committedOffsets,
+  eventRecord,
+  orderCreatedPayload,
+  placeOrder,
+  publishRecords,
+  queryTestDatabase,
+  requestJson,
+  scrapeMetric,
+  type ServiceProcess,
+  setStock,
+  testInfrastructure,
+  TestServices,
+  uniqueName,
+  uniqueSku,
+  waitFor,
+  waitForDeadLetter,
+} from '@app/testing';
+import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
+
+/**
+ * The inbox takes a backlog in batches: the records of one partition share one transaction (one
+ * claim statement, the handlers in offset order, one commit), and their offsets advance only
+ * after it. These tests queue records while the consumer is stopped, so that it meets them as a
+ * backlog, then prove the batch's own windows with real processes: a crash between the batch's
+ * commit and its offsets, and a failing message in the middle of a batch.
+ */
+const { serverUrl, brokers } = testInfrastructure();
+const FAILPOINT: FailpointName = 'inbox.after-batch-commit-before-offsets';
+const ORDERS = 24;
+const STOCK = 1000;
+
+const count = async (rows: Promise<Record<string, unknown>[]>) => Number((await rows)[0].n);
+
+describe(`inventory killed after a batch committed, before its offsets (${FAILPOINT})`, () => {
+  const services = new TestServices();
+  let databases: { inventory: string; loyalty: string };
+  let inventory: ServiceProcess;
+  const sku = uniqueSku('BATCH');
+  const inventorySql = (text: string, params: unknown[] = []) => queryTestDatabase(serverUrl, databases.inventory, text, params);
+  const loyaltySql = (text: string, params: unknown[] = []) => queryTestDatabase(serverUrl, databases.loyalty, text, params);
+
+  beforeAll(async () => {
+    ({ inventory, databases } = await startInventoryWithLoyalty(services, 'batch_crash', { OUTBOX_RELAY_ENABLED: 'false' }));
+    await setStock(inventory.baseUrl, sku, STOCK);
+  });
+
+  afterAll(() => services.tearDown());
+
+  it('when inventory is SIGKILLed after a batch commit, then the redelivered batch is skipped as duplicates: one reservation and one accrual per order, stock conserved', async () => {
+    const orders: OrderCreated[] = Array.from({ length: ORDERS }, (_, n) =>
+      orderCreatedPayload(uniqueName('batch-customer'), [{ sku, quantity: 1 + (n % 3), unitPriceCents: 1000 }]),
+    );
+    const records = orders.map((order) => eventRecord(Topics.orders, 'OrderCreated', order));
+    const target = orders[ORDERS - 1];
+    // A backlog: queued while the consumer is away, so it arrives in batches.
+    await inventory.stop();
+    const positions = await publishRecords(brokers, Topics.orders, records);
+    const targetPosition = positions[ORDERS - 1];
+    await inventory.restart({ failpoints: [`${FAILPOINT}@${target.orderId}`] });
+    await inventory.waitForFailpoint(FAILPOINT);
+
+    // The batch holding the target committed (its reservation is there) with other orders in the
+    // same transaction (same received_at), and no offset moved past it.
+    const targetId = records[ORDERS - 1].headers![Headers.messageId];
+    const batchSize = await count(
+      inventorySql('SELECT count(*)::int AS n FROM inbox_messages WHERE received_at = (SELECT received_at FROM inbox_messages WHERE message_id = $1)', [targetId]),
+    );
+    expect(batchSize).toBeGreaterThan(1);
+    expect(await count(inventorySql('SELECT count(*)::int AS n FROM reservations WHERE order_id = $1', [target.orderId]))).toBe(1);
+    const group = inventory.consumerGroups[0];
+    expect((await committedOffsets(brokers, group, Topics.orders))[targetPosition.partition] ?? -1).toBeLessThanOrEqual(targetPosition.offset);
+
+    await inventory.restart();
+    await waitFor(async () => (await count(inventorySql("SELECT count(*)::int AS n FROM loyalty_commands WHERE status = 'DONE'"))) === ORDERS, {
+      timeoutMs: 120_000,
+      description: `the ${ORDERS} loyalty commands to be DONE`,
+    });
+    await waitFor(async () => (await committedOffsets(brokers, group, Topics.orders))[targetPosition.partition] > targetPosition.offset, {
+      timeoutMs: 60_000,
+      description: 'the offset to move past the target record',
+    });
+
+    // The redelivered part of the batch was found in the inbox and changed nothing.
+    expect(await scrapeMetric(inventory.baseUrl, 'inbox_duplicates_total', { consumer: 'inventory.order-events' })).toBeGreaterThanOrEqual(batchSize);
+    expect(await count(inventorySql('SELECT count(*)::int AS n FROM reservations'))).toBe(ORDERS);
+    expect(await count(inventorySql('SELECT count(*)::int AS n FROM inbox_messages'))).toBe(ORDERS);
+    const wanted = orders.reduce((sum, order) => sum + order.items[0].quantity, 0);
+    expect(await inventorySql('SELECT available, reserved FROM stock_items WHERE sku = $1', [sku])).toEqual([{ available: STOCK - wanted, reserved: wanted }]);
+    const accruals = await loyaltySql('SELECT order_id, count(*)::int AS n FROM accruals GROUP BY order_id');
+    expect(accruals).toHaveLength(ORDERS);
+    expect(accruals.every((row) => row.n === 1)).toBe(true);
+  }, 300_000);
+});
+
+describe('a failing message in the middle of a batch (orders applying reservation results)', () => {
+  const services = new TestServices();
+  const MAX_ATTEMPTS = 3;
+  let orders: ServiceProcess;
+  let database: string;
+
+  beforeAll(async () => {
+    database = await services.createDatabase('orders_batch_isolation');
+    orders = await services.start({
+      service: 'orders',
+      database,
+      env: { OUTBOX_RELAY_ENABLED: 'false', INBOX_MAX_ATTEMPTS: String(MAX_ATTEMPTS), INBOX_RETRY_BASE_MS: '20' },
+    });
+  });
+
+  afterAll(() => services.tearDown());
+
+  const reserved = (orderId: string): StockReserved => ({ orderId, items: [{ sku: 'SKU-ANY', quantity: 1 }], reservedAt: new Date().toISOString() });
+
+  it('when the middle record of a batch fails, then the batch is replayed one by one: the others are applied in order, the failing one is retried and dead-lettered', async () => {
+    const body = { customerId: uniqueName('batch-isolation'), items: [{ sku: 'SKU-ANY', quantity: 1, unitPriceCents: 100 }] };
+    const first = await placeOrder(orders.baseUrl, body);
+    const last = await placeOrder(orders.baseUrl, body);
+    const deadLetters = await services.recordTopic(deadLetterTopic(Topics.reservations));
+    // All keyed by the first order: one partition, so one batch, the poison in the middle.
+    const records = [
+      eventRecord(Topics.reservations, 'StockReserved', reserved(first.id)),
+      eventRecord(Topics.reservations, 'StockReserved', reserved(randomUUID()), { key: first.id }),
+      eventRecord(Topics.reservations, 'StockReserved', reserved(last.id), { key: first.id }),
+    ];
+    await orders.stop();
+    const positions = await publishRecords(brokers, Topics.reservations, records);
+    await orders.restart();
+
+    const letter = await waitForDeadLetter(deadLetters, Topics.reservations, positions[1], { attempts: MAX_ATTEMPTS });
+    expect(letter.headers[DeadLetterHeaders.reason]).toBe('HANDLER_FAILED');
+    for (const order of [first, last]) {
+      await waitFor(async () => (await requestJson<{ status: string }>('GET', `${orders.baseUrl}/orders/${order.id}`)).body.status === 'RESERVED', {
+        timeoutMs: 60_000,
+        description: `order ${order.id} to be RESERVED`,
+      });
+    }
+    expect(await scrapeMetric(orders.baseUrl, 'inbox_batch_fallbacks_total', { consumer: 'orders.reservation-results' })).toBeGreaterThanOrEqual(1);
+    // Each good record committed in a transaction of its own during the replay, in offset order.
+    const rows = await queryTestDatabase(serverUrl, database, 'SELECT "offset", received_at FROM inbox_messages ORDER BY "offset"');
+    expect(rows.map((row) => Number(row.offset))).toEqual([positions[0].offset, positions[2].offset]);
+    expect(new Date(rows[0].received_at as string).getTime()).toBeLessThan(new Date(rows[1].received_at as string).getTime());
+  }, 240_000);
+});
