@@ -6,6 +6,7 @@ import { InboxModule } from '@app/inbox';
 import { KafkaModule } from '@app/kafka';
 import { MetricsModule } from '@app/metrics';
 import { OutboxModule } from '@app/outbox';
+import { messageProblems } from '@app/contracts';
 import { INVENTORY_CONFIG } from './inventory-config.token.js';
 import type { InventoryConfig } from './inventory.config.js';
 import { createInventoryDataSource } from './inventory.data-source.js';
@@ -27,7 +28,8 @@ export class InventoryAppModule {
         KafkaModule.forRoot({ useFactory: () => ({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID }) }),
         MetricsModule.forRoot({ service: 'inventory' }),
         ScheduleModule.forRoot(),
-        OutboxModule.forRoot(config),
+        // Every event is checked against the contract its consumers use before it reaches the outbox.
+        OutboxModule.forRoot(config, { validateEvent: messageProblems }),
         InboxModule.forRoot(config),
         HealthModule.forRoot({ kafka: true }),
         StockModule,

@@ -6,6 +6,7 @@ import { InboxModule } from '@app/inbox';
 import { KafkaModule } from '@app/kafka';
 import { MetricsModule } from '@app/metrics';
 import { OutboxModule } from '@app/outbox';
+import { messageProblems } from '@app/contracts';
 import type { OrdersConfig } from './orders.config.js';
 import { createOrdersDataSource } from './orders.data-source.js';
 import { OrdersModule } from './orders/orders.module.js';
@@ -22,7 +23,8 @@ export class OrdersAppModule {
         KafkaModule.forRoot({ useFactory: () => ({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID }) }),
         MetricsModule.forRoot({ service: 'orders' }),
         ScheduleModule.forRoot(),
-        OutboxModule.forRoot(config),
+        // Every event is checked against the contract its consumers use before it reaches the outbox.
+        OutboxModule.forRoot(config, { validateEvent: messageProblems }),
         InboxModule.forRoot(config),
         HealthModule.forRoot({ kafka: true }),
         OrdersModule,

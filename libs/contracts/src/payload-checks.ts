@@ -1,23 +1,53 @@
 /**
  * Minimal structural checks for payloads that cross a process boundary. Each returns a list of
- * problems ("items[0].quantity must be an integer >= 1"); empty means valid.
+ * problems ("items[0].quantity must be an integer from 1 to 1000"); empty means valid. The same
+ * checks run where a message is made (the producer's outbox, the HTTP request that causes it) and
+ * where it is consumed (the inbox), so the two sides can never disagree about what is valid.
  */
 export type Check = (value: unknown, path: string) => string[];
 
 const isObject = (value: unknown): value is Record<string, unknown> =>
   typeof value === 'object' && value !== null && !Array.isArray(value);
 
+/**
+ * Length of a string in Unicode code points: the unit Postgres counts (`varchar(n)`, `length()`)
+ * and the unit a person means by "characters" far more often than UTF-16 code units. Every length
+ * limit of every contract is counted this way, in the API as in the consumer (issue 7: the API
+ * counted code points and the contract UTF-16 units, so 64 emoji passed one and failed the other).
+ */
+export function codePointLength(value: string): number {
+  let length = 0;
+  for (const _ of value) length += 1;
+  return length;
+}
+
+/**
+ * Text a Postgres `text`/`jsonb` column and every JSON parser accept: well-formed UTF-16 (no lone
+ * surrogate, which `jsonb` refuses) and no U+0000 (which `text` refuses).
+ */
+function isStorableText(value: string): boolean {
+  // With the `u` flag a valid surrogate pair is one code point; only a lone half matches \p{Cs}.
+  return !/\p{Cs}/u.test(value) && !value.includes('\u0000');
+}
+
 export const check = {
-  string(options: { maxLength?: number; pattern?: RegExp } = {}): Check {
+  /**
+   * A non-empty, storable string. `maxLength` counts code points ({@link codePointLength});
+   * `description` replaces the generic "has an invalid format" when `pattern` fails.
+   */
+  string(options: { maxLength?: number; pattern?: RegExp; description?: string } = {}): Check {
     return (value, path) => {
       if (typeof value !== 'string' || value === '') return [`${path} must be a non-empty string`];
-      if (options.maxLength && value.length > options.maxLength) return [`${path} must be at most ${options.maxLength} characters`];
-      if (options.pattern && !options.pattern.test(value)) return [`${path} has an invalid format`];
+      if (!isStorableText(value)) return [`${path} must be well-formed Unicode text without U+0000`];
+      if (options.maxLength && codePointLength(value) > options.maxLength) {
+        return [`${path} must be at most ${options.maxLength} characters (Unicode code points)`];
+      }
+      if (options.pattern && !options.pattern.test(value)) return [`${path} ${options.description ?? 'has an invalid format'}`];
       return [];
     };
   },
   uuid(): Check {
-    return check.string({ pattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i });
+    return check.string({ pattern: /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i, description: 'must be a UUID' });
   },
   timestamp(): Check {
     return (value, path) =>
@@ -54,5 +84,9 @@ export const check = {
       }
       return problems;
     };
+  },
+  /** Every check in turn; a later one sees values an earlier one may have refused, so each must tolerate junk. */
+  all(...checks: Check[]): Check {
+    return (value, path) => checks.flatMap((each) => each(value, path));
   },
 };

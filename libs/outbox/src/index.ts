@@ -5,5 +5,6 @@ export type { OutboxEvent } from './outbox-event.js';
 export { OutboxWriter, OUTBOX_CHANNEL } from './outbox.writer.js';
 export { OutboxRelay, type BatchResult } from './outbox.relay.js';
 export { OutboxCleanup } from './outbox.cleanup.js';
-export { OutboxModule } from './outbox.module.js';
+export { OutboxModule, type OutboxModuleOptions } from './outbox.module.js';
+export { OUTBOX_EVENT_VALIDATOR, OutboxEventRejectedError, type OutboxEventValidator } from './outbox-event-validator.js';
 export { isBrokerUnavailable } from './broker-unavailable.js';

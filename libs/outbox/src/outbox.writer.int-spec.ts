@@ -7,6 +7,7 @@ import { createTestDatabase, dropTestDatabase, testInfrastructure, uniqueName, w
 import { CreateOutboxMessages1764460800010 } from './create-outbox-messages.migration.js';
 import { OutboxMessage } from './outbox-message.entity.js';
 import type { OutboxEvent } from './outbox-event.js';
+import { OutboxEventRejectedError } from './outbox-event-validator.js';
 import { OUTBOX_CHANNEL, OutboxWriter } from './outbox.writer.js';
 
 const { serverUrl } = testInfrastructure();
@@ -43,7 +44,10 @@ describe('OutboxWriter (real Postgres)', () => {
     }).initialize();
     await migrateDatabase(dataSource, serverUrl, database);
     tx = new TransactionContext(dataSource);
-    writer = new OutboxWriter(tx);
+    // A stand-in for an app's contract check: a ThingHappened must carry a non-negative amount.
+    writer = new OutboxWriter(tx, (candidate) =>
+      candidate.messageType === 'ThingHappened' && (candidate.payload as { amount?: number }).amount! < 0 ? ['payload.amount must be >= 0'] : [],
+    );
     listener = new pg.Client({ connectionString: databaseUrl(serverUrl, database) });
     await listener.connect();
     listener.on('notification', (message) => notifications.push(message.payload ?? ''));
@@ -126,5 +130,17 @@ describe('OutboxWriter (real Postgres)', () => {
     // Notifications arrive in commit order, so had the rolled-back one been sent, it would be first.
     await waitFor(() => notifications.length > 0, { timeoutMs: 5000, description: 'the NOTIFY of the committed row' });
     expect(notifications).toEqual(['test.committed.v1']);
+  });
+
+  it('when the validator finds problems, then add throws naming the message type and field, and the transaction writes nothing', async () => {
+    const aggregateId = uniqueName('invalid');
+    await expect(tx.run(() => writer.add(event(aggregateId, { payload: { aggregateId, amount: -1 } })))).rejects.toThrow(OutboxEventRejectedError);
+    await expect(tx.run(() => writer.add(event(aggregateId, { payload: { amount: -1 } })))).rejects.toThrow(
+      `ThingHappened for ${aggregateId} on test.thing.v1 violates its contract: payload.amount must be >= 0`,
+    );
+    expect(await rowsOf(aggregateId)).toEqual([]);
+    // The same event with a valid payload goes in: the check, not the writer, refused it.
+    await tx.run(() => writer.add(event(aggregateId)));
+    expect(await rowsOf(aggregateId)).toHaveLength(1);
   });
 });

@@ -3,6 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Headers } from '@app/contracts';
 import { TransactionContext } from '@app/database';
 import type { OutboxEvent } from './outbox-event.js';
+import { OUTBOX_EVENT_VALIDATOR, OutboxEventRejectedError, type OutboxEventValidator } from './outbox-event-validator.js';
 
 /** The channel the relay LISTENs on; notifications are delivered only when the writer commits. */
 export const OUTBOX_CHANNEL = 'outbox_messages';
@@ -14,14 +15,25 @@ function newTraceparent(): string {
 /**
  * Adds events to the outbox inside the caller's transaction. There is deliberately no way to use it
  * outside one: an event written apart from its state change is the dual write this pattern removes.
+ * Nor is there a way to add an event its consumers would refuse: every event passes the app's
+ * {@link OutboxEventValidator} first.
  */
 @Injectable()
 export class OutboxWriter {
-  constructor(@Inject(TransactionContext) private readonly tx: TransactionContext) {}
+  constructor(
+    @Inject(TransactionContext) private readonly tx: TransactionContext,
+    @Inject(OUTBOX_EVENT_VALIDATOR) private readonly validate: OutboxEventValidator,
+  ) {}
 
-  /** Inserts the event; returns its id, which becomes the Kafka `message-id`. */
+  /**
+   * Inserts the event; returns its id, which becomes the Kafka `message-id`. Throws
+   * {@link OutboxEventRejectedError} (naming the message type and every field in error) when the
+   * event violates its contract, so the caller's transaction rolls back.
+   */
   async add(event: OutboxEvent): Promise<string> {
     const manager = this.tx.requireManager('OutboxWriter.add');
+    const problems = this.validate(event);
+    if (problems.length > 0) throw new OutboxEventRejectedError(event, problems);
     const id = randomUUID();
     const occurredAt = (event.occurredAt ?? new Date()).toISOString();
     const headers: Record<string, string> = {

@@ -171,6 +171,28 @@ describe('inventory consuming order events (real process, real Postgres and Kafk
     expect((await answersFor(order.orderId)).map((answer) => answer.message_type)).toEqual(['StockRejected']);
   });
 
+  it('when OrderCancelled arrives before its OrderCreated (a replayed dead letter), then the cancel is remembered and the late OrderCreated reserves nothing: StockRejected ORDER_CANCELLED', async () => {
+    const before = await stockOf(APPLE);
+    const order = orderCreated([{ sku: APPLE, quantity: 2 }]);
+    const cancel = eventRecord(Topics.orders, 'OrderCancelled', cancelled(order.orderId));
+    await publish([cancel]);
+    await processed(cancel.headers![Headers.messageId]);
+    expect(await sql('SELECT cancel_message_id FROM cancelled_orders WHERE order_id = $1', [order.orderId])).toEqual([
+      { cancel_message_id: cancel.headers![Headers.messageId] },
+    ]);
+
+    const created = eventRecord(Topics.orders, 'OrderCreated', order);
+    await publish([created]);
+    await processed(created.headers![Headers.messageId]);
+
+    expect(await stockOf(APPLE)).toEqual(before);
+    expect(await sql('SELECT 1 FROM reservations WHERE order_id = $1', [order.orderId])).toEqual([]);
+    expect(await sql('SELECT 1 FROM loyalty_commands WHERE order_id = $1', [order.orderId])).toEqual([]);
+    const answers = await answersFor(order.orderId);
+    expect(answers).toHaveLength(1);
+    expect(answers[0]).toMatchObject({ message_type: 'StockRejected', payload: { orderId: order.orderId, reasonCode: 'INVENTORY.ORDER_CANCELLED' } });
+  });
+
   it('when the same record is published twice, then one reservation, one loyalty command, one answer, and inbox_duplicates_total counts one', async () => {
     const before = await stockOf(APPLE);
     const duplicates = await MetricBaseline.take(inventory.baseUrl, 'inbox_duplicates_total', { consumer: CONSUMER });

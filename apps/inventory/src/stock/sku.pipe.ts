@@ -1,12 +1,11 @@
 import { BadRequestException, type PipeTransform } from '@nestjs/common';
-import { SKU_PATTERN } from '@app/contracts';
+import { OrderChecks } from '@app/contracts';
 
-/** 400 naming the parameter when a path SKU is malformed. */
+/** 400 naming the parameter when a path SKU is not one an order could name (the contract's own check). */
 export class SkuPipe implements PipeTransform<string, string> {
   transform(value: string): string {
-    if (!SKU_PATTERN.test(value)) {
-      throw new BadRequestException({ statusCode: 400, message: ['sku must be 1 to 64 upper-case letters, digits or dashes'], fields: ['sku'] });
-    }
+    const problems = OrderChecks.sku(value, 'sku');
+    if (problems.length > 0) throw new BadRequestException({ statusCode: 400, message: problems, fields: ['sku'] });
     return value;
   }
 }

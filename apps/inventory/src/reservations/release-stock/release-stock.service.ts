@@ -3,12 +3,15 @@ import { type OrderCancelled, ReservationEvents, type StockReleased } from '@app
 import { TransactionContext } from '@app/database';
 import type { InboxEnvelope } from '@app/inbox';
 import { OutboxWriter } from '@app/outbox';
+import { lockOrder } from '../order-lock.js';
 import { Reservation } from '../reservation.entity.js';
 import { reservationEventBase } from '../reservation-event-base.js';
 
 /**
  * Returns a cancelled order's reserved stock. An order that was rejected holds nothing: there is
- * nothing to release and nothing to announce.
+ * nothing to release and nothing to announce. An order with no reservation at all is remembered as
+ * cancelled, so that an `OrderCreated` arriving after this (a replayed dead letter, a redelivery
+ * after a rebalance) reserves nothing for it.
  */
 @Injectable()
 export class ReleaseStockService {
@@ -19,12 +22,18 @@ export class ReleaseStockService {
 
   async release(envelope: InboxEnvelope<OrderCancelled>): Promise<void> {
     const manager = this.tx.requireManager('Releasing stock');
+    const orderId = envelope.payload.orderId;
+    await lockOrder(manager, orderId);
     const reservations = manager.getRepository(Reservation);
-    const reservation = await reservations.findOne({
-      where: { orderId: envelope.payload.orderId },
-      lock: { mode: 'pessimistic_write' },
-    });
-    if (!reservation || reservation.status !== 'RESERVED') return;
+    const reservation = await reservations.findOne({ where: { orderId }, lock: { mode: 'pessimistic_write' } });
+    if (!reservation) {
+      await manager.query('INSERT INTO cancelled_orders (order_id, cancel_message_id) VALUES ($1, $2) ON CONFLICT (order_id) DO NOTHING', [
+        orderId,
+        envelope.messageId,
+      ]);
+      return;
+    }
+    if (reservation.status !== 'RESERVED') return;
     // Same SKU order as reserving, so a release and a reservation never deadlock.
     for (const line of reservation.items) {
       await manager.query('UPDATE stock_items SET available = available + $2, reserved = reserved - $2, updated_at = now() WHERE sku = $1', [

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import {
+  accrualRequestCheck,
   type OrderCreated,
   type RejectionCode,
+  rejectionReason,
   ReservationEvents,
   type ReservedLine,
   type StockRejected,
@@ -11,13 +13,26 @@ import { TransactionContext } from '@app/database';
 import type { InboxEnvelope } from '@app/inbox';
 import { OutboxWriter } from '@app/outbox';
 import { accrualOperationId, pointsFor } from '../../loyalty/loyalty-command.entity.js';
+import { lockOrder } from '../order-lock.js';
 import { reservationEventBase } from '../reservation-event-base.js';
 
-/** Sums quantities per SKU, sorted by SKU: rows are then locked in one global order (no deadlocks). */
+/**
+ * Sums quantities per SKU, sorted by SKU: rows are then locked in one global order (no deadlocks).
+ * The `OrderCreated` contract bounds the sum per SKU (`OrderLimits.quantityPerSkuMax`), so every
+ * merged line fits a `StockReserved` line.
+ */
 export function linesBySku(items: { sku: string; quantity: number }[]): ReservedLine[] {
   const totals = new Map<string, number>();
   for (const { sku, quantity } of items) totals.set(sku, (totals.get(sku) ?? 0) + quantity);
   return [...totals].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([sku, quantity]) => ({ sku, quantity }));
+}
+
+/** Thrown when a loyalty command would break loyalty's contract: a bug in the limits, never parked silently. */
+export class LoyaltyCommandRejectedError extends Error {
+  constructor(orderId: string, problems: string[]) {
+    super(`INVENTORY.INVALID_LOYALTY_COMMAND: the accrual of order ${orderId} violates loyalty's contract: ${problems.join('; ')}`);
+    this.name = 'LoyaltyCommandRejectedError';
+  }
 }
 
 /**
@@ -34,6 +49,12 @@ export class ReserveStockService {
   async reserve(envelope: InboxEnvelope<OrderCreated>): Promise<void> {
     const manager = this.tx.requireManager('Reserving stock');
     const order = envelope.payload;
+    await lockOrder(manager, order.orderId);
+    const [cancelled] = await manager.query('SELECT 1 FROM cancelled_orders WHERE order_id = $1', [order.orderId]);
+    if (cancelled) {
+      // Orders already holds this order as CANCELLED; the answer keeps one answer per OrderCreated.
+      return this.reject(envelope, 'INVENTORY.ORDER_CANCELLED', `Order ${order.orderId} was cancelled before it could be reserved`);
+    }
     const lines = linesBySku(order.items);
     // Raw SQL on this hot path (one message = one reservation): the query builder and repository
     // insert cost more CPU than the statements themselves. Rows are locked in SKU order.
@@ -45,12 +66,12 @@ export class ReserveStockService {
 
     const unknown = lines.filter((line) => !bySku.has(line.sku));
     if (unknown.length > 0) {
-      return this.reject(envelope, 'INVENTORY.UNKNOWN_SKU', `Unknown SKU(s): ${unknown.map((line) => line.sku).join(', ')}`);
+      return this.reject(envelope, 'INVENTORY.UNKNOWN_SKU', rejectionReason('Unknown SKU(s)', unknown.map((line) => line.sku)));
     }
     const short = lines.filter((line) => bySku.get(line.sku)!.available < line.quantity);
     if (short.length > 0) {
       const detail = short.map((line) => `${line.sku} (wanted ${line.quantity}, available ${bySku.get(line.sku)!.available})`);
-      return this.reject(envelope, 'INVENTORY.INSUFFICIENT_STOCK', `Insufficient stock: ${detail.join(', ')}`);
+      return this.reject(envelope, 'INVENTORY.INSUFFICIENT_STOCK', rejectionReason('Insufficient stock', detail));
     }
 
     await manager.query(
@@ -61,11 +82,16 @@ export class ReserveStockService {
     await manager.query("INSERT INTO reservations (order_id, status, items) VALUES ($1, 'RESERVED', $2)", [order.orderId, JSON.stringify(lines)]);
     const points = pointsFor(order.totalCents);
     if (points > 0) {
+      const accrual = { customerId: order.customerId, orderId: order.orderId, points };
+      // Checked as loyalty will check it: a command loyalty would refuse fails this transaction now
+      // (and the order is retried, then dead-lettered, visibly) instead of being parked later.
+      const problems = accrualRequestCheck(accrual, 'accrual');
+      if (problems.length > 0) throw new LoyaltyCommandRejectedError(order.orderId, problems);
       await manager.query('INSERT INTO loyalty_commands (id, customer_id, order_id, points) VALUES ($1, $2, $3, $4)', [
         accrualOperationId(order.orderId),
-        order.customerId,
-        order.orderId,
-        points,
+        accrual.customerId,
+        accrual.orderId,
+        accrual.points,
       ]);
     }
     const payload: StockReserved = { orderId: order.orderId, items: lines, reservedAt: new Date().toISOString() };

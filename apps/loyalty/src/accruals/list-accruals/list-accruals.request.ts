@@ -1,7 +1,8 @@
-import { IsString, Length } from 'class-validator';
+import { AccrualChecks } from '@app/contracts';
+import { Satisfies } from '@app/http';
 
 export class ListAccrualsRequest {
-  @IsString()
-  @Length(1, 64)
+  /** The same check as an accrual's customer, so every customer that can earn points can be listed. */
+  @Satisfies(AccrualChecks.customerId)
   customerId: string;
 }

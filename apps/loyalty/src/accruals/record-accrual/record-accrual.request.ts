@@ -1,15 +1,17 @@
-import { IsInt, IsString, IsUUID, Length, Max, Min } from 'class-validator';
+import { AccrualChecks } from '@app/contracts';
+import { Satisfies } from '@app/http';
 
+/**
+ * Checked by the accrual contract's field checks, the same ones inventory runs before it stores a
+ * command: loyalty's limits match what inventory can send (`AccrualLimits`).
+ */
 export class RecordAccrualRequest {
-  @IsString()
-  @Length(1, 64)
+  @Satisfies(AccrualChecks.customerId)
   customerId: string;
 
-  @IsUUID()
+  @Satisfies(AccrualChecks.orderId)
   orderId: string;
 
-  @IsInt()
-  @Min(1)
-  @Max(1_000_000)
+  @Satisfies(AccrualChecks.points)
   points: number;
 }

@@ -1,13 +1,17 @@
+import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { loadConfig } from '@app/config';
-import { migrateDatabase } from '@app/database';
+import { OrderEvents } from '@app/contracts';
+import { migrateDatabase, TransactionContext } from '@app/database';
 import { configureHttpApp } from '@app/http';
+import { OutboxEventRejectedError, OutboxWriter } from '@app/outbox';
 import { countRows, createTestDatabase, dropTestDatabase, queryTestDatabase, requestJson, testInfrastructure, uniqueName } from '@app/testing';
 import { ordersEnv } from '../../orders.config.js';
 import { createOrdersDataSource } from '../../orders.data-source.js';
 import { OrdersAppModule } from '../../orders.module.js';
+import { orderEvent } from '../order-event.js';
 
 const { serverUrl, brokers } = testInfrastructure();
 const TABLES = ['orders', 'order_items', 'outbox_messages', 'idempotency_keys'] as const;
@@ -135,5 +139,28 @@ describe('POST /orders atomicity (real HTTP app, real Postgres)', () => {
       outbox_messages: before.outbox_messages + 1,
       idempotency_keys: before.idempotency_keys + 1,
     });
+  });
+
+  it('when the app would write an OrderCreated its consumers refuse, then its OutboxWriter throws naming the type and field and the transaction writes nothing', async () => {
+    const before = await count();
+    const writer = app.get(OutboxWriter);
+    const tx = app.get(TransactionContext);
+    const orderId = randomUUID();
+    // What inventory's inbox would dead-letter: 1,200 units of one SKU over two lines.
+    const payload = {
+      orderId,
+      customerId: 'contract',
+      items: [{ sku: 'SKU-A', quantity: 600, unitPriceCents: 1 }, { sku: 'SKU-A', quantity: 600, unitPriceCents: 1 }],
+      totalCents: 1200,
+      createdAt: new Date().toISOString(),
+    };
+
+    const attempt = tx.run(() => writer.add(orderEvent(OrderEvents.OrderCreated, orderId, payload)));
+
+    await expect(attempt).rejects.toThrow(OutboxEventRejectedError);
+    await expect(tx.run(() => writer.add(orderEvent(OrderEvents.OrderCreated, orderId, payload)))).rejects.toThrow(
+      /OrderCreated .* violates its contract: payload\.items hold 1200 units of SKU-A/,
+    );
+    expect(await count()).toEqual(before);
   });
 });

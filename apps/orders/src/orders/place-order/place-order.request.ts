@@ -1,32 +1,36 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, IsInt, IsString, Length, Matches, Max, Min, ValidateNested } from 'class-validator';
-import { SKU_PATTERN } from '@app/contracts';
+import { ArrayMaxSize, ArrayMinSize, IsArray, ValidateNested } from 'class-validator';
+import { OrderChecks, OrderLimits } from '@app/contracts';
+import { Satisfies } from '@app/http';
 
+/**
+ * Every field is checked by the `OrderCreated` contract's own field checks: the API accepts
+ * exactly what inventory will accept, and every limit lives in `OrderLimits`.
+ */
 export class OrderLineRequest {
-  @IsString()
-  @Matches(SKU_PATTERN, { message: 'sku must be 1 to 64 upper-case letters, digits or dashes' })
+  @Satisfies(OrderChecks.sku)
   sku: string;
 
-  @IsInt()
-  @Min(1)
-  @Max(1000)
+  @Satisfies(OrderChecks.quantity)
   quantity: number;
 
-  @IsInt()
-  @Min(0)
-  @Max(100_000_000)
+  @Satisfies(OrderChecks.unitPriceCents)
   unitPriceCents: number;
 }
 
 export class PlaceOrderRequest {
-  @IsString()
-  @Length(1, 64)
+  @Satisfies(OrderChecks.customerId)
   customerId: string;
 
+  /**
+   * Lines of one SKU may repeat (inventory merges them), but their units are summed against the
+   * per-SKU limit, and the order total is bounded: both are the contract's `lineTotals` rule.
+   */
   @IsArray()
   @ArrayMinSize(1)
-  @ArrayMaxSize(50)
+  @ArrayMaxSize(OrderLimits.linesMax)
   @ValidateNested({ each: true })
   @Type(() => OrderLineRequest)
+  @Satisfies(OrderChecks.lineTotals)
   items: OrderLineRequest[];
 }

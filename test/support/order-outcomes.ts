@@ -1,0 +1,111 @@
+import { DeadLetterHeaders, deadLetterTopic, Topics } from '@app/contracts';
+import {
+  type OrderView,
+  queryTestDatabase,
+  requestJson,
+  type ServiceProcess,
+  testInfrastructure,
+  type TestServices,
+  type TopicRecorder,
+  waitFor,
+} from '@app/testing';
+import { startInventoryWithLoyalty } from './inventory-with-loyalty.js';
+
+/** What became of one `POST /orders`: refused up front, or accepted and settled. */
+export type OrderOutcome =
+  | { kind: 'refused'; status: number; fields: string[]; message: unknown }
+  | { kind: 'settled'; order: OrderView; cancelStatus?: number; reservation?: string; loyaltyCommand?: string };
+
+const FINAL_STATES = ['RESERVED', 'REJECTED', 'CANCELLED'];
+
+/**
+ * The three services as real processes plus recorders of both dead-letter topics, and the checks
+ * issue 7 asks of every request: refused with a 4xx that names a field, or its order reaches a
+ * final state, nothing is dead-lettered, a reservation's loyalty command ends DONE, and a cancelled
+ * order holds no stock.
+ */
+export class OrderOutcomes {
+  private constructor(
+    readonly orders: ServiceProcess,
+    readonly inventory: ServiceProcess,
+    readonly loyalty: ServiceProcess,
+    private readonly databases: { orders: string; inventory: string; loyalty: string },
+    private readonly deadLetters: TopicRecorder[],
+  ) {}
+
+  static async start(services: TestServices, prefix: string): Promise<OrderOutcomes> {
+    const { inventory, loyalty, databases } = await startInventoryWithLoyalty(services, prefix, { LOYALTY_RETRY_MAX_MS: '1000' });
+    const ordersDatabase = await services.createDatabase(`${prefix}_orders`);
+    const orders = await services.start({ service: 'orders', database: ordersDatabase });
+    // After the starts: the services create their dead-letter topics when missing.
+    const deadLetters = [
+      await services.recordTopic(deadLetterTopic(Topics.orders)),
+      await services.recordTopic(deadLetterTopic(Topics.reservations)),
+    ];
+    return new OrderOutcomes(orders, inventory, loyalty, { ...databases, orders: ordersDatabase }, deadLetters);
+  }
+
+  sql(database: 'orders' | 'inventory' | 'loyalty', text: string, params: unknown[] = []) {
+    return queryTestDatabase<Record<string, any>>(testInfrastructure().serverUrl, this.databases[database], text, params);
+  }
+
+  /**
+   * Posts `body` (then cancels the order at once when `cancel`), and waits until the order settled:
+   * a final state, inventory done with it (a cancel applied), its loyalty command DONE. Throws with
+   * the reason when any of that does not happen; a 5xx is never an acceptable answer.
+   */
+  async submit(body: unknown, options: { cancel?: boolean; timeoutMs?: number } = {}): Promise<OrderOutcome> {
+    const timeoutMs = options.timeoutMs ?? 30_000;
+    const response = await requestJson<OrderView>('POST', `${this.orders.baseUrl}/orders`, { body });
+    if (response.status >= 400 && response.status < 500) {
+      const fields = (response.body as { fields?: string[] })?.fields ?? [];
+      return { kind: 'refused', status: response.status, fields, message: (response.body as { message?: unknown })?.message };
+    }
+    if (response.status !== 201) throw new Error(`POST /orders answered ${response.status}: ${response.text}`);
+    const id = response.body.id;
+    let cancelStatus: number | undefined;
+    if (options.cancel) {
+      cancelStatus = (await requestJson('POST', `${this.orders.baseUrl}/orders/${id}/cancel`)).status;
+      if (cancelStatus !== 200 && cancelStatus !== 409) throw new Error(`cancel of ${id} answered ${cancelStatus}`);
+    }
+    const order = await waitFor(
+      async () => {
+        const view = (await requestJson<OrderView>('GET', `${this.orders.baseUrl}/orders/${id}`)).body;
+        return FINAL_STATES.includes(view.status) ? view : undefined;
+      },
+      { timeoutMs, intervalMs: 50, description: `order ${id} to reach a final state` },
+    );
+    if (order.status === 'CANCELLED') {
+      // Inventory saw the cancel: it released the reservation, or remembered a cancel with nothing to release.
+      await waitFor(
+        async () => {
+          const [reservation] = await this.sql('inventory', 'SELECT status FROM reservations WHERE order_id = $1', [id]);
+          if (reservation) return reservation.status === 'RELEASED';
+          return (await this.sql('inventory', 'SELECT 1 FROM cancelled_orders WHERE order_id = $1', [id])).length > 0;
+        },
+        { timeoutMs, intervalMs: 50, description: `inventory to apply the cancel of ${id}` },
+      );
+    }
+    const [reservation] = await this.sql('inventory', 'SELECT status FROM reservations WHERE order_id = $1', [id]);
+    let loyaltyCommand: string | undefined;
+    if (reservation && order.totalCents >= 100) {
+      loyaltyCommand = await waitFor(
+        async () => {
+          const [command] = await this.sql('inventory', 'SELECT status, last_error FROM loyalty_commands WHERE order_id = $1', [id]);
+          if (command?.status === 'PARKED') throw new Error(`loyalty command of ${id} PARKED: ${command.last_error}`);
+          return command?.status === 'DONE' ? command.status : undefined;
+        },
+        { timeoutMs, intervalMs: 50, description: `the loyalty command of ${id} to be DONE` },
+      );
+    }
+    return { kind: 'settled', order, cancelStatus, reservation: reservation?.status, loyaltyCommand };
+  }
+
+  /** Every dead letter recorded so far whose key is one of `orderIds` (should be none). */
+  deadLettersOf(orderIds: string[]): { topic: string; key: string | null; reason?: string }[] {
+    const wanted = new Set(orderIds);
+    return this.deadLetters.flatMap((recorder) =>
+      recorder.messages.filter((message) => message.key !== null && wanted.has(message.key)).map((message) => ({ topic: message.topic, key: message.key, reason: message.headers[DeadLetterHeaders.error] })),
+    );
+  }
+}
