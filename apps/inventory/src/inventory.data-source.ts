@@ -4,6 +4,7 @@ import { CreateOutboxMessages1764460800010, OutboxMessage } from '@app/outbox';
 import { LoyaltyCommand } from './loyalty/loyalty-command.entity.js';
 import { CreateStock1764460800300 } from './migrations/1764460800300-create-stock.js';
 import { CreateLoyaltyCommands1764460800310 } from './migrations/1764460800310-create-loyalty-commands.js';
+import { AddLoyaltyCommandClaims1764460800320 } from './migrations/1764460800320-add-loyalty-command-claims.js';
 import { Reservation } from './reservations/reservation.entity.js';
 import { StockItem } from './stock/stock-item.entity.js';
 
@@ -13,6 +14,7 @@ export const inventoryMigrations = [
   CreateInboxMessages1764460800020,
   CreateStock1764460800300,
   CreateLoyaltyCommands1764460800310,
+  AddLoyaltyCommandClaims1764460800320,
 ];
 
 export function createInventoryDataSource(config: DatabaseConfig) {
