@@ -22,6 +22,8 @@ export function createInventoryDataSource(config: DatabaseConfig) {
     serverUrl: config.DATABASE_URL,
     database: config.DATABASE_NAME,
     poolSize: config.DATABASE_POOL_SIZE,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    lockTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
     entities: inventoryEntities,
     migrations: inventoryMigrations,
     applicationName: 'inventory',
