@@ -1,6 +1,6 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from '@jest/globals';
-import { compiledEntry, findRepoRoot, type ServiceName } from '@app/testing';
+import { compiledEntry, findRepoRoot, type ServiceName, testInfrastructure } from '@app/testing';
 
 interface Case {
   service: ServiceName;
@@ -46,6 +46,32 @@ describe('configuration validation at start-up', () => {
       // One line per problem (`  - NAME ...`), so a name merely quoted in another message does not count.
       const reported = [...stderr.matchAll(/^\s+- ([A-Z][A-Z0-9_]*) /gm)].map((match) => match[1]);
       expect(reported.sort()).toEqual([...missing, ...Object.keys(malformed)].sort());
+    },
+  );
+
+  it.each(['orders', 'inventory', 'loyalty'] as const)(
+    'when %s gets a DATABASE_URL with a password that does not parse, then it exits non-zero naming DATABASE_URL without printing the password',
+    async (service) => {
+      const { code, stderr } = await runServer(service, { DATABASE_URL: 'postgres://app:s3cret-pw@db:99999', KAFKA_BROKERS: '127.0.0.1:1', LOYALTY_BASE_URL: 'http://127.0.0.1:1' }, 30_000);
+      expect(code !== null && code !== 0).toBe(true);
+      expect(stderr).toMatch(/- DATABASE_URL /);
+      expect(stderr).not.toContain('s3cret-pw');
+    },
+  );
+
+  it.each(['orders', 'inventory'] as const)(
+    'when %s would forget message ids before Kafka forgets the messages (INBOX_RETENTION_MS below the topic retention.ms), then it refuses to start, naming both values',
+    async (service) => {
+      const { serverUrl, brokers } = testInfrastructure();
+      // The test broker keeps records for the broker default (7 days); the inbox here, one minute.
+      const { code, signal, stderr } = await runServer(
+        service,
+        { DATABASE_URL: serverUrl, KAFKA_BROKERS: brokers.join(','), LOYALTY_BASE_URL: 'http://127.0.0.1:1', INBOX_RETENTION_MS: '60000' },
+        60_000,
+      );
+      expect({ signal, exitedNonZero: code !== null && code !== 0 }).toEqual({ signal: null, exitedNonZero: true });
+      expect(stderr).toContain('INBOX_RETENTION_MS=60000');
+      expect(stderr).toMatch(/retention\.ms=\d{6,}/);
     },
   );
 });

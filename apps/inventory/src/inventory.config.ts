@@ -17,12 +17,25 @@ export const inventoryEnv = {
     protocols: ['http', 'https'],
   }),
   LOYALTY_DISPATCH_INTERVAL_MS: env.integer({
-    description: 'How often pending loyalty commands are sent; lower means faster accruals, more idle queries',
+    description: 'How often an idle dispatcher looks for due commands (a backlog is drained without waiting); lower means faster accruals, more idle queries',
     default: 500,
     min: 10,
     max: 3_600_000,
   }),
-  LOYALTY_DISPATCH_BATCH_SIZE: env.integer({ description: 'Commands sent per dispatcher cycle', default: 50, min: 1, max: 1000 }),
+  LOYALTY_DISPATCH_BATCH_SIZE: env.integer({
+    description:
+      'Commands claimed per statement; full batches are followed at once by the next. Larger means fewer claims but a longer lease (a dead replica delays its claimed commands until it ends)',
+    default: 50,
+    min: 1,
+    max: 1000,
+  }),
+  LOYALTY_DISPATCH_CONCURRENCY: env.integer({
+    description:
+      'Calls to loyalty in flight at once per process; higher drains faster until loyalty (or its database pool) saturates, and shortens the claim lease',
+    default: 8,
+    min: 1,
+    max: 100,
+  }),
   LOYALTY_REQUEST_TIMEOUT_MS: env.integer({
     description: 'Timeout of one call to loyalty; a timeout is retried with the same Idempotency-Key',
     default: 3000,

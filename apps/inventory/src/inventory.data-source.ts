@@ -5,6 +5,7 @@ import { LoyaltyCommand } from './loyalty/loyalty-command.entity.js';
 import { CreateStock1764460800300 } from './migrations/1764460800300-create-stock.js';
 import { CreateLoyaltyCommands1764460800310 } from './migrations/1764460800310-create-loyalty-commands.js';
 import { CreateCancelledOrders1764460800320 } from './migrations/1764460800320-create-cancelled-orders.js';
+import { AddLoyaltyCommandClaims1764460800330 } from './migrations/1764460800330-add-loyalty-command-claims.js';
 import { Reservation } from './reservations/reservation.entity.js';
 import { StockItem } from './stock/stock-item.entity.js';
 
@@ -15,6 +16,7 @@ export const inventoryMigrations = [
   CreateStock1764460800300,
   CreateLoyaltyCommands1764460800310,
   CreateCancelledOrders1764460800320,
+  AddLoyaltyCommandClaims1764460800330,
 ];
 
 export function createInventoryDataSource(config: DatabaseConfig) {
@@ -22,6 +24,8 @@ export function createInventoryDataSource(config: DatabaseConfig) {
     serverUrl: config.DATABASE_URL,
     database: config.DATABASE_NAME,
     poolSize: config.DATABASE_POOL_SIZE,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    lockTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
     entities: inventoryEntities,
     migrations: inventoryMigrations,
     applicationName: 'inventory',

@@ -5,17 +5,20 @@ import { bootstrapOrExit, loadConfig } from '@app/config';
 import { deadLetterTopic, Topics } from '@app/contracts';
 import { configureHttpApp } from '@app/http';
 import { connectInboxKafka } from '@app/inbox';
-import { createKafka, ensureTopics, kafkaServerOptions } from '@app/kafka';
+import { assertInboxOutlivesTopics, createKafka, ensureTopics, kafkaServerOptions } from '@app/kafka';
 import { inventoryEnv } from './inventory.config.js';
 import { InventoryAppModule } from './inventory.module.js';
 
 bootstrapOrExit('inventory', async () => {
   const config = loadConfig(inventoryEnv);
+  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID });
   await ensureTopics(
-    createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID }),
+    kafka,
     [Topics.orders, Topics.reservations, deadLetterTopic(Topics.orders)],
     config.KAFKA_TOPIC_PARTITIONS,
   );
+  // A replay older than the inbox's memory would be applied twice: refuse to run like that.
+  await assertInboxOutlivesTopics(kafka, [Topics.orders], config.INBOX_RETENTION_MS);
   const app = await NestFactory.create<NestExpressApplication>(InventoryAppModule.forRoot(config));
   configureHttpApp(app, { bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES });
   connectInboxKafka(app, kafkaServerOptions(config));

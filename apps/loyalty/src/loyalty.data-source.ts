@@ -1,16 +1,18 @@
 import { createDataSource, type DatabaseConfig } from '@app/database';
-import { CreateIdempotencyKeys1764460800000, IdempotencyKey } from '@app/idempotency';
+import { AddIdempotencyKeysCreatedAtIndex1764460800400, CreateIdempotencyKeys1764460800000, IdempotencyKey } from '@app/idempotency';
 import { Accrual } from './accruals/accrual.entity.js';
 import { CreateAccruals1764460800100 } from './migrations/1764460800100-create-accruals.js';
 
 export const loyaltyEntities = [Accrual, IdempotencyKey];
-export const loyaltyMigrations = [CreateIdempotencyKeys1764460800000, CreateAccruals1764460800100];
+export const loyaltyMigrations = [CreateIdempotencyKeys1764460800000, CreateAccruals1764460800100, AddIdempotencyKeysCreatedAtIndex1764460800400];
 
 export function createLoyaltyDataSource(config: DatabaseConfig) {
   return createDataSource({
     serverUrl: config.DATABASE_URL,
     database: config.DATABASE_NAME,
     poolSize: config.DATABASE_POOL_SIZE,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    lockTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
     entities: loyaltyEntities,
     migrations: loyaltyMigrations,
     applicationName: 'loyalty',

@@ -1,6 +1,8 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { DatabaseModule } from '@app/database';
+import { ScheduleModule } from '@nestjs/schedule';
 import { HealthModule } from '@app/health';
+import { IdempotencyCleanupModule } from '@app/idempotency';
 import { AccrualsModule } from './accruals/accruals.module.js';
 import type { LoyaltyConfig } from './loyalty.config.js';
 import { createLoyaltyDataSource } from './loyalty.data-source.js';
@@ -14,6 +16,8 @@ export class LoyaltyModule {
       imports: [
         DatabaseModule.forRoot({ useFactory: () => createLoyaltyDataSource(config) }),
         HealthModule.forRoot({ kafka: false }),
+        ScheduleModule.forRoot(),
+        IdempotencyCleanupModule.forRoot(config),
         AccrualsModule,
       ],
     };

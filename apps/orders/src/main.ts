@@ -5,18 +5,21 @@ import { bootstrapOrExit, loadConfig } from '@app/config';
 import { deadLetterTopic, Topics } from '@app/contracts';
 import { configureHttpApp } from '@app/http';
 import { connectInboxKafka } from '@app/inbox';
-import { createKafka, ensureTopics, kafkaServerOptions } from '@app/kafka';
+import { assertInboxOutlivesTopics, createKafka, ensureTopics, kafkaServerOptions } from '@app/kafka';
 import { ordersEnv } from './orders.config.js';
 import { OrdersAppModule } from './orders.module.js';
 
 bootstrapOrExit('orders', async () => {
   const config = loadConfig(ordersEnv);
   // Topics exist before the first publish or subscribe: production brokers rarely auto-create.
+  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID });
   await ensureTopics(
-    createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID }),
+    kafka,
     [Topics.orders, Topics.reservations, deadLetterTopic(Topics.reservations)],
     config.KAFKA_TOPIC_PARTITIONS,
   );
+  // A replay older than the inbox's memory would be applied twice: refuse to run like that.
+  await assertInboxOutlivesTopics(kafka, [Topics.reservations], config.INBOX_RETENTION_MS);
   const app = await NestFactory.create<NestExpressApplication>(OrdersAppModule.forRoot(config));
   configureHttpApp(app, { bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES });
   connectInboxKafka(app, kafkaServerOptions(config));

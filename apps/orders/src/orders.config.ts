@@ -1,6 +1,7 @@
 import { env, type EnvConfig } from '@app/config';
 import { databaseEnv } from '@app/database';
 import { httpEnv } from '@app/http';
+import { idempotencyEnv } from '@app/idempotency';
 import { inboxEnv } from '@app/inbox';
 import { kafkaEnv } from '@app/kafka';
 import { outboxEnv } from '@app/outbox';
@@ -12,6 +13,7 @@ export const ordersEnv = {
   ...kafkaEnv('orders'),
   ...outboxEnv,
   ...inboxEnv,
+  ...idempotencyEnv,
 };
 
 export type OrdersConfig = EnvConfig<typeof ordersEnv>;

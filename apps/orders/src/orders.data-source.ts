@@ -1,5 +1,5 @@
 import { createDataSource, type DatabaseConfig } from '@app/database';
-import { CreateIdempotencyKeys1764460800000, IdempotencyKey } from '@app/idempotency';
+import { AddIdempotencyKeysCreatedAtIndex1764460800400, CreateIdempotencyKeys1764460800000, IdempotencyKey } from '@app/idempotency';
 import { CreateInboxMessages1764460800020, InboxMessage } from '@app/inbox';
 import { CreateOutboxMessages1764460800010, OutboxMessage } from '@app/outbox';
 import { CreateOrders1764460800200 } from './migrations/1764460800200-create-orders.js';
@@ -12,6 +12,7 @@ export const ordersMigrations = [
   CreateOutboxMessages1764460800010,
   CreateInboxMessages1764460800020,
   CreateOrders1764460800200,
+  AddIdempotencyKeysCreatedAtIndex1764460800400,
 ];
 
 export function createOrdersDataSource(config: DatabaseConfig) {
@@ -19,6 +20,8 @@ export function createOrdersDataSource(config: DatabaseConfig) {
     serverUrl: config.DATABASE_URL,
     database: config.DATABASE_NAME,
     poolSize: config.DATABASE_POOL_SIZE,
+    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
+    lockTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
     entities: ordersEntities,
     migrations: ordersMigrations,
     applicationName: 'orders',

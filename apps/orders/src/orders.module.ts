@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { DatabaseModule } from '@app/database';
 import { HealthModule } from '@app/health';
+import { IdempotencyCleanupModule } from '@app/idempotency';
 import { InboxModule } from '@app/inbox';
 import { KafkaModule } from '@app/kafka';
 import { MetricsModule } from '@app/metrics';
@@ -26,6 +27,7 @@ export class OrdersAppModule {
         // Every event is checked against the contract its consumers use before it reaches the outbox.
         OutboxModule.forRoot(config, { validateEvent: messageProblems }),
         InboxModule.forRoot(config),
+        IdempotencyCleanupModule.forRoot(config),
         HealthModule.forRoot({ kafka: true }),
         OrdersModule,
         ReservationsModule,

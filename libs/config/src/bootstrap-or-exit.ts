@@ -1,4 +1,6 @@
+import { inspect } from 'node:util';
 import { ConfigValidationError } from './config-validation.error.js';
+import { redactCredentials } from './redact-credentials.js';
 
 /**
  * Runs an app's bootstrap; on failure prints the reason and exits non-zero. Configuration errors
@@ -9,7 +11,8 @@ export function bootstrapOrExit(name: string, bootstrap: () => Promise<unknown>)
     if (error instanceof ConfigValidationError) {
       console.error(`[${name}] ${error.message}`);
     } else {
-      console.error(`[${name}] failed to start:`, error);
+      // Redacted: a driver's error may quote the connection string it was given.
+      console.error(`[${name}] failed to start: ${redactCredentials(inspect(error))}`);
     }
     process.exit(1);
   });

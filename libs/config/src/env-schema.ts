@@ -30,6 +30,7 @@ interface Common<T> {
 }
 
 import { validateCronExpression } from 'cron';
+import { redactCredentials } from './redact-credentials.js';
 
 export const env = {
   string(options: Common<string> & { pattern?: RegExp }): EnvVarSpec<string> {
@@ -86,7 +87,8 @@ export const env = {
         try {
           parsed = new URL(raw);
         } catch {
-          throw new Error(`must be a URL, got "${raw}"`);
+          // Never the raw value: a connection string carries its password.
+          throw new Error(`must be a URL, got "${redactCredentials(raw)}"`);
         }
         if (!options.protocols.includes(parsed.protocol.replace(/:$/, ''))) {
           throw new Error(`must use ${options.protocols.join(' or ')}, got "${parsed.protocol}"`);

@@ -12,6 +12,16 @@ export interface DataSourceFactoryOptions {
   poolSize?: number;
   /** Shows in `pg_stat_activity`; helps tell services and tests apart. */
   applicationName?: string;
+  /**
+   * Postgres `statement_timeout` for every pool connection, in ms; default none (0). Without one, a
+   * runaway statement holds its connection, and any lock it took, for ever.
+   */
+  statementTimeoutMs?: number;
+  /**
+   * Postgres `lock_timeout` for every pool connection, in ms; default none (0). Without one, a
+   * statement queues behind a stuck transaction's lock for as long as that transaction lives.
+   */
+  lockTimeoutMs?: number;
 }
 
 /**
@@ -34,5 +44,7 @@ export function createDataSource(options: DataSourceFactoryOptions): DataSource 
     poolSize: options.poolSize ?? 10,
     applicationName: options.applicationName,
     logging: ['error', 'warn'],
+    // Passed by pg to each new connection's startup packet, so they hold from its first statement.
+    extra: { statement_timeout: options.statementTimeoutMs ?? 0, lock_timeout: options.lockTimeoutMs ?? 0 },
   });
 }

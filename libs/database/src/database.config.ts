@@ -21,6 +21,20 @@ export function databaseEnv(defaultName: string) {
       min: 1,
       max: 200,
     }),
+    DATABASE_STATEMENT_TIMEOUT_MS: env.integer({
+      description:
+        'Postgres statement_timeout of every pool connection: a statement running longer fails (0 = none). Bounds a runaway query; migrations of large tables may need more',
+      default: 30_000,
+      min: 0,
+      max: 86_400_000,
+    }),
+    DATABASE_LOCK_TIMEOUT_MS: env.integer({
+      description:
+        'Postgres lock_timeout of every pool connection: waiting longer for a row or table lock fails the statement (0 = none); the caller retries, instead of queueing behind a stuck transaction',
+      default: 10_000,
+      min: 0,
+      max: 86_400_000,
+    }),
   };
 }
 
@@ -28,4 +42,7 @@ export interface DatabaseConfig {
   DATABASE_URL: string;
   DATABASE_NAME: string;
   DATABASE_POOL_SIZE: number;
+  /** Default none; the apps always pass theirs (see {@link databaseEnv}). */
+  DATABASE_STATEMENT_TIMEOUT_MS?: number;
+  DATABASE_LOCK_TIMEOUT_MS?: number;
 }

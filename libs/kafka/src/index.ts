@@ -4,3 +4,4 @@ export { ensureTopics, describeCluster } from './kafka-admin.js';
 export { kafkaServerOptions } from './kafka-server.options.js';
 export { KafkaHealthIndicator } from './kafka.health.js';
 export { KafkaModule } from './kafka.module.js';
+export { assertInboxOutlivesTopics, inboxRetentionProblems, topicRetentionMs } from './topic-retention.js';

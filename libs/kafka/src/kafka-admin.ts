@@ -1,47 +1,84 @@
 import type { Admin, Kafka } from 'kafkajs';
 
-const LEADER_WAIT_MS = 30_000;
+/** How long {@link ensureTopics} keeps trying by default: a fresh broker elects leaders in seconds. */
+const ENSURE_TOPICS_TIMEOUT_MS = 60_000;
+const RETRY_DELAY_MS = 200;
+
+/**
+ * Runs `attempt` until it resolves or `deadline` (epoch ms) passes, then rethrows the last error
+ * with `what` in front. For the answers a cluster gives while it settles: NOT_CONTROLLER, a
+ * coordinator still loading, "This server does not host this topic-partition" for a topic the
+ * controller created and the broker has not heard of yet.
+ */
+async function retryUntil<T>(deadline: number, what: string, attempt: () => Promise<T>): Promise<T> {
+  for (;;) {
+    try {
+      return await attempt();
+    } catch (error) {
+      if (Date.now() + RETRY_DELAY_MS >= deadline) throw new Error(`${what}: ${(error as Error).message}`, { cause: error });
+      await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
+    }
+  }
+}
+
+/** True when every error in `error` (a kafkajs aggregate or a single one) is TOPIC_ALREADY_EXISTS. */
+function isAlreadyExists(error: unknown): boolean {
+  const errors = (error as { errors?: unknown[] }).errors ?? [error];
+  return errors.length > 0 && errors.every((one) => (one as { type?: string }).type === 'TOPIC_ALREADY_EXISTS');
+}
+
+/**
+ * Creates `topic` unless it exists. A concurrent creator (another replica starting at the same
+ * moment) makes the broker answer TOPIC_ALREADY_EXISTS: that is success, not an error. Leaders are
+ * awaited separately by {@link waitForLeaders}: kafkajs' own wait retries only LEADER_NOT_AVAILABLE
+ * and threw "This server does not host this topic-partition" while the new topic's metadata was
+ * still propagating to the broker (issue 7, point 4).
+ */
+async function createTopic(admin: Admin, topic: string, numPartitions: number): Promise<boolean> {
+  try {
+    return await admin.createTopics({ waitForLeaders: false, topics: [{ topic, numPartitions, replicationFactor: -1 }] });
+  } catch (error) {
+    if (isAlreadyExists(error)) return false;
+    throw error;
+  }
+}
 
 /**
  * Resolves when every partition of `topics` has a leader. Needed even when another process
  * created the topics: `createTopics` then reports "already exists" at once, while the new
  * partitions may still be electing leaders, and the first produce or offset lookup would fail.
+ * A topic missing from the metadata (UNKNOWN_TOPIC_OR_PARTITION) is waited for like a leader.
  */
-async function waitForLeaders(admin: Admin, topics: string[]): Promise<void> {
-  const deadline = Date.now() + LEADER_WAIT_MS;
-  let lastProblem = 'no metadata yet';
-  while (Date.now() < deadline) {
-    try {
-      const metadata = await admin.fetchTopicMetadata({ topics });
-      const leaderless = metadata.topics.filter((topic) => topic.partitions.length === 0 || topic.partitions.some((p) => p.leader < 0));
-      if (leaderless.length === 0) return;
-      lastProblem = `no leader yet for ${leaderless.map((topic) => topic.name).join(', ')}`;
-    } catch (error) {
-      lastProblem = (error as Error).message;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-  throw new Error(`Topics ${topics.join(', ')} not ready after ${LEADER_WAIT_MS} ms: ${lastProblem}`);
+async function waitForLeaders(admin: Admin, topics: string[], deadline: number): Promise<void> {
+  await retryUntil(deadline, `Topics ${topics.join(', ')} not ready`, async () => {
+    const metadata = await admin.fetchTopicMetadata({ topics });
+    const leaderless = metadata.topics.filter((topic) => topic.partitions.length === 0 || topic.partitions.some((p) => p.leader < 0));
+    if (leaderless.length > 0) throw new Error(`no leader yet for ${leaderless.map((topic) => topic.name).join(', ')}`);
+  });
 }
 
 /**
- * Creates the topics that are missing, so a service never depends on broker auto-creation (off in
- * most production clusters) and a consumer never starts on a topic that does not exist yet.
+ * Creates the topics that are missing and waits until every partition of every topic has a
+ * leader, so a service never depends on broker auto-creation (off in most production clusters)
+ * and a consumer never starts on a topic that does not exist yet. Safe to run from several
+ * processes at once on a fresh broker: each step is retried until `timeoutMs` (default 60 s).
+ * Returns the topics this call created.
  */
-export async function ensureTopics(kafka: Kafka, topics: string[], numPartitions: number): Promise<string[]> {
+export async function ensureTopics(kafka: Kafka, topics: string[], numPartitions: number, timeoutMs = ENSURE_TOPICS_TIMEOUT_MS): Promise<string[]> {
+  const wanted = [...new Set(topics)];
+  const deadline = Date.now() + timeoutMs;
   const admin = kafka.admin();
-  await admin.connect();
+  await retryUntil(deadline, 'Connecting the Kafka admin client', () => admin.connect());
   try {
-    const existing = new Set(await admin.listTopics());
-    const missing = [...new Set(topics)].filter((topic) => !existing.has(topic));
-    if (missing.length > 0) {
-      await admin.createTopics({
-        waitForLeaders: true,
-        topics: missing.map((topic) => ({ topic, numPartitions, replicationFactor: -1 })),
-      });
-    }
-    await waitForLeaders(admin, [...new Set(topics)]);
-    return missing;
+    const created = new Set<string>();
+    await retryUntil(deadline, `Creating topics ${wanted.join(', ')}`, async () => {
+      const existing = new Set(await admin.listTopics());
+      for (const topic of wanted.filter((one) => !existing.has(one) && !created.has(one))) {
+        if (await createTopic(admin, topic, numPartitions)) created.add(topic);
+      }
+    });
+    await waitForLeaders(admin, wanted, deadline);
+    return [...created];
   } finally {
     await admin.disconnect();
   }

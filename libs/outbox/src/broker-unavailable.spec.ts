@@ -37,4 +37,10 @@ describe('isBrokerUnavailable', () => {
   it.each([undefined, null, 'KafkaJSConnectionError', 42, {}])('when the thrown value is %p, then it is not a broker outage', (value) => {
     expect(isBrokerUnavailable(value)).toBe(false);
   });
+
+  it('when retries were exhausted on a partition error (no leader), then it is not a broker outage; on a connection error, it is', () => {
+    const leaderGone = named('KafkaJSProtocolError', { type: 'LEADER_NOT_AVAILABLE' });
+    expect(isBrokerUnavailable(named('KafkaJSNumberOfRetriesExceeded', { cause: leaderGone, originalError: leaderGone }))).toBe(false);
+    expect(isBrokerUnavailable(named('KafkaJSNumberOfRetriesExceeded', { originalError: named('KafkaJSConnectionError') }))).toBe(true);
+  });
 });

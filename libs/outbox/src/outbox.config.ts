@@ -22,6 +22,13 @@ export const outboxEnv = {
     min: 1,
     max: 2000,
   }),
+  OUTBOX_PUBLISH_TIMEOUT_MS: env.integer({
+    description:
+      'Time one batch may spend sending to Kafka, fallbacks included, while the relay holds its lock and transaction; what is unsent then backs off. Lower frees the lock sooner when the broker hangs, but a slow broker may see more retries (and duplicates, which consumers dedupe)',
+    default: 15_000,
+    min: 100,
+    max: 600_000,
+  }),
   OUTBOX_MAX_BATCHES_PER_CYCLE: env.integer({
     description: 'Batches one cycle may publish before yielding, so a backlog never starves shutdown',
     default: 20,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import type { Kafka, ProducerBatch } from 'kafkajs';
+import { type Kafka, Partitioners, type PartitionMetadata, type ProducerBatch } from 'kafkajs';
 import type { OutboxMessage } from './outbox-message.entity.js';
 import { OutboxPublisher } from './outbox.publisher.js';
 
@@ -27,9 +27,19 @@ class FakeProducer {
   }
 }
 
-function fakeKafka(failWith: (batch: ProducerBatch, producerIndex: number) => Error | undefined) {
+function fakeKafka(failWith: (batch: ProducerBatch, producerIndex: number) => Error | undefined, partitionLeaders?: number[]) {
   const producers: FakeProducer[] = [];
   const kafka = {
+    // Only when the test gives partition leaders: without admin the publisher cannot read metadata.
+    ...(partitionLeaders && {
+      admin: () => ({
+        connect: async () => undefined,
+        disconnect: async () => undefined,
+        fetchTopicMetadata: async ({ topics }: { topics: string[] }) => ({
+          topics: topics.map((name) => ({ name, partitions: partitionLeaders.map((leader, partitionId) => ({ partitionId, leader })) })),
+        }),
+      }),
+    }),
     producer: () => {
       const index = producers.length;
       const producer = new FakeProducer((batch) => failWith(batch, index));
@@ -39,6 +49,12 @@ function fakeKafka(failWith: (batch: ProducerBatch, producerIndex: number) => Er
   } as unknown as Kafka;
   return { kafka, producers };
 }
+
+const partitionOf = (() => {
+  const partitioner = Partitioners.DefaultPartitioner();
+  const partitionMetadata = [0, 1, 2].map((partitionId) => ({ partitionId, leader: 1 })) as unknown as PartitionMetadata[];
+  return (key: string) => partitioner({ topic: 'orders.order.v1', partitionMetadata, message: { key, value: null } });
+})();
 
 function row(id: string, aggregateId: string): OutboxMessage {
   return {
@@ -112,5 +128,33 @@ describe('OutboxPublisher', () => {
     expect(outcome.failed.map(({ row: { id } }) => id)).toEqual(['a1']);
     // a2 was never attempted: publishing it would put it ahead of a1 on the topic.
     expect(producers.flatMap((producer) => producer.sent.flatMap(keysOf))).not.toContain('a2');
+  });
+
+  it('when a batch fails for one partition only, then the other partitions are sent and only that partition fails, without row-by-row retries', async () => {
+    const aggregates = Array.from({ length: 12 }, (_, n) => `order-${n}`);
+    const leaderGone = () => Object.assign(new Error('no leader'), { name: 'KafkaJSProtocolError', type: 'LEADER_NOT_AVAILABLE' });
+    const { kafka, producers } = fakeKafka((batch) => (batch.topicMessages!.some(({ messages }) => messages.some((message) => partitionOf(String(message.key)) === 1)) ? leaderGone() : undefined), [1, 1, 1]);
+    const rows = aggregates.map((aggregateId) => row(`m-${aggregateId}`, aggregateId));
+    const outcome = await new OutboxPublisher(kafka).publish(rows);
+    const bad = aggregates.filter((id) => partitionOf(id) === 1);
+    expect(bad.length).toBeGreaterThan(0);
+    expect(outcome.failed.map(({ row: { aggregateId } }) => aggregateId).sort()).toEqual(bad.sort());
+    expect(outcome.published.map(({ aggregateId }) => aggregateId).sort()).toEqual(aggregates.filter((id) => !bad.includes(id)).sort());
+    // Three sends failed at most: the whole batch, then partition 1 once; never once per row.
+    expect(producers.length).toBeLessThanOrEqual(3);
+  });
+
+  it('when the metadata shows a partition without leader, then its rows fail without a send', async () => {
+    const aggregates = Array.from({ length: 12 }, (_, n) => `order-${n}`);
+    let sendsToBad = 0;
+    const { kafka } = fakeKafka((batch) => {
+      if (!batch.topicMessages!.some(({ messages }) => messages.some((message) => partitionOf(String(message.key)) === 2))) return undefined;
+      sendsToBad += 1;
+      return Object.assign(new Error('Invalid partition metadata'), { name: 'KafkaJSError' });
+    }, [1, 1, -1]);
+    const outcome = await new OutboxPublisher(kafka).publish(aggregates.map((aggregateId) => row(`m-${aggregateId}`, aggregateId)));
+    expect(outcome.failed.map(({ row: { aggregateId } }) => aggregateId).sort()).toEqual(aggregates.filter((id) => partitionOf(id) === 2).sort());
+    expect(outcome.failed[0].error.message).toMatch(/no leader/);
+    expect(sendsToBad).toBe(1);
   });
 });

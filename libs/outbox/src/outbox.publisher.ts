@@ -1,7 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { Kafka, type Message, type Producer } from 'kafkajs';
+import { type Admin, Kafka, type Message, Partitioners, type PartitionMetadata, type Producer } from 'kafkajs';
 import { isBrokerUnavailable } from './broker-unavailable.js';
 import type { OutboxMessage } from './outbox-message.entity.js';
+import { isPartitionUnavailable } from './partition-unavailable.js';
+import { PublishDeadline } from './publish-deadline.js';
 
 export interface PublishOutcome {
   published: OutboxMessage[];
@@ -22,6 +24,15 @@ function groupByTopic(rows: OutboxMessage[]) {
   return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
 }
 
+/** Rows of one topic-partition, in batch order; `leader` < 0 when the metadata names none. */
+interface PartitionGroup {
+  name: string;
+  leader: number;
+  rows: OutboxMessage[];
+  /** True when the metadata could not be read: the rows go straight to one-by-one isolation. */
+  unknown?: boolean;
+}
+
 /**
  * Sends outbox rows with one idempotent producer, one awaited request at a time (see
  * `createIdempotentProducer` for why), and reports which rows the broker acknowledged.
@@ -31,6 +42,10 @@ export class OutboxPublisher {
   private readonly logger = new Logger(OutboxPublisher.name);
   private producer: Producer | undefined;
   private connecting: Promise<void> | undefined;
+  private admin: Promise<Admin> | undefined;
+  // The same key-to-partition function kafkajs applies by default (murmur2, Java-compatible), so
+  // the groups below are exactly the partitions the rows would land in.
+  private readonly partitioner = Partitioners.DefaultPartitioner();
 
   constructor(@Inject(Kafka) private readonly kafka: Kafka) {}
 
@@ -55,10 +70,14 @@ export class OutboxPublisher {
     return this.producer;
   }
 
-  private async send(rows: OutboxMessage[]): Promise<void> {
-    const producer = await this.connected();
+  private async send(rows: OutboxMessage[], deadline: PublishDeadline): Promise<void> {
     try {
-      await producer.sendBatch({ acks: -1, topicMessages: groupByTopic(rows) });
+      await deadline.race(
+        (async () => {
+          const producer = await this.connected();
+          await producer.sendBatch({ acks: -1, topicMessages: groupByTopic(rows) });
+        })(),
+      );
     } catch (error) {
       // A failed send retires the producer. kafkajs rolls its idempotent sequence numbers back on
       // any failed request, even one the broker did append (a timeout, a dropped connection). The
@@ -66,45 +85,149 @@ export class OutboxPublisher {
       // acknowledges it as a duplicate WITHOUT writing it (rows marked published, never on the
       // topic), or rejects every later send with OUT_OF_ORDER_SEQUENCE_NUMBER. A new producer id
       // starts clean; the cost is a possible duplicate, which consumers dedupe by message-id.
-      await this.close();
+      // The same holds for a send abandoned at the deadline, which may still be running: it keeps
+      // the old producer, and the next send gets a new one.
+      this.retire();
       throw error;
     }
   }
 
   /**
-   * One `sendBatch` for the whole batch. When it fails for a reason other than an unreachable
-   * broker, rows are retried one by one to isolate the bad one: an aggregate stops at its first
-   * failure (later rows of it stay pending, preserving order), other aggregates go on.
+   * One `sendBatch` for the whole batch. When it fails and the broker is still there, the rows are
+   * split by topic-partition and each partition is sent on its own, so one bad partition (no
+   * leader, too few replicas) cannot hold back the healthy ones: every later batch would contain
+   * rows of it, and the whole relay would stall with it. A partition the metadata shows without a
+   * leader is failed without a send. Inside a partition that fails for a reason about a message,
+   * rows are retried one by one to isolate the bad one: an aggregate stops at its first failure
+   * (later rows of it stay pending, preserving order), other aggregates go on. All of it runs
+   * within `deadline`; whatever is not sent when it passes fails and backs off.
    */
-  async publish(rows: OutboxMessage[]): Promise<PublishOutcome> {
+  async publish(rows: OutboxMessage[], deadline: PublishDeadline = PublishDeadline.none()): Promise<PublishOutcome> {
     try {
-      await this.send(rows);
+      await this.send(rows, deadline);
       return { published: rows, failed: [] };
     } catch (error) {
-      if (rows.length === 1 || isBrokerUnavailable(error)) {
-        return { published: [], failed: rows.map((row) => ({ row, error: error as Error })) };
-      }
-      this.logger.warn(`Batch of ${rows.length} failed (${(error as Error).message}); isolating rows`);
+      if (rows.length === 1 || deadline.expired || isBrokerUnavailable(error)) return failAll(rows, error as Error);
+      this.logger.warn(`Batch of ${rows.length} failed (${(error as Error).message}); sending partition by partition`);
     }
     const outcome: PublishOutcome = { published: [], failed: [] };
-    const blocked = new Set<string>();
-    for (const row of rows) {
-      const aggregate = `${row.aggregateType}/${row.aggregateId}`;
-      if (blocked.has(aggregate)) continue;
+    let brokerGone: Error | undefined;
+    for (const group of await this.partitionGroups(rows, deadline)) {
+      if (brokerGone) {
+        outcome.failed.push(...failAll(group.rows, brokerGone).failed);
+        continue;
+      }
+      if (group.unknown) {
+        brokerGone = await this.isolateRows(group.rows, deadline, outcome);
+        continue;
+      }
+      if (group.leader < 0) {
+        outcome.failed.push(...failAll(group.rows, new Error(`${group.name} has no leader`)).failed);
+        continue;
+      }
       try {
-        await this.send([row]);
-        outcome.published.push(row);
+        await this.send(group.rows, deadline);
+        outcome.published.push(...group.rows);
       } catch (error) {
-        outcome.failed.push({ row, error: error as Error });
-        blocked.add(aggregate);
+        if (deadline.expired || isBrokerUnavailable(error)) {
+          brokerGone = error as Error;
+          outcome.failed.push(...failAll(group.rows, brokerGone).failed);
+        } else if (group.rows.length === 1 || isPartitionUnavailable(error)) {
+          outcome.failed.push(...failAll(group.rows, error as Error).failed);
+        } else {
+          brokerGone = await this.isolateRows(group.rows, deadline, outcome);
+        }
       }
     }
     return outcome;
   }
 
-  async close(): Promise<void> {
-    await this.producer?.disconnect().catch(() => undefined);
+  /** Row by row, stopping each aggregate at its first failure; returns the error that ended all sends, if any. */
+  private async isolateRows(rows: OutboxMessage[], deadline: PublishDeadline, outcome: PublishOutcome): Promise<Error | undefined> {
+    const blocked = new Set<string>();
+    let brokerGone: Error | undefined;
+    for (const row of rows) {
+      const aggregate = `${row.aggregateType}/${row.aggregateId}`;
+      if (blocked.has(aggregate)) continue;
+      if (brokerGone) {
+        outcome.failed.push({ row, error: brokerGone });
+        blocked.add(aggregate);
+        continue;
+      }
+      try {
+        await this.send([row], deadline);
+        outcome.published.push(row);
+      } catch (error) {
+        outcome.failed.push({ row, error: error as Error });
+        blocked.add(aggregate);
+        if (deadline.expired || isBrokerUnavailable(error)) brokerGone = error as Error;
+      }
+    }
+    return brokerGone;
+  }
+
+  /**
+   * The rows grouped by the partition kafkajs would send them to, from fresh metadata. When the
+   * metadata cannot be read, one group of unknown partition: the rows are then isolated one by one.
+   */
+  private async partitionGroups(rows: OutboxMessage[], deadline: PublishDeadline): Promise<PartitionGroup[]> {
+    let metadata: Map<string, PartitionMetadata[]>;
+    try {
+      metadata = await deadline.race(this.partitionMetadata([...new Set(rows.map((row) => row.topic))]));
+    } catch (error) {
+      this.logger.warn(`Partition metadata unavailable (${(error as Error).message}); isolating rows one by one`);
+      return [{ name: 'unknown partition', leader: 0, rows, unknown: true }];
+    }
+    const groups = new Map<string, PartitionGroup>();
+    for (const row of rows) {
+      const partitions = metadata.get(row.topic) ?? [];
+      const partition = partitions.length > 0 ? this.partitioner({ topic: row.topic, partitionMetadata: partitions, message: toKafkaMessage(row) }) : -1;
+      const name = `${row.topic}[${partition}]`;
+      const group = groups.get(name) ?? { name, leader: partitions.find((one) => one.partitionId === partition)?.leader ?? -1, rows: [] };
+      group.rows.push(row);
+      groups.set(name, group);
+    }
+    return [...groups.values()];
+  }
+
+  private async partitionMetadata(topics: string[]): Promise<Map<string, PartitionMetadata[]>> {
+    this.admin ??= (async () => {
+      const admin = this.kafka.admin({ retry: { retries: 1, initialRetryTime: 100 } });
+      await admin.connect();
+      return admin;
+    })();
+    try {
+      const { topics: described } = await (await this.admin).fetchTopicMetadata({ topics });
+      return new Map(described.map((topic) => [topic.name, [...topic.partitions].sort((a, b) => a.partitionId - b.partitionId)]));
+    } catch (error) {
+      const admin = this.admin;
+      this.admin = undefined;
+      void admin.then((one) => one.disconnect()).catch(() => undefined);
+      throw error;
+    }
+  }
+
+  /** Drops the producer without waiting: a send abandoned at the deadline may still hold it. */
+  private retire(): void {
+    const producer = this.producer;
     this.producer = undefined;
     this.connecting = undefined;
+    void producer?.disconnect().catch(() => undefined);
   }
+
+  async close(): Promise<void> {
+    const producer = this.producer;
+    const admin = this.admin;
+    this.producer = undefined;
+    this.connecting = undefined;
+    this.admin = undefined;
+    await Promise.all([
+      producer?.disconnect().catch(() => undefined),
+      admin?.then((one) => one.disconnect()).catch(() => undefined),
+    ]);
+  }
+}
+
+function failAll(rows: OutboxMessage[], error: Error): PublishOutcome {
+  return { published: [], failed: rows.map((row) => ({ row, error })) };
 }

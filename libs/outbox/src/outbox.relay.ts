@@ -5,6 +5,7 @@ import type { OutboxMessage } from './outbox-message.entity.js';
 import { OUTBOX_CONFIG, type OutboxConfig } from './outbox-options.js';
 import { OutboxMetrics } from './outbox.metrics.js';
 import { OutboxPublisher } from './outbox.publisher.js';
+import { PublishDeadline } from './publish-deadline.js';
 import { retryDelayMs } from '@app/backoff';
 
 /**
@@ -51,6 +52,7 @@ export class OutboxRelay {
   private inFlight: Promise<void> | undefined;
   private wakeRequested = false;
   private stopping = false;
+  private readonly stopped = new AbortController();
 
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
@@ -79,9 +81,15 @@ export class OutboxRelay {
     while (this.inFlight) await this.inFlight;
   }
 
-  /** Stops accepting wake-ups and awaits the in-flight cycle: shutdown never cuts a batch in half. */
+  /**
+   * Stops accepting wake-ups, abandons the send in flight (its rows are retried later, a possible
+   * duplicate that consumers dedupe) and awaits the cycle's commit: shutdown takes milliseconds,
+   * whatever the broker does, and never leaves a batch half-marked.
+   */
   async stop(): Promise<void> {
     this.stopping = true;
+    // Abandons a send in flight: its rows back off and the transaction ends now, not at the deadline.
+    this.stopped.abort();
     await this.idle();
     await this.publisher.close();
   }
@@ -123,7 +131,8 @@ export class OutboxRelay {
       if (rows.length === 0) return { leader: true, selected: 0, published: 0, failed: 0 };
 
       await failpoint('relay.after-claim-before-publish');
-      const outcome = await this.publisher.publish(rows);
+      const deadline = new PublishDeadline(Date.now() + this.config.OUTBOX_PUBLISH_TIMEOUT_MS, this.stopped.signal);
+      const outcome = await this.publisher.publish(rows, deadline);
       // A crash here republishes these rows with the same message-id: at-least-once, by design.
       await failpoint('relay.after-publish-before-mark');
 

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { existsSync, copyFileSync, mkdirSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './free-port.js';
@@ -72,8 +72,34 @@ export class PrivateKafka {
     await this.script('stop');
   }
 
+  /**
+   * Freezes the broker process (SIGSTOP): connections stay open and requests get no answer, as
+   * when a machine hangs or a network partition drops packets. Worse for clients than a stop,
+   * which they see at once as refused connections. {@link thaw} lets it go on.
+   */
+  freeze(): void {
+    process.kill(this.pid(), 'SIGSTOP');
+  }
+
+  /** Resumes a {@link freeze}d broker (SIGCONT). */
+  thaw(): void {
+    process.kill(this.pid(), 'SIGCONT');
+  }
+
+  private pid(): number {
+    const pid = Number(readFileSync(join(this.dir, 'broker.pid'), 'utf8').replace(/\D/g, ''));
+    if (!pid) throw new Error(`no broker pid in ${this.dir}`);
+    return pid;
+  }
+
   /** Stops it and deletes its state directory. Safe to call twice. */
   async destroy(): Promise<void> {
+    // A frozen broker ignores SIGTERM until it runs again.
+    try {
+      this.thaw();
+    } catch {
+      // not running
+    }
     await this.script('stop').catch(() => undefined);
     rmSync(this.dir, { recursive: true, force: true });
   }

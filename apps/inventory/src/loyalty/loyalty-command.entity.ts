@@ -32,6 +32,10 @@ export class LoyaltyCommand {
   @Column({ name: 'next_attempt_at', type: 'timestamptz', insert: false })
   nextAttemptAt: Date;
 
+  /** The dispatcher claim that holds the command until `nextAttemptAt`; null when unclaimed. */
+  @Column({ name: 'claim_id', type: 'uuid', nullable: true, insert: false })
+  claimId: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -21,6 +21,6 @@ export class LoyaltyDispatchScheduler implements OnApplicationBootstrap, OnModul
 
   async onModuleDestroy(): Promise<void> {
     if (this.registry.doesExist('interval', DISPATCH_INTERVAL)) this.registry.deleteInterval(DISPATCH_INTERVAL);
-    await this.dispatcher.idle();
+    await this.dispatcher.stop();
   }
 }

@@ -24,7 +24,11 @@ export function classifyStatus(status: number): CallOutcome['kind'] {
  * done; most 4xx will never succeed (park it for a human); 5xx, 408/409/425/429, timeouts and
  * network errors may.
  */
-export async function sendAccrual(baseUrl: string, command: LoyaltyCommand, timeoutMs: number): Promise<CallOutcome> {
+export async function sendAccrual(
+  baseUrl: string,
+  command: Pick<LoyaltyCommand, 'id' | 'customerId' | 'orderId' | 'points'>,
+  timeoutMs: number,
+): Promise<CallOutcome> {
   try {
     const response = await fetch(new URL('/accruals', baseUrl), {
       method: 'POST',

@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { retryDelayMs } from '@app/backoff';
@@ -5,25 +6,82 @@ import { failpoint } from '@app/failpoints';
 import { INVENTORY_CONFIG } from '../inventory-config.token.js';
 import type { InventoryConfig } from '../inventory.config.js';
 import type { LoyaltyCommand } from './loyalty-command.entity.js';
-import { sendAccrual } from './loyalty.client.js';
+import { type CallOutcome, sendAccrual } from './loyalty.client.js';
 import { LoyaltyMetrics } from './loyalty.metrics.js';
+import { runConcurrently } from './run-concurrently.js';
 
-const SELECT_DUE = `
-  SELECT id, customer_id AS "customerId", order_id AS "orderId", points, attempts
-  FROM loyalty_commands
-  WHERE status = 'PENDING' AND next_attempt_at <= now()
-  ORDER BY next_attempt_at
-  LIMIT $1`;
+/**
+ * Claims up to $1 due commands for claim $2 until now + $3 ms, in one statement.
+ *
+ * Why a claim: every inventory replica runs a dispatcher, and without one each replica sent every
+ * due command (issue 7, point 6). `FOR UPDATE SKIP LOCKED` lets concurrent claims pass each other
+ * instead of queueing: a row another replica is claiming right now is skipped, and one it has
+ * claimed is no longer due (its `next_attempt_at` moved past now, re-checked under the row lock).
+ * The lease is `next_attempt_at` itself, so a replica that dies holding a claim only delays its
+ * commands until the lease ends; no sweeper is needed. Raw SQL: one round trip per batch on the
+ * hot path, which the ORM cannot express (UPDATE ... FROM a locked sub-select).
+ */
+const CLAIM_DUE = `
+  WITH due AS (
+    SELECT id FROM loyalty_commands
+    WHERE status = 'PENDING' AND next_attempt_at <= now()
+    ORDER BY next_attempt_at
+    LIMIT $1
+    FOR UPDATE SKIP LOCKED),
+  claimed AS (
+    UPDATE loyalty_commands c
+    SET claim_id = $2, next_attempt_at = now() + make_interval(secs => $3::float / 1000)
+    FROM due WHERE c.id = due.id
+    RETURNING c.id, c.customer_id AS "customerId", c.order_id AS "orderId", c.points, c.attempts, c.next_attempt_at)
+  SELECT id, "customerId", "orderId", points, attempts FROM claimed ORDER BY next_attempt_at`;
+
+/**
+ * Every status change is conditional on the status the dispatcher read (`PENDING`): a late answer
+ * can never turn `DONE` into `PARKED` or reschedule a finished command. Retrying and parking also
+ * require our claim to still be the current one, so a replica whose lease expired cannot undo the
+ * work of the replica that holds the command now. `DONE` does not: loyalty acknowledged the key,
+ * which is true whoever asked.
+ */
+const MARK_DONE = `
+  UPDATE loyalty_commands
+  SET status = 'DONE', attempts = attempts + 1, last_error = NULL, completed_at = now(), claim_id = NULL
+  WHERE id = $1 AND status = 'PENDING'
+  RETURNING id`;
+const MARK_PARKED = `
+  UPDATE loyalty_commands
+  SET status = 'PARKED', attempts = attempts + 1, last_error = $3, claim_id = NULL
+  WHERE id = $1 AND status = 'PENDING' AND claim_id = $2
+  RETURNING id`;
+const SCHEDULE_RETRY = `
+  UPDATE loyalty_commands
+  SET attempts = attempts + 1, last_error = $3, claim_id = NULL, next_attempt_at = now() + make_interval(secs => $4::float / 1000)
+  WHERE id = $1 AND status = 'PENDING' AND claim_id = $2
+  RETURNING id`;
+
+type DueCommand = Pick<LoyaltyCommand, 'id' | 'customerId' | 'orderId' | 'points' | 'attempts'>;
+
+/**
+ * How long a claim lasts: the slowest a claimed batch can take (its calls run in waves of
+ * `LOYALTY_DISPATCH_CONCURRENCY`, each bounded by the request timeout), plus one more timeout of
+ * margin for the database writes. Derived rather than configured, so it can never be set shorter
+ * than the work it protects. Exported for its unit test.
+ */
+export function claimLeaseMs(config: Pick<InventoryConfig, 'LOYALTY_DISPATCH_BATCH_SIZE' | 'LOYALTY_DISPATCH_CONCURRENCY' | 'LOYALTY_REQUEST_TIMEOUT_MS'>): number {
+  const waves = Math.ceil(config.LOYALTY_DISPATCH_BATCH_SIZE / config.LOYALTY_DISPATCH_CONCURRENCY);
+  return (waves + 1) * config.LOYALTY_REQUEST_TIMEOUT_MS;
+}
 
 /**
  * Sends pending loyalty commands until loyalty acknowledges them. Sending twice is safe by design
- * (the key makes loyalty replay its stored answer), so there is no lock around the HTTP call:
- * a crash after loyalty accepted and before we marked the row just means one more, harmless, call.
+ * (the key makes loyalty replay its stored answer), so the claim is a lease, not a lock held across
+ * the HTTP call: a crash after loyalty accepted and before we marked the row just means one more,
+ * harmless, call once the lease ends.
  */
 @Injectable()
 export class LoyaltyDispatcher {
   private readonly logger = new Logger(LoyaltyDispatcher.name);
   private inFlight: Promise<void> | undefined;
+  private stopping = false;
 
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
@@ -33,6 +91,7 @@ export class LoyaltyDispatcher {
 
   /** Starts a cycle unless one is running (cycles never overlap). */
   tick(): void {
+    if (this.stopping) return;
     this.inFlight ??= this.dispatchDue()
       .catch((error: Error) => this.logger.error(`Loyalty dispatch failed: ${error.message}`))
       .finally(() => {
@@ -44,34 +103,57 @@ export class LoyaltyDispatcher {
     while (this.inFlight) await this.inFlight;
   }
 
+  /** Starts no new batch, and waits for the calls in flight to be answered and recorded. */
+  async stop(): Promise<void> {
+    this.stopping = true;
+    await this.idle();
+  }
+
+  /**
+   * Claims and sends batch after batch while batches come back full: a backlog drains at the speed
+   * of loyalty, not at one batch per `LOYALTY_DISPATCH_INTERVAL_MS` (which capped it near 100/s).
+   */
   private async dispatchDue(): Promise<void> {
-    const due: LoyaltyCommand[] = await this.dataSource.query(SELECT_DUE, [this.config.LOYALTY_DISPATCH_BATCH_SIZE]);
-    for (const command of due) {
-      const outcome = await sendAccrual(this.config.LOYALTY_BASE_URL, command, this.config.LOYALTY_REQUEST_TIMEOUT_MS);
-      if (outcome.kind === 'accepted') {
-        await failpoint('dispatcher.after-accepted-before-mark', command.id);
-        await this.dataSource.query(
-          "UPDATE loyalty_commands SET status = 'DONE', attempts = attempts + 1, last_error = NULL, completed_at = now() WHERE id = $1",
-          [command.id],
-        );
-        this.metrics.done.inc();
-      } else if (outcome.kind === 'rejected') {
-        await this.dataSource.query(
-          "UPDATE loyalty_commands SET status = 'PARKED', attempts = attempts + 1, last_error = $2 WHERE id = $1",
-          [command.id, outcome.error],
-        );
+    const batchSize = this.config.LOYALTY_DISPATCH_BATCH_SIZE;
+    while (!this.stopping) {
+      const claimId = randomUUID();
+      const due: DueCommand[] = await this.dataSource.query(CLAIM_DUE, [batchSize, claimId, claimLeaseMs(this.config)]);
+      await runConcurrently(due, this.config.LOYALTY_DISPATCH_CONCURRENCY, (command) => this.dispatch(command, claimId));
+      if (due.length < batchSize) return;
+    }
+  }
+
+  private async dispatch(command: DueCommand, claimId: string): Promise<void> {
+    const outcome = await sendAccrual(this.config.LOYALTY_BASE_URL, command, this.config.LOYALTY_REQUEST_TIMEOUT_MS);
+    try {
+      await this.record(command, claimId, outcome);
+    } catch (error) {
+      // The claim's lease brings the command back; loyalty answers the resend from its stored response.
+      this.logger.error(`Loyalty command ${command.id}: recording ${outcome.kind} failed: ${(error as Error).message}`);
+    }
+  }
+
+  private async record(command: DueCommand, claimId: string, outcome: CallOutcome): Promise<void> {
+    if (outcome.kind === 'accepted') {
+      await failpoint('dispatcher.after-accepted-before-mark', command.id);
+      if (await this.changed(MARK_DONE, [command.id])) this.metrics.done.inc();
+    } else if (outcome.kind === 'rejected') {
+      if (await this.changed(MARK_PARKED, [command.id, claimId, outcome.error])) {
         this.metrics.parked.inc();
         this.logger.error(`Loyalty command ${command.id} parked: ${outcome.error}`);
-      } else {
-        const delayMs = retryDelayMs(command.attempts + 1, this.config.LOYALTY_RETRY_BASE_MS, this.config.LOYALTY_RETRY_MAX_MS);
-        await this.dataSource.query(
-          `UPDATE loyalty_commands SET attempts = attempts + 1, last_error = $2,
-             next_attempt_at = now() + make_interval(secs => $3::float / 1000)
-           WHERE id = $1`,
-          [command.id, outcome.error, delayMs],
-        );
-        this.metrics.retried.inc();
       }
+    } else {
+      const delayMs = retryDelayMs(command.attempts + 1, this.config.LOYALTY_RETRY_BASE_MS, this.config.LOYALTY_RETRY_MAX_MS);
+      if (await this.changed(SCHEDULE_RETRY, [command.id, claimId, outcome.error, delayMs])) this.metrics.retried.inc();
     }
+  }
+
+  /** Runs a conditional UPDATE; false (and counted) when the command was no longer ours to change. */
+  private async changed(sql: string, params: unknown[]): Promise<boolean> {
+    // TypeORM answers an UPDATE with [rows, rowCount].
+    const [rows] = (await this.dataSource.query(sql, params)) as [unknown[], number];
+    if (rows.length > 0) return true;
+    this.metrics.staleOutcomes.inc();
+    return false;
   }
 }

@@ -7,6 +7,7 @@ export class LoyaltyMetrics {
   readonly done: Counter;
   readonly parked: Counter;
   readonly retried: Counter;
+  readonly staleOutcomes: Counter;
 
   constructor(@Inject(Registry) registry: Registry, @Inject(DataSource) dataSource: DataSource) {
     this.done = new Counter({ name: 'loyalty_commands_done_total', help: 'Loyalty commands acknowledged with 2xx', registers: [registry] });
@@ -18,6 +19,11 @@ export class LoyaltyMetrics {
     this.retried = new Counter({
       name: 'loyalty_commands_retried_total',
       help: 'Loyalty calls that timed out or got 5xx and were scheduled again',
+      registers: [registry],
+    });
+    this.staleOutcomes = new Counter({
+      name: 'loyalty_commands_stale_outcomes_total',
+      help: 'Answers not recorded because the command was finished or claimed again meanwhile (a lease outlived by a slow call)',
       registers: [registry],
     });
     new Gauge({

@@ -1,0 +1,66 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { SchedulerRegistry } from '@nestjs/schedule';
+import type { DataSource } from 'typeorm';
+import { loadConfig } from '@app/config';
+import { createDataSource, migrateDatabase } from '@app/database';
+import { createTestDatabase, dropTestDatabase, testInfrastructure } from '@app/testing';
+import { AddIdempotencyKeysCreatedAtIndex1764460800400 } from './add-idempotency-keys-created-at-index.migration.js';
+import { CreateIdempotencyKeys1764460800000 } from './create-idempotency-keys.migration.js';
+import { IdempotencyKey } from './idempotency-key.entity.js';
+import { IdempotencyCleanup } from './idempotency.cleanup.js';
+import { idempotencyEnv } from './idempotency.config.js';
+
+/** Issue 7, point 7: `idempotency_keys` no longer grows for ever. Real Postgres. */
+const { serverUrl } = testInfrastructure();
+const DAY_MS = 24 * 3_600_000;
+
+describe('IdempotencyCleanup (real Postgres)', () => {
+  let database: string;
+  let dataSource: DataSource;
+  let cleanup: IdempotencyCleanup;
+
+  const insert = (key: string, ageMs: number) =>
+    dataSource.query(
+      `INSERT INTO idempotency_keys (key, request_fingerprint, response_status, response_body, created_at)
+       VALUES ($1, 'f', 201, '{}'::json, now() - make_interval(secs => $2::float / 1000))`,
+      [key, ageMs],
+    );
+  const keys = async () => ((await dataSource.query('SELECT key FROM idempotency_keys ORDER BY key')) as { key: string }[]).map((row) => row.key);
+
+  beforeAll(async () => {
+    database = await createTestDatabase(serverUrl, 'idempotency_cleanup');
+    dataSource = await createDataSource({
+      serverUrl,
+      database,
+      entities: [IdempotencyKey],
+      migrations: [CreateIdempotencyKeys1764460800000, AddIdempotencyKeysCreatedAtIndex1764460800400],
+      poolSize: 2,
+    }).initialize();
+    await migrateDatabase(dataSource, serverUrl, database);
+    // Retention 30 days; batches of 2 so that 5 expired keys need several statements.
+    const config = loadConfig(idempotencyEnv, { IDEMPOTENCY_RETENTION_MS: String(30 * DAY_MS), IDEMPOTENCY_CLEANUP_BATCH_SIZE: '2' });
+    cleanup = new IdempotencyCleanup(dataSource, new SchedulerRegistry(), config);
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    if (database) await dropTestDatabase(serverUrl, database);
+  });
+
+  it('when it runs, then only keys older than the retention are deleted, in several batches', async () => {
+    for (let n = 1; n <= 5; n += 1) await insert(`expired-${n}`, (30 + n) * DAY_MS);
+    await insert('young', 29 * DAY_MS);
+    await insert('new', 0);
+
+    expect(await cleanup.run()).toBe(5);
+    expect(await keys()).toEqual(['new', 'young']);
+  });
+
+  it('when the defaults apply, then keys are kept 30 days and cleaned every 10 minutes', () => {
+    expect(loadConfig(idempotencyEnv, {})).toEqual({
+      IDEMPOTENCY_RETENTION_MS: 30 * DAY_MS,
+      IDEMPOTENCY_CLEANUP_CRON: '0 */10 * * * *',
+      IDEMPOTENCY_CLEANUP_BATCH_SIZE: 1000,
+    });
+  });
+});
