@@ -1,0 +1,66 @@
+// Backlog drain: what an outage leaves behind. Inventory stops (SIGTERM); orders keep accepting and
+// publishing; then inventory starts again on the same consumer group. Rate = orders / (time from
+// inventory answering /health to the later of: the last order RESERVED/REJECTED, the last loyalty
+// command DONE).
+import { queryTestDatabase, waitFor } from '@app/testing';
+import type { E2eStack } from './end-to-end.bench.js';
+import { orderBody, postOrder } from './order-requests.js';
+
+export interface DrainResult {
+  orders: number;
+  drainPerSec: number;
+  seconds: number;
+  inventoryStartSec: number;
+  ordersFinishedSec: number;
+  loyaltyDoneSec: number;
+}
+
+export async function runBacklogDrain(stack: E2eStack, options: { orders: number; timeoutMs: number }, log: (text: string) => void): Promise<DrainResult> {
+  const { serverUrl, databases } = stack;
+  await stack.inventory.stop();
+  const orderIds: string[] = [];
+  let next = 0;
+  let failures = 0;
+  // 16 clients until `orders` are accepted (a few more may be in flight at the end; all count).
+  await Promise.all(
+    Array.from({ length: 16 }, async () => {
+      while (orderIds.length < options.orders) {
+        const posted = await postOrder(stack.orders.baseUrl, orderBody(next++));
+        if (posted.orderId) orderIds.push(posted.orderId);
+        else if (++failures > 100) throw new Error(`drain: POST /orders keeps failing: ${posted.status} ${posted.error}`);
+      }
+    }),
+  );
+  await waitFor(
+    async () => {
+      const [{ n }] = await queryTestDatabase<{ n: number }>(serverUrl, databases.orders, 'SELECT count(*)::int AS n FROM outbox_messages WHERE published_at IS NULL');
+      return n === 0;
+    },
+    { timeoutMs: options.timeoutMs, intervalMs: 250, description: "orders' relay to publish the backlog" },
+  );
+  log(`drain: ${orderIds.length} orders accepted and published while inventory was stopped; starting inventory`);
+  const startAt = Date.now();
+  await stack.inventory.restart();
+  const healthyAt = Date.now();
+  await waitFor(
+    async () => {
+      const [{ pending }] = await queryTestDatabase<{ pending: number }>(serverUrl, databases.orders, "SELECT count(*)::int AS pending FROM orders WHERE id = ANY($1::uuid[]) AND status = 'PENDING'", [orderIds]);
+      const [{ done }] = await queryTestDatabase<{ done: number }>(serverUrl, databases.inventory, "SELECT count(*)::int AS done FROM loyalty_commands WHERE order_id = ANY($1::uuid[]) AND status = 'DONE'", [orderIds]);
+      return pending === 0 && done === orderIds.length;
+    },
+    { timeoutMs: options.timeoutMs, intervalMs: 250, description: 'the backlog to drain (every order final, every loyalty command DONE)' },
+  );
+  const [{ last_order }] = await queryTestDatabase<{ last_order: number }>(serverUrl, databases.orders, 'SELECT (extract(epoch FROM max(updated_at)) * 1000)::float8 AS last_order FROM orders WHERE id = ANY($1::uuid[])', [orderIds]);
+  const [{ last_done }] = await queryTestDatabase<{ last_done: number }>(serverUrl, databases.inventory, 'SELECT (extract(epoch FROM max(completed_at)) * 1000)::float8 AS last_done FROM loyalty_commands WHERE order_id = ANY($1::uuid[])', [orderIds]);
+  const seconds = (Math.max(last_order, last_done) - healthyAt) / 1000;
+  const result = {
+    orders: orderIds.length,
+    drainPerSec: orderIds.length / seconds,
+    seconds,
+    inventoryStartSec: (healthyAt - startAt) / 1000,
+    ordersFinishedSec: (last_order - healthyAt) / 1000,
+    loyaltyDoneSec: (last_done - healthyAt) / 1000,
+  };
+  log(`drain: ${result.orders} orders in ${seconds.toFixed(1)} s after inventory was healthy: ${result.drainPerSec.toFixed(1)} orders/s`);
+  return result;
+}

@@ -1,0 +1,57 @@
+// The two sizes of `npm run bench`: `--quick` fits in about four minutes on a 2-core machine (every
+// figure, fewer samples, shorter runs); the full run takes its time for steadier numbers.
+
+export interface BenchProfile {
+  mode: 'quick' | 'full';
+  /** BENCH_* variables of the relay comparison (outbox-relay.bench.ts); the caller's environment wins. */
+  relay: Record<string, string>;
+  inbox: { messages: number; plainConcurrency: number; timeoutMs: number };
+  http: { concurrency: number; durationMs: number; warmUpMs: number };
+  e2e: {
+    /** The fixed rate every run reports (the issue's target is set at it). */
+    fixedPerSec: number;
+    fixedDurationMs: number;
+    stepDurationMs: number;
+    /** Further rates of the stepped search after the fixed one. */
+    maxSteps: number;
+    settleMs: number;
+    search: { minPerSec: number; maxPerSec: number; resolutionPerSec: number };
+    /** The search stops starting new steps once the suite has run this long. */
+    searchBudgetMs: number;
+  };
+  drain: { orders: number; timeoutMs: number };
+}
+
+export const QUICK: BenchProfile = {
+  mode: 'quick',
+  relay: { BENCH_MESSAGES: '2000', BENCH_REPETITIONS: '2', BENCH_LATENCY_SAMPLES: '3' },
+  inbox: { messages: 1000, plainConcurrency: 3, timeoutMs: 60_000 },
+  http: { concurrency: 16, durationMs: 4000, warmUpMs: 1000 },
+  e2e: {
+    fixedPerSec: 150,
+    fixedDurationMs: 30_000,
+    stepDurationMs: 12_000,
+    maxSteps: 2,
+    settleMs: 25_000,
+    search: { minPerSec: 25, maxPerSec: 1200, resolutionPerSec: 25 },
+    searchBudgetMs: 170_000,
+  },
+  drain: { orders: 1000, timeoutMs: 90_000 },
+};
+
+export const FULL: BenchProfile = {
+  mode: 'full',
+  relay: {},
+  inbox: { messages: 5000, plainConcurrency: 3, timeoutMs: 300_000 },
+  http: { concurrency: 16, durationMs: 15_000, warmUpMs: 3000 },
+  e2e: {
+    fixedPerSec: 150,
+    fixedDurationMs: 60_000,
+    stepDurationMs: 45_000,
+    maxSteps: 6,
+    settleMs: 120_000,
+    search: { minPerSec: 25, maxPerSec: 1200, resolutionPerSec: 25 },
+    searchBudgetMs: 30 * 60_000,
+  },
+  drain: { orders: 3000, timeoutMs: 300_000 },
+};
