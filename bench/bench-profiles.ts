@@ -25,18 +25,18 @@ export interface BenchProfile {
 export const QUICK: BenchProfile = {
   mode: 'quick',
   relay: { BENCH_MESSAGES: '2000', BENCH_REPETITIONS: '2', BENCH_LATENCY_SAMPLES: '3' },
-  inbox: { messages: 1000, plainConcurrency: 3, timeoutMs: 60_000 },
+  inbox: { messages: 800, plainConcurrency: 3, timeoutMs: 60_000 },
   http: { concurrency: 16, durationMs: 4000, warmUpMs: 1000 },
   e2e: {
     fixedPerSec: 150,
     fixedDurationMs: 30_000,
     stepDurationMs: 12_000,
     maxSteps: 2,
-    settleMs: 25_000,
+    settleMs: 20_000,
     search: { minPerSec: 25, maxPerSec: 1200, resolutionPerSec: 25 },
-    searchBudgetMs: 170_000,
+    searchBudgetMs: 150_000,
   },
-  drain: { orders: 1000, timeoutMs: 90_000 },
+  drain: { orders: 500, timeoutMs: 60_000 },
 };
 
 export const FULL: BenchProfile = {

@@ -45,6 +45,9 @@ export async function postOrder(baseUrl: string, body: OrderBody, timeoutMs = 60
     if (response.status !== 201) return { status: response.status, error: text.slice(0, 200) };
     return { status: 201, orderId: (JSON.parse(text) as { id: string }).id };
   } catch (error) {
-    return { status: 0, error: (error as Error).message };
+    // fetch reports every network failure as "fetch failed"; the reason (ECONNRESET, a full
+    // accept queue, a timeout) is in its cause.
+    const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
+    return { status: 0, error: `${(error as Error).message}${cause ? ` (${cause.code ?? cause.message})` : ''}` };
   }
 }

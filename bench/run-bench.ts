@@ -135,10 +135,10 @@ async function main(): Promise<void> {
       if (stack) {
         const started = stack;
         await section(results, 'backlog drain', async () => {
-          if (!(await waitUntilIdle(started, profile.e2e.settleMs))) results.notes.push('The backlog drain started before the loop was idle: its orders include earlier ones.');
+          if (!(await waitUntilIdle(started, profile.e2e.settleMs))) results.notes.push('The backlog drain started before the loop was idle: its backlog includes orders left by the end-to-end runs.');
           const drain = await runBacklogDrain(started, profile.drain, log);
           results.e2e.drainPerSec = drain.drainPerSec;
-          results.e2e.drain = { orders: drain.orders, seconds: drain.seconds, inventoryStartSec: drain.inventoryStartSec, ordersFinishedSec: drain.ordersFinishedSec, loyaltyDoneSec: drain.loyaltyDoneSec };
+          results.e2e.drain = { orders: drain.orders, placedWhileStopped: drain.placedWhileStopped, seconds: drain.seconds, inventoryStartSec: drain.inventoryStartSec, ordersFinishedSec: drain.ordersFinishedSec, loyaltyDoneSec: drain.loyaltyDoneSec };
         });
       }
     }
