@@ -25,7 +25,7 @@ export interface BenchProfile {
 export const QUICK: BenchProfile = {
   mode: 'quick',
   relay: { BENCH_MESSAGES: '2000', BENCH_REPETITIONS: '2', BENCH_LATENCY_SAMPLES: '3' },
-  inbox: { messages: 800, plainConcurrency: 3, timeoutMs: 60_000 },
+  inbox: { messages: 500, plainConcurrency: 3, timeoutMs: 60_000 },
   http: { concurrency: 16, durationMs: 4000, warmUpMs: 1000 },
   e2e: {
     fixedPerSec: 150,
