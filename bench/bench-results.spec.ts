@@ -20,6 +20,7 @@ function run(offeredPerSec: number, p50Ms: number, backlogGrowing = false): E2eR
     finished: offeredPerSec * 30,
     failedRequests: 0,
     unfinished: 0,
+    finalTimestampNotMoved: 0,
     stages: { 'orders relay': { count: 10, p50Ms: 20, p95Ms: 40, p99Ms: 60 } },
     processes: { orders: { cpuMsPerOrder: 7, peakRssMb: 150 } },
   };

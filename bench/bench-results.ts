@@ -24,6 +24,8 @@ export interface E2eRun {
   failedRequests: number;
   /** Orders never finished before the deadline; their latency counts as (deadline - scheduled), a lower bound. */
   unfinished: number;
+  /** Final orders whose updated_at did not move past created_at: their latency cannot be measured (should be 0). */
+  finalTimestampNotMoved: number;
   /** Per stage, p50/p95/p99 in ms, from the tables' own timestamps. */
   stages: Record<string, { count: number; p50Ms: number; p95Ms: number; p99Ms: number }>;
   /** Per process during this run. */

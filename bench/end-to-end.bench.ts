@@ -128,6 +128,16 @@ export async function runE2eRate(stack: E2eStack, options: E2eRunOptions, log: (
     [orderIds],
   );
   const finalAt = new Map(finals.map((row) => [row.id, row.final_at]));
+  // The latency's end is orders.updated_at, which the status change sets (TypeORM's
+  // @UpdateDateColumn) at its transaction's start. A final order whose updated_at was never moved
+  // past its creation would make a false, tiny latency: counted and reported, never hidden.
+  const [{ stale }] = await queryTestDatabase<{ stale: number }>(
+    stack.serverUrl,
+    stack.databases.orders,
+    "SELECT count(*)::int AS stale FROM orders WHERE id = ANY($1::uuid[]) AND status IN ('RESERVED', 'REJECTED') AND updated_at <= created_at",
+    [orderIds],
+  );
+  if (stale > 0) log(`e2e WARNING: ${stale} final orders have updated_at <= created_at; their latency is not measurable`);
   // An order never finished counts with the time observed so far: a lower bound, never left out.
   const latencies = orderIds.map((id) => (finalAt.get(id) ?? observedEnd) - scheduledAt.get(id)!);
   const latency = summarizeLatencies(latencies);
@@ -155,6 +165,7 @@ export async function runE2eRate(stack: E2eStack, options: E2eRunOptions, log: (
     finished: finals.length,
     failedRequests,
     unfinished: orderIds.length - finals.length,
+    finalTimestampNotMoved: stale,
     stages: await stageLatencies(stack.serverUrl, stack.databases, orderIds),
     processes,
   };

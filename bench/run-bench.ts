@@ -47,6 +47,9 @@ async function runE2e(stack: E2eStack, profile: BenchProfile, results: BenchResu
     runs.push(run);
     trials.push({ offeredPerSec: next, sustained: isSustained(run) });
   }
+  for (const run of runs.filter((r) => r.finalTimestampNotMoved > 0)) {
+    results.notes.push(`At ${run.offeredPerSec}/s, ${run.finalTimestampNotMoved} final orders kept updated_at = created_at: the status change no longer sets updated_at, so those latencies are wrong.`);
+  }
   results.e2e.maxSustainablePerSec = maxSustained(trials);
   const failed = trials.filter((trial) => !trial.sustained).map((trial) => trial.offeredPerSec);
   if (results.e2e.maxSustainablePerSec === 0) results.notes.push(`No offered rate tried (${trials.map((t) => t.offeredPerSec).join(', ')}/s) was sustained.`);
