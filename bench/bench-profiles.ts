@@ -26,7 +26,9 @@ export const QUICK: BenchProfile = {
   mode: 'quick',
   relay: { BENCH_MESSAGES: '2000', BENCH_REPETITIONS: '2', BENCH_LATENCY_SAMPLES: '3' },
   inbox: { messages: 500, plainConcurrency: 3, timeoutMs: 60_000 },
-  http: { concurrency: 16, durationMs: 4000, warmUpMs: 1000 },
+  // The warm-up matters: a Nest app just started runs its first seconds of requests at a third of
+  // its speed (JIT, pool connections, TypeORM metadata).
+  http: { concurrency: 16, durationMs: 4000, warmUpMs: 3000 },
   e2e: {
     fixedPerSec: 150,
     fixedDurationMs: 30_000,
@@ -43,7 +45,7 @@ export const FULL: BenchProfile = {
   mode: 'full',
   relay: {},
   inbox: { messages: 5000, plainConcurrency: 3, timeoutMs: 300_000 },
-  http: { concurrency: 16, durationMs: 15_000, warmUpMs: 3000 },
+  http: { concurrency: 16, durationMs: 15_000, warmUpMs: 5000 },
   e2e: {
     fixedPerSec: 150,
     fixedDurationMs: 60_000,

@@ -13,6 +13,8 @@ function run(offeredPerSec: number, p50Ms: number, backlogGrowing = false): E2eR
     p95Ms: p50Ms * 3,
     p99Ms: p50Ms * 5,
     maxMs: p50Ms * 6,
+    answerP50Ms: 5,
+    answerP99Ms: 20,
     backlogGrowing,
     backlogSlopePerSec: 0,
     sent: offeredPerSec * 30,
@@ -85,7 +87,7 @@ describe('latency chart and Markdown report', () => {
   it('when rendered, then the Markdown names the machine, every figure and the chart', () => {
     const markdown = resultsMarkdown(results(), 'latency-vs-load.svg');
     expect(markdown).toContain('2 × Test CPU');
-    expect(markdown).toContain('| 150 | 30 | 150.0 | 150.0 | 80 ms | 240 ms | 400 ms | flat (0.0/s) | 0 |');
+    expect(markdown).toContain('| 150 | 30 | 150.0 | 150.0 | 80 ms | 240 ms | 400 ms | 5 ms / 20 ms | flat (0.0/s) | 0 |');
     expect(markdown).toContain('**300 orders/s**');
     expect(markdown).toContain('![latency against offered load](latency-vs-load.svg)');
   });

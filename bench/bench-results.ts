@@ -14,6 +14,9 @@ export interface E2eRun {
   p95Ms: number;
   p99Ms: number;
   maxMs: number;
+  /** POST /orders answered 201, from the scheduled send: the HTTP side's share. */
+  answerP50Ms: number;
+  answerP99Ms: number;
   backlogGrowing: boolean;
   /** Slope of unfinished orders (and loyalty commands) over the last half, per second. */
   backlogSlopePerSec: number;

@@ -141,6 +141,9 @@ export async function runE2eRate(stack: E2eStack, options: E2eRunOptions, log: (
   // An order never finished counts with the time observed so far: a lower bound, never left out.
   const latencies = orderIds.map((id) => (finalAt.get(id) ?? observedEnd) - scheduledAt.get(id)!);
   const latency = summarizeLatencies(latencies);
+  // The answer of POST /orders, from the same scheduled instant: how much of the latency is the
+  // HTTP side queueing rather than the loop behind it.
+  const answer = summarizeLatencies(accepted.map((request) => request.respondedAtMs - request.scheduledAtMs));
   const steadyFrom = load.startedAtMs + durationMs / 3;
   const steadyTo = load.startedAtMs + durationMs;
   const achievedPerSec = finals.filter((row) => row.final_at >= steadyFrom && row.final_at <= steadyTo).length / ((steadyTo - steadyFrom) / 1000);
@@ -158,6 +161,8 @@ export async function runE2eRate(stack: E2eStack, options: E2eRunOptions, log: (
     p95Ms: latency.p95,
     p99Ms: latency.p99,
     maxMs: latency.max,
+    answerP50Ms: answer.p50,
+    answerP99Ms: answer.p99,
     backlogGrowing: ordersVerdict.growing || commandsVerdict.growing,
     backlogSlopePerSec: Math.max(ordersVerdict.slopePerSec, commandsVerdict.slopePerSec),
     sent: load.requests.length,
@@ -171,7 +176,7 @@ export async function runE2eRate(stack: E2eStack, options: E2eRunOptions, log: (
   };
   log(
     `e2e ${offeredPerSec}/s for ${durationMs / 1000} s: achieved ${run.achievedPerSec.toFixed(1)}/s, p50 ${Math.round(run.p50Ms)} ms, ` +
-      `p99 ${Math.round(run.p99Ms)} ms, backlog ${run.backlogGrowing ? 'growing' : 'flat'} (${run.backlogSlopePerSec.toFixed(1)}/s), ` +
+      `p99 ${Math.round(run.p99Ms)} ms (201 answered: p50 ${Math.round(answer.p50)} ms, p99 ${Math.round(answer.p99)} ms), backlog ${run.backlogGrowing ? 'growing' : 'flat'} (${run.backlogSlopePerSec.toFixed(1)}/s), ` +
       `${run.unfinished} unfinished${settled ? '' : ' (did not settle)'}, ${failedRequests} failed requests` +
       `${firstFailure ? ` (first: ${firstFailure.status} ${firstFailure.error})` : ''}, generator lag max ${Math.round(load.maxSendLagMs)} ms`,
   );

@@ -11,6 +11,8 @@ export interface ScheduledRequest<T> {
   scheduledAtMs: number;
   /** How late the generator actually sent it, in ms (its own lag, reported so it can be judged). */
   sendLagMs: number;
+  /** Wall-clock milliseconds when the answer arrived. */
+  respondedAtMs: number;
   result: T;
 }
 
@@ -37,7 +39,7 @@ export async function openModelLoad<T>(ratePerSec: number, durationMs: number, s
       const index = next;
       const sendLagMs = elapsed - schedule[index];
       maxSendLagMs = Math.max(maxSendLagMs, sendLagMs);
-      inFlight.push(send(index).then((result) => ({ index, scheduledAtMs: startedAtMs + schedule[index], sendLagMs, result })));
+      inFlight.push(send(index).then((result) => ({ index, scheduledAtMs: startedAtMs + schedule[index], sendLagMs, respondedAtMs: Date.now(), result })));
     }
     if (next < schedule.length) await sleep(Math.max(0, Math.min(5, schedule[next] - (performance.now() - origin))));
   }

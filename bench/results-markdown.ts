@@ -49,7 +49,7 @@ export function resultsMarkdown(results: BenchResults, chartFile: string): strin
     'Latency: from the scheduled send to the commit of the order\'s RESERVED/REJECTED (orders.updated_at).',
     '',
     ...markdownTable(
-      ['offered/s', 'seconds', 'achieved/s', 'accepted/s', 'p50', 'p95', 'p99', 'backlog', 'unfinished'],
+      ['offered/s', 'seconds', 'achieved/s', 'accepted/s', 'p50', 'p95', 'p99', '201 answer p50 / p99', 'backlog', 'unfinished'],
       e2e.runs.map((run) => [
         num(run.offeredPerSec),
         num(run.durationSec),
@@ -58,6 +58,7 @@ export function resultsMarkdown(results: BenchResults, chartFile: string): strin
         ms(run.p50Ms),
         ms(run.p95Ms),
         ms(run.p99Ms),
+        `${ms(run.answerP50Ms)} / ${ms(run.answerP99Ms)}`,
         run.backlogGrowing ? `growing (${num(run.backlogSlopePerSec, 1)}/s)` : `flat (${num(run.backlogSlopePerSec, 1)}/s)`,
         num(run.unfinished),
       ]),
