@@ -36,9 +36,9 @@ export const QUICK: BenchProfile = {
     maxSteps: 2,
     settleMs: 20_000,
     search: { minPerSec: 25, maxPerSec: 1200, resolutionPerSec: 25 },
-    searchBudgetMs: 150_000,
+    searchBudgetMs: 120_000,
   },
-  drain: { orders: 500, timeoutMs: 60_000 },
+  drain: { orders: 500, timeoutMs: 45_000 },
 };
 
 export const FULL: BenchProfile = {

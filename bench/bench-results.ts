@@ -71,7 +71,7 @@ export interface BenchResults {
     runs: E2eRun[];
     maxSustainablePerSec: number;
     drainPerSec: number;
-    drain: { orders: number; placedWhileStopped: number; seconds: number; inventoryStartSec: number; ordersFinishedSec: number; loyaltyDoneSec: number };
+    drain: { orders: number; placedWhileStopped: number; complete: boolean; finished: number; seconds: number; inventoryStartSec: number; ordersFinishedSec: number; loyaltyDoneSec: number };
   };
   processes: Record<'orders' | 'inventory' | 'loyalty', ProcessCost | Record<string, never>>;
   notes: string[];
@@ -117,5 +117,5 @@ export function toJson(results: BenchResults): string {
 
 /** The drain figures before the drain ran: unmeasured, so NaN (null in the file). */
 export function backlogDrainPlaceholder(): BenchResults['e2e']['drain'] {
-  return { orders: 0, placedWhileStopped: 0, seconds: Number.NaN, inventoryStartSec: Number.NaN, ordersFinishedSec: Number.NaN, loyaltyDoneSec: Number.NaN };
+  return { orders: 0, placedWhileStopped: 0, complete: false, finished: 0, seconds: Number.NaN, inventoryStartSec: Number.NaN, ordersFinishedSec: Number.NaN, loyaltyDoneSec: Number.NaN };
 }

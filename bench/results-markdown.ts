@@ -65,7 +65,7 @@ export function resultsMarkdown(results: BenchResults, chartFile: string): strin
     ),
     '',
     `Highest offered rate sustained without a growing backlog: **${num(e2e.maxSustainablePerSec)} orders/s**.`,
-    `Backlog drain: ${num(e2e.drain.orders)} orders pending when inventory restarted (${num(e2e.drain.placedWhileStopped)} placed while it was stopped) drained at **${num(e2e.drainPerSec, 1)} orders/s** ` +
+    `Backlog drain: ${num(e2e.drain.orders)} orders pending when inventory restarted (${num(e2e.drain.placedWhileStopped)} placed while it was stopped) drained at **${num(e2e.drainPerSec, 1)} orders/s**${e2e.drain.complete ? '' : ` (INCOMPLETE: ${num(e2e.drain.finished)} finished by the deadline)`} ` +
       `(inventory healthy after ${num(e2e.drain.inventoryStartSec, 1)} s; last order final at ${num(e2e.drain.ordersFinishedSec, 1)} s, ` +
       `last loyalty command DONE at ${num(e2e.drain.loyaltyDoneSec, 1)} s after it was healthy).`,
     '',
