@@ -1,4 +1,4 @@
-// Is a backlog growing? Pure, unit-tested in bench-math.spec.ts.
+// Is a backlog growing? Pure, unit-tested in its own .spec.ts.
 //
 // At a sustainable rate the number of unfinished orders levels off at about rate x latency; above
 // it, the count grows by (offered - achieved) per second without end. So the slope of the count over

@@ -1,4 +1,4 @@
-// When each request of an open-model run leaves. Pure, unit-tested in bench-math.spec.ts.
+// When each request of an open-model run leaves. Pure, unit-tested in its own .spec.ts.
 //
 // Open model: request i leaves at start + i / rate whatever happened to the earlier ones, and its
 // latency is measured from that scheduled instant. A closed loop (send, wait, send) slows down with

@@ -1,4 +1,4 @@
-// Latency summaries for the benchmark suite. Pure: no I/O, unit-tested in bench-math.spec.ts.
+// Latency summaries for the benchmark suite. Pure: no I/O, unit-tested in its own .spec.ts.
 
 /** p50/p95/p99 and friends of one set of samples, in the samples' unit (milliseconds here). */
 export interface LatencySummary {

@@ -60,7 +60,12 @@ async function plainServer(
     },
   });
   const baseUrl = `http://127.0.0.1:${port}`;
-  await process_.waitForHttp(`${baseUrl}/health`, 30_000);
+  try {
+    await process_.waitForHttp(`${baseUrl}/health`, 30_000);
+  } catch (error) {
+    await process_.stop();
+    throw error;
+  }
   return { process: process_, baseUrl };
 }
 

@@ -1,5 +1,5 @@
 // The stepped search for the highest offered rate the loop sustains. Pure, unit-tested in
-// bench-math.spec.ts.
+// rate-search.spec.ts.
 
 export interface RateTrial {
   offeredPerSec: number;
