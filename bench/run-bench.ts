@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { TestServices, type ServiceProcess } from '@app/testing';
 import { backlogDrainPlaceholder, type BenchResults, type E2eRun, resultsShapeProblems, toJson } from './bench-results.js';
 import { type BenchInfrastructure, postgresVersion, projectKafkaVersion, provisionInfrastructure, releaseInfrastructure } from './bench-infrastructure.js';
-import { type BenchProfile, FULL, QUICK } from './bench-profiles.js';
+import { type BenchProfile, FULL, QUICK, selectedSections } from './bench-profiles.js';
 import { runBacklogDrain } from './backlog-drain.bench.js';
 import { type E2eStack, runE2eRate, startE2eStack, waitUntilIdle } from './end-to-end.bench.js';
 import { runInboxBench } from './inbox-consumer.bench.js';
@@ -85,7 +85,8 @@ async function section(results: BenchResults, name: string, work: () => Promise<
 
 async function main(): Promise<void> {
   const profile = process.argv.includes('--quick') ? QUICK : FULL;
-  log(`${profile.mode} run`);
+  const sections = selectedSections(process.argv);
+  log(`${profile.mode} run: ${[...sections].join(', ')}`);
   const infrastructure = await provisionInfrastructure(log);
   const services = new TestServices({ serverUrl: infrastructure.serverUrl, brokers: infrastructure.brokers });
   let stopping = false;
@@ -110,32 +111,32 @@ async function main(): Promise<void> {
     notes: [],
   };
   try {
-    await section(results, 'relay', async () => {
+    if (sections.has('relay')) await section(results, 'relay', async () => {
       const relay = await runRelayBench(infrastructure.serverUrl, infrastructure.brokers, { ...profile.relay, ...process.env });
       results.relay = { ratio: relay.ratio, baselinePerSec: relay.baselinePerSec, relayPerSec: relay.relayPerSec, messages: relay.messages, batchSize: relay.batchSize, repetitions: relay.repetitions };
     });
     // One loyalty process serves the inbox and the end-to-end figures, as one would in production.
     let loyalty: ServiceProcess | undefined;
-    await section(results, 'loyalty start', async () => {
+    if (sections.has('inbox') || sections.has('e2e') || sections.has('drain')) await section(results, 'loyalty start', async () => {
       loyalty = await services.start({ service: 'loyalty', database: await services.createDatabase('bench_loyalty') });
     });
-    if (loyalty) {
+    if (loyalty && sections.has('inbox')) {
       const loyaltyUrl = loyalty.baseUrl;
       await section(results, 'inbox', async () => {
         results.inbox = { ...results.inbox, ...(await runInboxBench(infrastructure, services, loyaltyUrl, profile.inbox, log)) };
       });
     }
-    await section(results, 'http', async () => {
+    if (sections.has('http')) await section(results, 'http', async () => {
       results.http = { ...results.http, ...(await runHttpBench(infrastructure, services, profile.http, log)) };
     });
-    if (loyalty) {
+    if (loyalty && (sections.has('e2e') || sections.has('drain'))) {
       const running = loyalty;
       let stack: E2eStack | undefined;
       await section(results, 'end to end', async () => {
         stack = await startE2eStack(infrastructure, services, running);
-        await runE2e(stack, profile, results);
+        if (sections.has('e2e')) await runE2e(stack, profile, results);
       });
-      if (stack) {
+      if (stack && sections.has('drain')) {
         const started = stack;
         await section(results, 'backlog drain', async () => {
           // No wait for an idle loop first: the drain counts every order pending at inventory's
