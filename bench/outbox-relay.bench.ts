@@ -1,4 +1,5 @@
-// `npm run bench`: what durability costs the outbox relay, as ratios against a baseline measured in
+// The relay figure of `npm run bench` (bench/run-bench.ts), also runnable alone with
+// `node dist/bench/outbox-relay.bench.js` after a build: what durability costs the outbox relay, as ratios against a baseline measured in
 // the same run, on the same broker and machine. Absolute numbers depend on the machine; compare
 // the ratios between runs. Nothing here asserts a speed (see README, "Benchmarks").
 //
@@ -13,6 +14,7 @@
 // topic, both removed at the end.
 import { randomUUID } from 'node:crypto';
 import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { ScheduleModule } from '@nestjs/schedule';
 import { Test, type TestingModule } from '@nestjs/testing';
@@ -340,11 +342,23 @@ async function deleteTopic(brokers: string[], topic: string): Promise<void> {
   }
 }
 
-async function main(): Promise<void> {
-  const config = loadConfig(benchEnv);
-  const environment = localEnvironment();
-  const serverUrl = environment.DATABASE_URL!;
-  const brokers = environment.KAFKA_BROKERS!.split(',');
+/** The relay's figures, for the suite: medians in messages/s and relay / baseline. */
+export interface RelayBenchResult {
+  baselinePerSec: number;
+  relayPerSec: number;
+  ratio: number;
+  messages: number;
+  batchSize: number;
+  repetitions: number;
+  latency?: { listenMedianMs: number; pollMedianMs: number };
+}
+
+/**
+ * Runs the relay comparison on `serverUrl` and `brokers` (which must answer) with the BENCH_*
+ * variables of `source` (default `process.env`), prints its report and returns the figures.
+ */
+export async function runRelayBench(serverUrl: string, brokers: string[], source: NodeJS.ProcessEnv = process.env): Promise<RelayBenchResult> {
+  const config = loadConfig(benchEnv, source);
   let database: string | undefined;
   let topic: string | undefined;
   try {
@@ -369,15 +383,30 @@ async function main(): Promise<void> {
       latency = { listen, poll };
     }
     printReport(config, throughput, latency);
+    const baselinePerSec = summarize(throughput.baseline).median;
+    const relayPerSec = summarize(throughput.relay).median;
+    return {
+      baselinePerSec,
+      relayPerSec,
+      ratio: relayPerSec / baselinePerSec,
+      messages: config.BENCH_MESSAGES,
+      batchSize: config.BENCH_BATCH_SIZE,
+      repetitions: config.BENCH_REPETITIONS,
+      latency: latency && { listenMedianMs: summarize(latency.listen).median, pollMedianMs: summarize(latency.poll).median },
+    };
   } finally {
     if (topic) await deleteTopic(brokers, topic).catch((error: Error) => log(`could not delete topic ${topic}: ${error.message}`));
     if (database) await dropTestDatabase(serverUrl, database);
   }
 }
 
-try {
-  await main();
-} catch (error) {
-  console.error(`[bench] ${(error as Error).stack ?? error}`);
-  process.exitCode = 1;
+// Run alone (`node dist/bench/outbox-relay.bench.js`) against brokers that already answer.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  try {
+    const environment = localEnvironment();
+    await runRelayBench(environment.DATABASE_URL!, environment.KAFKA_BROKERS!.split(','));
+  } catch (error) {
+    console.error(`[bench] ${(error as Error).stack ?? error}`);
+    process.exitCode = 1;
+  }
 }

@@ -1,0 +1,76 @@
+// The two sizes of `npm run bench`: `--quick` fits in about four minutes on a 2-core machine (every
+// figure, fewer samples, shorter runs); the full run takes its time for steadier numbers.
+
+export interface BenchProfile {
+  mode: 'quick' | 'full';
+  /** BENCH_* variables of the relay comparison (outbox-relay.bench.ts); the caller's environment wins. */
+  relay: Record<string, string>;
+  inbox: { messages: number; plainConcurrency: number; timeoutMs: number };
+  http: { concurrency: number; durationMs: number; warmUpMs: number };
+  e2e: {
+    /** The fixed rate every run reports (the issue's target is set at it). */
+    fixedPerSec: number;
+    fixedDurationMs: number;
+    stepDurationMs: number;
+    /** Further rates of the stepped search after the fixed one. */
+    maxSteps: number;
+    settleMs: number;
+    search: { minPerSec: number; maxPerSec: number; resolutionPerSec: number };
+    /** The search stops starting new steps once the suite has run this long. */
+    searchBudgetMs: number;
+  };
+  drain: { orders: number; timeoutMs: number };
+}
+
+export const QUICK: BenchProfile = {
+  mode: 'quick',
+  relay: { BENCH_MESSAGES: '2000', BENCH_REPETITIONS: '2', BENCH_LATENCY_SAMPLES: '3' },
+  inbox: { messages: 500, plainConcurrency: 3, timeoutMs: 60_000 },
+  // The warm-up matters: a Nest app just started runs its first seconds of requests at a third of
+  // its speed (JIT, pool connections, TypeORM metadata).
+  http: { concurrency: 16, durationMs: 4000, warmUpMs: 3000 },
+  e2e: {
+    fixedPerSec: 150,
+    fixedDurationMs: 30_000,
+    stepDurationMs: 12_000,
+    maxSteps: 2,
+    settleMs: 20_000,
+    search: { minPerSec: 25, maxPerSec: 1200, resolutionPerSec: 25 },
+    searchBudgetMs: 120_000,
+  },
+  drain: { orders: 500, timeoutMs: 45_000 },
+};
+
+export const FULL: BenchProfile = {
+  mode: 'full',
+  relay: {},
+  inbox: { messages: 5000, plainConcurrency: 3, timeoutMs: 300_000 },
+  http: { concurrency: 16, durationMs: 15_000, warmUpMs: 5000 },
+  e2e: {
+    fixedPerSec: 150,
+    fixedDurationMs: 60_000,
+    stepDurationMs: 45_000,
+    maxSteps: 6,
+    settleMs: 120_000,
+    search: { minPerSec: 25, maxPerSec: 1200, resolutionPerSec: 25 },
+    searchBudgetMs: 30 * 60_000,
+  },
+  drain: { orders: 3000, timeoutMs: 300_000 },
+};
+
+/** The figures the suite measures, in the order it measures them. */
+export const SECTIONS = ['relay', 'inbox', 'http', 'e2e', 'drain'] as const;
+export type Section = (typeof SECTIONS)[number];
+
+/**
+ * The sections `--only=a,b` selects (all without it): a run about one figure, for example
+ * `npm run bench -- --quick --only=e2e,drain` while changing the consumers. Unknown names throw.
+ */
+export function selectedSections(argv: readonly string[]): Set<Section> {
+  const option = argv.find((arg) => arg.startsWith('--only='));
+  if (!option) return new Set(SECTIONS);
+  const names = option.slice('--only='.length).split(',').filter(Boolean);
+  const unknown = names.filter((name) => !(SECTIONS as readonly string[]).includes(name));
+  if (unknown.length > 0 || names.length === 0) throw new Error(`--only takes a comma-separated list of ${SECTIONS.join(', ')}; got "${option}"`);
+  return new Set(names as Section[]);
+}

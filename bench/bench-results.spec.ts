@@ -1,0 +1,94 @@
+import { describe, expect, it } from '@jest/globals';
+import { backlogDrainPlaceholder, type BenchResults, type E2eRun, resultsShapeProblems, toJson } from './bench-results.js';
+import { latencyChartSvg } from './latency-chart.js';
+import { resultsMarkdown } from './results-markdown.js';
+
+function run(offeredPerSec: number, p50Ms: number, backlogGrowing = false): E2eRun {
+  return {
+    offeredPerSec,
+    durationSec: 30,
+    achievedPerSec: offeredPerSec,
+    acceptedPerSec: offeredPerSec,
+    p50Ms,
+    p95Ms: p50Ms * 3,
+    p99Ms: p50Ms * 5,
+    maxMs: p50Ms * 6,
+    answerP50Ms: 5,
+    answerP99Ms: 20,
+    backlogGrowing,
+    backlogSlopePerSec: 0,
+    sent: offeredPerSec * 30,
+    accepted: offeredPerSec * 30,
+    finished: offeredPerSec * 30,
+    failedRequests: 0,
+    unfinished: 0,
+    finalTimestampNotMoved: 0,
+    stages: { 'orders relay': { count: 10, p50Ms: 20, p95Ms: 40, p99Ms: 60 } },
+    processes: { orders: { cpuMsPerOrder: 7, peakRssMb: 150 } },
+  };
+}
+
+function results(): BenchResults {
+  return {
+    mode: 'quick',
+    startedAt: '2026-12-01T00:00:00.000Z',
+    finishedAt: '2026-12-01T00:04:00.000Z',
+    machine: { cpuCount: 2, cpuModel: 'Test CPU', nodeVersion: 'v24.0.0', kafkaVersion: '4.1.1', postgresVersion: '15', platform: 'linux', totalMemoryMb: 1024, loadAverageAtStart: [1, 1, 1] },
+    relay: { ratio: 0.9, baselinePerSec: 10_000, relayPerSec: 9000, messages: 2000, batchSize: 500, repetitions: 2 },
+    inbox: { ratio: 0.8, inventoryPerSec: 400, plainPerSec: 500, messages: 800, plainConcurrency: 3 },
+    http: { withOutboxPerSec: 300, withoutOutboxPerSec: 600, dualWritePerSec: 200, plainWithOutboxPerSec: 500, concurrency: 16, durationSec: 4 },
+    e2e: { runs: [run(150, 80), run(300, 120), run(600, 9000, true)], maxSustainablePerSec: 300, drainPerSec: 500, drain: { ...backlogDrainPlaceholder(), orders: 500 } },
+    processes: { orders: { cpuMsPerOrder: 7, peakRssMb: 150 }, inventory: { cpuMsPerOrder: 6, peakRssMb: 140 }, loyalty: { cpuMsPerOrder: 2, peakRssMb: 100 } },
+    notes: [],
+  };
+}
+
+describe('latest.json', () => {
+  it('when every figure was measured, then the written file has the shape of issue 11', () => {
+    const written = JSON.parse(toJson(results()));
+    expect(resultsShapeProblems(written)).toEqual([]);
+    expect(written).toMatchObject({
+      relay: { ratio: expect.any(Number) },
+      inbox: { ratio: expect.any(Number) },
+      http: { withOutboxPerSec: expect.any(Number), withoutOutboxPerSec: expect.any(Number), dualWritePerSec: expect.any(Number) },
+      e2e: {
+        runs: expect.arrayContaining([expect.objectContaining({ offeredPerSec: 150, achievedPerSec: expect.any(Number), p50Ms: expect.any(Number), p95Ms: expect.any(Number), p99Ms: expect.any(Number), backlogGrowing: false })]),
+        maxSustainablePerSec: expect.any(Number),
+        drainPerSec: expect.any(Number),
+      },
+      processes: { orders: { cpuMsPerOrder: expect.any(Number), peakRssMb: expect.any(Number) }, inventory: expect.any(Object), loyalty: expect.any(Object) },
+    });
+  });
+
+  it('when a figure could not be measured, then it is written as null and named as a problem, never as a made-up number', () => {
+    const broken = results();
+    broken.inbox.ratio = Number.NaN;
+    broken.e2e.runs = [];
+    const written = JSON.parse(toJson(broken));
+    expect(written.inbox.ratio).toBeNull();
+    expect(resultsShapeProblems(written)).toEqual(['inbox.ratio is not a number', 'e2e.runs is not a non-empty array']);
+  });
+
+  it('when a part is missing altogether, then the check names it', () => {
+    expect(resultsShapeProblems({})).toEqual(expect.arrayContaining(['relay.ratio is not a number', 'processes.orders is missing', 'machine.nodeVersion is not a string']));
+  });
+});
+
+describe('latency chart and Markdown report', () => {
+  it('when drawn, then the SVG has one line per percentile, a marker per run, and hollow markers where the backlog grew', () => {
+    const svg = latencyChartSvg(results().e2e.runs, 'test run');
+    expect(svg.startsWith('<svg')).toBe(true);
+    expect(svg.match(/<polyline/g)).toHaveLength(3);
+    expect(svg.match(/<circle [^>]*r="4"/g)).toHaveLength(3 * 3 + 1); // 3 runs x 3 series, plus the legend's
+    expect(svg.match(/fill="#ffffff" stroke="#c92a2a"/g)).toHaveLength(1); // the 600/s p99 point
+    expect(svg).toContain('10 s'); // the log axis reaches the 45 s p99
+  });
+
+  it('when rendered, then the Markdown names the machine, every figure and the chart', () => {
+    const markdown = resultsMarkdown(results(), 'latency-vs-load.svg');
+    expect(markdown).toContain('2 × Test CPU');
+    expect(markdown).toContain('| 150 | 30 | 150.0 | 150.0 | 80 ms | 240 ms | 400 ms | 5 ms / 20 ms | flat (0.0/s) | 0 |');
+    expect(markdown).toContain('**300 orders/s**');
+    expect(markdown).toContain('![latency against offered load](latency-vs-load.svg)');
+  });
+});

@@ -1,0 +1,121 @@
+// The shape of bench/results/latest.json (issue 11), and a check of it. Pure, unit-tested in
+// bench-results.spec.ts. More fields than the issue asks for are welcome; none of these may be
+// missing, because the README and whoever compares two runs read them.
+
+/** One offered rate of the end-to-end run. Latencies: scheduled send → order RESERVED/REJECTED committed. */
+export interface E2eRun {
+  offeredPerSec: number;
+  durationSec: number;
+  /** Orders finished per second in the run's steady part (its last two thirds). */
+  achievedPerSec: number;
+  /** `POST /orders` answered 201 per second over the schedule. */
+  acceptedPerSec: number;
+  p50Ms: number;
+  p95Ms: number;
+  p99Ms: number;
+  maxMs: number;
+  /** POST /orders answered 201, from the scheduled send: the HTTP side's share. */
+  answerP50Ms: number;
+  answerP99Ms: number;
+  backlogGrowing: boolean;
+  /** Slope of unfinished orders (and loyalty commands) over the last half, per second. */
+  backlogSlopePerSec: number;
+  /** Sent, answered 201, finished within the deadline, and failed requests. */
+  sent: number;
+  accepted: number;
+  finished: number;
+  failedRequests: number;
+  /** Orders never finished before the deadline; their latency counts as (deadline - scheduled), a lower bound. */
+  unfinished: number;
+  /** Final orders whose updated_at did not move past created_at: their latency cannot be measured (should be 0). */
+  finalTimestampNotMoved: number;
+  /** Per stage, p50/p95/p99 in ms, from the tables' own timestamps. */
+  stages: Record<string, { count: number; p50Ms: number; p95Ms: number; p99Ms: number }>;
+  /** Per process during this run. */
+  processes: Record<string, ProcessCost>;
+}
+
+export interface ProcessCost {
+  cpuMsPerOrder: number;
+  peakRssMb: number;
+}
+
+export interface MachineFacts {
+  cpuCount: number;
+  cpuModel: string;
+  nodeVersion: string;
+  kafkaVersion: string;
+  postgresVersion: string;
+  platform: string;
+  totalMemoryMb: number;
+  loadAverageAtStart: number[];
+}
+
+export interface BenchResults {
+  mode: 'quick' | 'full';
+  startedAt: string;
+  finishedAt: string;
+  machine: MachineFacts;
+  relay: { ratio: number; baselinePerSec: number; relayPerSec: number; messages: number; batchSize: number; repetitions: number };
+  inbox: { ratio: number; inventoryPerSec: number; plainPerSec: number; messages: number; plainConcurrency: number };
+  http: {
+    withOutboxPerSec: number;
+    withoutOutboxPerSec: number;
+    dualWritePerSec: number;
+    /** The plain server with the outbox row too: the outbox's own cost without Nest and TypeORM. */
+    plainWithOutboxPerSec: number;
+    concurrency: number;
+    durationSec: number;
+  };
+  e2e: {
+    runs: E2eRun[];
+    maxSustainablePerSec: number;
+    drainPerSec: number;
+    drain: { orders: number; placedWhileStopped: number; complete: boolean; finished: number; seconds: number; inventoryStartSec: number; ordersFinishedSec: number; loyaltyDoneSec: number };
+  };
+  processes: Record<'orders' | 'inventory' | 'loyalty', ProcessCost | Record<string, never>>;
+  notes: string[];
+}
+
+const isNumber = (value: unknown) => typeof value === 'number';
+
+/** Every problem with `value` as a {@link BenchResults}, by path; empty when it has the shape. */
+export function resultsShapeProblems(value: unknown): string[] {
+  const problems: string[] = [];
+  const at = (path: string): unknown =>
+    path.split('.').reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), value);
+  const expectNumber = (path: string) => {
+    if (!isNumber(at(path))) problems.push(`${path} is not a number`);
+  };
+  for (const path of ['relay.ratio', 'inbox.ratio', 'http.withOutboxPerSec', 'http.withoutOutboxPerSec', 'http.dualWritePerSec']) expectNumber(path);
+  for (const path of ['e2e.maxSustainablePerSec', 'e2e.drainPerSec', 'machine.cpuCount']) expectNumber(path);
+  const runs = at('e2e.runs');
+  if (!Array.isArray(runs) || runs.length === 0) problems.push('e2e.runs is not a non-empty array');
+  else {
+    runs.forEach((run: unknown, index) => {
+      for (const key of ['offeredPerSec', 'achievedPerSec', 'p50Ms', 'p95Ms', 'p99Ms']) {
+        if (!isNumber((run as Record<string, unknown>)?.[key])) problems.push(`e2e.runs.${index}.${key} is not a number`);
+      }
+      if (typeof (run as Record<string, unknown>)?.backlogGrowing !== 'boolean') problems.push(`e2e.runs.${index}.backlogGrowing is not a boolean`);
+    });
+  }
+  for (const service of ['orders', 'inventory', 'loyalty']) {
+    const cost = at(`processes.${service}`);
+    if (!cost || typeof cost !== 'object') problems.push(`processes.${service} is missing`);
+  }
+  if (typeof at('machine.nodeVersion') !== 'string') problems.push('machine.nodeVersion is not a string');
+  return problems;
+}
+
+/**
+ * JSON has no NaN or Infinity: a figure that could not be measured is written as null (and shows
+ * as such in the file), never as a number nobody measured.
+ */
+export function toJson(results: BenchResults): string {
+  return JSON.stringify(results, (_key, value) => (typeof value === 'number' && !Number.isFinite(value) ? null : value), 2);
+}
+
+/** The drain figures before the drain ran: unmeasured, so NaN (null in the file). */
+export function backlogDrainPlaceholder(): BenchResults['e2e']['drain'] {
+  return { orders: 0, placedWhileStopped: 0, complete: false, finished: 0, seconds: Number.NaN, inventoryStartSec: Number.NaN, ordersFinishedSec: Number.NaN, loyaltyDoneSec: Number.NaN };
+}

@@ -1,0 +1,184 @@
+// End-to-end figure: one process per service as `npm start` runs them (default settings), driven by
+// the open-model generator with Idempotency-Key. Per offered rate: achieved rate, latency from the
+// scheduled send to the order's RESERVED/REJECTED commit (orders.updated_at), whether the backlog
+// grew, the per-stage breakdown, and CPU ms per order and peak RSS of each process.
+import pg from 'pg';
+import { databaseUrl } from '@app/database';
+import { queryTestDatabase, type ServiceProcess, type TestServices, waitFor } from '@app/testing';
+import { type BacklogSample, backlogVerdict } from './backlog-trend.js';
+import type { E2eRun, ProcessCost } from './bench-results.js';
+import type { BenchInfrastructure } from './bench-infrastructure.js';
+import { seedStock } from './inbox-consumer.bench.js';
+import { openModelLoad } from './open-model-load.js';
+import { orderBody, postOrder } from './order-requests.js';
+import { summarizeLatencies } from './percentiles.js';
+import { ProcessSampler } from './process-usage.js';
+import { stageLatencies } from './stage-latencies.js';
+
+export interface E2eStack {
+  orders: ServiceProcess;
+  inventory: ServiceProcess;
+  loyalty: ServiceProcess;
+  databases: { orders: string; inventory: string };
+  serverUrl: string;
+}
+
+/** Inventory (seeded) and orders on fresh databases, calling the suite's loyalty process. */
+export async function startE2eStack(infrastructure: BenchInfrastructure, services: TestServices, loyalty: ServiceProcess): Promise<E2eStack> {
+  const databases = { orders: await services.createDatabase('bench_e2e_orders'), inventory: await services.createDatabase('bench_e2e_inventory') };
+  const inventory = await services.start({ service: 'inventory', database: databases.inventory, env: { LOYALTY_BASE_URL: loyalty.baseUrl } });
+  await seedStock(infrastructure.serverUrl, databases.inventory);
+  const orders = await services.start({ service: 'orders', database: databases.orders });
+  return { orders, inventory, loyalty, databases, serverUrl: infrastructure.serverUrl };
+}
+
+const pids = (stack: E2eStack) => ({
+  orders: stack.orders.process.child.pid!,
+  inventory: stack.inventory.process.child.pid!,
+  loyalty: stack.loyalty.process.child.pid!,
+});
+
+/** Orders not yet final, and loyalty commands not yet DONE, among everything in the databases. */
+async function unfinishedCounts(ordersDb: pg.Client, inventoryDb: pg.Client): Promise<{ orders: number; commands: number }> {
+  const [orders, commands] = await Promise.all([
+    ordersDb.query<{ n: number }>("SELECT count(*)::int AS n FROM orders WHERE status = 'PENDING'"),
+    inventoryDb.query<{ n: number }>("SELECT count(*)::int AS n FROM loyalty_commands WHERE status = 'PENDING'"),
+  ]);
+  return { orders: orders.rows[0].n, commands: commands.rows[0].n };
+}
+
+/** Waits until nothing is unfinished, up to `timeoutMs`; false when the deadline passed first. */
+export async function waitUntilIdle(stack: E2eStack, timeoutMs: number): Promise<boolean> {
+  const [ordersDb, inventoryDb] = await connect(stack);
+  try {
+    await waitFor(async () => {
+      const counts = await unfinishedCounts(ordersDb, inventoryDb);
+      return counts.orders === 0 && counts.commands === 0;
+    }, { timeoutMs, intervalMs: 250, description: 'the loop to finish every order and loyalty command' });
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await Promise.all([ordersDb.end(), inventoryDb.end()]);
+  }
+}
+
+async function connect(stack: E2eStack): Promise<[pg.Client, pg.Client]> {
+  const clients = [stack.databases.orders, stack.databases.inventory].map(
+    (database) => new pg.Client({ connectionString: databaseUrl(stack.serverUrl, database), application_name: 'bench-observer' }),
+  );
+  await Promise.all(clients.map((client) => client.connect()));
+  return clients as [pg.Client, pg.Client];
+}
+
+export interface E2eRunOptions {
+  offeredPerSec: number;
+  durationMs: number;
+  /** How long to wait after the schedule for every accepted order to finish. */
+  settleMs: number;
+}
+
+export async function runE2eRate(stack: E2eStack, options: E2eRunOptions, log: (text: string) => void): Promise<E2eRun> {
+  const { offeredPerSec, durationMs, settleMs } = options;
+  const sampler = new ProcessSampler(pids(stack));
+  const [ordersDb, inventoryDb] = await connect(stack);
+  const orderSamples: BacklogSample[] = [];
+  const commandSamples: BacklogSample[] = [];
+  let sampling = true;
+  const runStart = Date.now();
+  const backlogSampling = (async () => {
+    while (sampling) {
+      const atMs = Date.now() - runStart;
+      const counts = await unfinishedCounts(ordersDb, inventoryDb);
+      orderSamples.push({ atMs, unfinished: counts.orders });
+      commandSamples.push({ atMs, unfinished: counts.commands });
+      await new Promise((resolve) => setTimeout(resolve, 1000));
+    }
+  })();
+  sampler.start();
+  let load;
+  try {
+    load = await openModelLoad(offeredPerSec, durationMs, (index) => postOrder(stack.orders.baseUrl, orderBody(index)));
+  } finally {
+    sampling = false;
+    await backlogSampling;
+  }
+  const accepted = load.requests.filter((request) => request.result.orderId);
+  const scheduledAt = new Map(accepted.map((request) => [request.result.orderId!, request.scheduledAtMs]));
+  const orderIds = [...scheduledAt.keys()];
+  const failedRequests = load.requests.length - accepted.length;
+  const firstFailure = load.requests.find((request) => !request.result.orderId)?.result;
+
+  const settled = await waitFor(
+    async () => {
+      const [{ pending }] = await queryTestDatabase<{ pending: number }>(stack.serverUrl, stack.databases.orders, "SELECT count(*)::int AS pending FROM orders WHERE id = ANY($1::uuid[]) AND status = 'PENDING'", [orderIds]);
+      const [{ open }] = await queryTestDatabase<{ open: number }>(stack.serverUrl, stack.databases.inventory, "SELECT count(*)::int AS open FROM loyalty_commands WHERE order_id = ANY($1::uuid[]) AND status <> 'DONE'", [orderIds]);
+      return pending === 0 && open === 0;
+    },
+    { timeoutMs: settleMs, intervalMs: 250, description: 'the run to settle' },
+  ).catch(() => false);
+  const observedEnd = Date.now();
+  const usage = sampler.stop();
+  await Promise.all([ordersDb.end(), inventoryDb.end()]);
+
+  const finals = await queryTestDatabase<{ id: string; final_at: number }>(
+    stack.serverUrl,
+    stack.databases.orders,
+    `SELECT id::text, (extract(epoch FROM updated_at) * 1000)::float8 AS final_at FROM orders WHERE id = ANY($1::uuid[]) AND status IN ('RESERVED', 'REJECTED')`,
+    [orderIds],
+  );
+  const finalAt = new Map(finals.map((row) => [row.id, row.final_at]));
+  // The latency's end is orders.updated_at, which the status change sets (TypeORM's
+  // @UpdateDateColumn) at its transaction's start. A final order whose updated_at was never moved
+  // past its creation would make a false, tiny latency: counted and reported, never hidden.
+  const [{ stale }] = await queryTestDatabase<{ stale: number }>(
+    stack.serverUrl,
+    stack.databases.orders,
+    "SELECT count(*)::int AS stale FROM orders WHERE id = ANY($1::uuid[]) AND status IN ('RESERVED', 'REJECTED') AND updated_at <= created_at",
+    [orderIds],
+  );
+  if (stale > 0) log(`e2e WARNING: ${stale} final orders have updated_at <= created_at; their latency is not measurable`);
+  // An order never finished counts with the time observed so far: a lower bound, never left out.
+  const latencies = orderIds.map((id) => (finalAt.get(id) ?? observedEnd) - scheduledAt.get(id)!);
+  const latency = summarizeLatencies(latencies);
+  // The answer of POST /orders, from the same scheduled instant: how much of the latency is the
+  // HTTP side queueing rather than the loop behind it.
+  const answer = summarizeLatencies(accepted.map((request) => request.respondedAtMs - request.scheduledAtMs));
+  const steadyFrom = load.startedAtMs + durationMs / 3;
+  const steadyTo = load.startedAtMs + durationMs;
+  const achievedPerSec = finals.filter((row) => row.final_at >= steadyFrom && row.final_at <= steadyTo).length / ((steadyTo - steadyFrom) / 1000);
+  const ordersVerdict = backlogVerdict(orderSamples, offeredPerSec);
+  const commandsVerdict = backlogVerdict(commandSamples, offeredPerSec);
+  const processes: Record<string, ProcessCost> = Object.fromEntries(
+    Object.entries(usage).map(([name, { cpuMs, peakRssMb }]) => [name, { cpuMsPerOrder: cpuMs / Math.max(1, finals.length), peakRssMb }]),
+  );
+  const run: E2eRun = {
+    offeredPerSec,
+    durationSec: durationMs / 1000,
+    achievedPerSec,
+    acceptedPerSec: accepted.length / (durationMs / 1000),
+    p50Ms: latency.p50,
+    p95Ms: latency.p95,
+    p99Ms: latency.p99,
+    maxMs: latency.max,
+    answerP50Ms: answer.p50,
+    answerP99Ms: answer.p99,
+    backlogGrowing: ordersVerdict.growing || commandsVerdict.growing,
+    backlogSlopePerSec: Math.max(ordersVerdict.slopePerSec, commandsVerdict.slopePerSec),
+    sent: load.requests.length,
+    accepted: accepted.length,
+    finished: finals.length,
+    failedRequests,
+    unfinished: orderIds.length - finals.length,
+    finalTimestampNotMoved: stale,
+    stages: await stageLatencies(stack.serverUrl, stack.databases, orderIds),
+    processes,
+  };
+  log(
+    `e2e ${offeredPerSec}/s for ${durationMs / 1000} s: achieved ${run.achievedPerSec.toFixed(1)}/s, p50 ${Math.round(run.p50Ms)} ms, ` +
+      `p99 ${Math.round(run.p99Ms)} ms (201 answered: p50 ${Math.round(answer.p50)} ms, p99 ${Math.round(answer.p99)} ms), backlog ${run.backlogGrowing ? 'growing' : 'flat'} (${run.backlogSlopePerSec.toFixed(1)}/s), ` +
+      `${run.unfinished} unfinished${settled ? '' : ' (did not settle)'}, ${failedRequests} failed requests` +
+      `${firstFailure ? ` (first: ${firstFailure.status} ${firstFailure.error})` : ''}, generator lag max ${Math.round(load.maxSendLagMs)} ms`,
+  );
+  return run;
+}

@@ -1,0 +1,116 @@
+// Inbox figure: the inventory app as it runs in production (the built process, its inbox, relay
+// and loyalty dispatcher running) against PlainReservationConsumer (same transaction, no inbox row,
+// no Nest), each draining the same pre-filled `orders.order.v1` from the same offsets into its own
+// database. Rate = reservations / (last reservation - first reservation), from the table's own
+// created_at, so neither process's start-up or group join counts.
+import { Topics } from '@app/contracts';
+import { createKafka } from '@app/kafka';
+import {
+  deleteConsumerGroups,
+  eventRecord,
+  migrateServiceDatabase,
+  orderCreatedPayload,
+  queryTestDatabase,
+  startGroupAtEnd,
+  type TestServices,
+  uniqueName,
+  waitFor,
+} from '@app/testing';
+import type { BenchInfrastructure } from './bench-infrastructure.js';
+import { BENCH_SKUS, BENCH_STOCK_PER_SKU, orderBody } from './order-requests.js';
+import { PlainReservationConsumer } from './plain-reservation-consumer.js';
+
+export interface InboxBenchOptions {
+  messages: number;
+  plainConcurrency: number;
+  timeoutMs: number;
+}
+
+export interface InboxBenchResult {
+  inventoryPerSec: number;
+  plainPerSec: number;
+  ratio: number;
+}
+
+/** Every benchmark SKU with ample stock, straight into `database` (set-up, not measured). */
+export async function seedStock(serverUrl: string, database: string): Promise<void> {
+  await queryTestDatabase(
+    serverUrl,
+    database,
+    'INSERT INTO stock_items (sku, available) SELECT unnest($1::text[]), $2 ON CONFLICT (sku) DO UPDATE SET available = EXCLUDED.available',
+    [BENCH_SKUS, BENCH_STOCK_PER_SKU],
+  );
+}
+
+/** `count` valid OrderCreated records on the orders topic, in batches (set-up, not measured). */
+async function fillOrdersTopic(brokers: string[], count: number): Promise<void> {
+  const producer = createKafka({ brokers, clientId: 'bench-inbox-fill' }).producer({ allowAutoTopicCreation: false });
+  await producer.connect();
+  try {
+    for (let start = 0; start < count; start += 500) {
+      const messages = [];
+      for (let n = start; n < Math.min(count, start + 500); n += 1) {
+        const body = orderBody(n);
+        const record = eventRecord(Topics.orders, 'OrderCreated', orderCreatedPayload(body.customerId, body.items));
+        messages.push({ key: record.key, value: record.value, headers: record.headers });
+      }
+      await producer.sendBatch({ acks: -1, topicMessages: [{ topic: Topics.orders, messages }] });
+    }
+  } finally {
+    await producer.disconnect();
+  }
+}
+
+/** Waits until `database` holds `expected` reservations; returns their rate from created_at. */
+async function drainRate(serverUrl: string, database: string, expected: number, timeoutMs: number, what: string): Promise<number> {
+  const row = await waitFor(
+    async () => {
+      const [counts] = await queryTestDatabase<{ n: number; span_ms: number }>(
+        serverUrl,
+        database,
+        'SELECT count(*)::int AS n, (extract(epoch FROM max(created_at) - min(created_at)) * 1000)::float8 AS span_ms FROM reservations',
+      );
+      return counts.n >= expected ? counts : undefined;
+    },
+    { timeoutMs, intervalMs: 250, description: `${what} to reserve ${expected} orders` },
+  );
+  return (row.n - 1) / (row.span_ms / 1000);
+}
+
+export async function runInboxBench(
+  infrastructure: BenchInfrastructure,
+  services: TestServices,
+  loyaltyBaseUrl: string,
+  options: InboxBenchOptions,
+  log: (text: string) => void,
+): Promise<InboxBenchResult> {
+  const { serverUrl, brokers } = infrastructure;
+  const inventoryDb = await services.createDatabase('bench_inbox_inventory');
+  const plainDb = await services.createDatabase('bench_inbox_plain');
+  await migrateServiceDatabase('inventory', serverUrl, plainDb);
+  // Started once so that its group is positioned at the topic's end, then stopped until the fill is there.
+  const inventory = await services.start({ service: 'inventory', database: inventoryDb, env: { LOYALTY_BASE_URL: loyaltyBaseUrl } });
+  await inventory.stop();
+  await seedStock(serverUrl, inventoryDb);
+  await seedStock(serverUrl, plainDb);
+  const plainGroup = uniqueName('bench-plain-inbox');
+  await startGroupAtEnd(brokers, plainGroup, [Topics.orders]);
+  await fillOrdersTopic(brokers, options.messages);
+  log(`inbox: ${options.messages} OrderCreated records on ${Topics.orders}`);
+
+  const plain = await PlainReservationConsumer.start({ brokers, serverUrl, database: plainDb, groupId: plainGroup, concurrency: options.plainConcurrency });
+  let plainPerSec: number;
+  try {
+    plainPerSec = await drainRate(serverUrl, plainDb, options.messages, options.timeoutMs, 'the plain consumer');
+  } finally {
+    await plain.stop();
+    await deleteConsumerGroups(brokers, [plainGroup]).catch(() => undefined);
+  }
+  log(`inbox: plain consumer ${Math.round(plainPerSec)} msg/s`);
+
+  await inventory.restart();
+  const inventoryPerSec = await drainRate(serverUrl, inventoryDb, options.messages, options.timeoutMs, 'the inventory app');
+  log(`inbox: inventory app ${Math.round(inventoryPerSec)} msg/s`);
+  await inventory.stop();
+  return { inventoryPerSec, plainPerSec, ratio: inventoryPerSec / plainPerSec };
+}

@@ -1,0 +1,93 @@
+// bench/results/latest.md: the same figures as latest.json, as tables a person reads. Pure.
+import type { BenchResults } from './bench-results.js';
+
+const num = (value: number, digits = 0) =>
+  Number.isFinite(value) ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : 'n/a';
+const ms = (value: number) => (Number.isFinite(value) ? (value >= 10_000 ? `${num(value / 1000, 1)} s` : `${num(value)} ms`) : 'n/a');
+
+/** A Markdown table; the first column left-aligned, the others right-aligned. */
+export function markdownTable(header: string[], rows: string[][]): string[] {
+  return [`| ${header.join(' | ')} |`, `|${header.map((_, index) => (index === 0 ? '---' : '---:')).join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)];
+}
+
+export function resultsMarkdown(results: BenchResults, chartFile: string): string {
+  const { machine, relay, inbox, http, e2e } = results;
+  const stageNames = [...new Set(e2e.runs.flatMap((run) => Object.keys(run.stages)))];
+  const lines = [
+    `# Benchmark results (${results.mode} run, ${results.startedAt})`,
+    '',
+    `Machine: ${machine.cpuCount} × ${machine.cpuModel}, ${num(machine.totalMemoryMb)} MB RAM, ${machine.platform}; ` +
+      `Node ${machine.nodeVersion}; Kafka ${machine.kafkaVersion}; PostgreSQL ${machine.postgresVersion}; ` +
+      `load average at start ${machine.loadAverageAtStart.map((value) => num(value, 2)).join(' / ')}.`,
+    '',
+    'Each figure is a ratio against a baseline measured in the same run, or a percentile at a fixed offered rate. Nothing here is asserted.',
+    '',
+    '## Ratios against same-run baselines',
+    '',
+    ...markdownTable(
+      ['figure', 'measured', 'baseline', 'ratio'],
+      [
+        [`relay: OutboxRelay.publishBatch vs raw kafkajs idempotent producer (${relay.messages} msgs, batch ${relay.batchSize})`, `${num(relay.relayPerSec)} msg/s`, `${num(relay.baselinePerSec)} msg/s`, num(relay.ratio, 2)],
+        [`inbox: inventory app vs plain kafkajs consumer, same transaction without inbox row (${inbox.messages} msgs)`, `${num(inbox.inventoryPerSec)} msg/s`, `${num(inbox.plainPerSec)} msg/s`, num(inbox.ratio, 2)],
+      ],
+    ),
+    '',
+    `## HTTP: POST /orders, ${http.concurrency} concurrent clients for ${http.durationSec} s each`,
+    '',
+    ...markdownTable(
+      ['server', 'requests/s', 'ratio to plain insert'],
+      [
+        ['orders app (Nest, TypeORM): order + outbox row in one transaction', num(http.withOutboxPerSec), num(http.withOutboxPerSec / http.withoutOutboxPerSec, 2)],
+        ['plain node:http + pg: order insert only', num(http.withoutOutboxPerSec), '1.00'],
+        ['plain node:http + pg: order + outbox row', num(http.plainWithOutboxPerSec), num(http.plainWithOutboxPerSec / http.withoutOutboxPerSec, 2)],
+        ['plain node:http + pg: naive dual write (insert, then awaited Kafka send)', num(http.dualWritePerSec), num(http.dualWritePerSec / http.withoutOutboxPerSec, 2)],
+      ],
+    ),
+    '',
+    '## End to end (one process per service, open-model load with Idempotency-Key)',
+    '',
+    'Latency: from the scheduled send to the commit of the order\'s RESERVED/REJECTED (orders.updated_at).',
+    '',
+    ...markdownTable(
+      ['offered/s', 'seconds', 'achieved/s', 'accepted/s', 'p50', 'p95', 'p99', '201 answer p50 / p99', 'backlog', 'unfinished'],
+      e2e.runs.map((run) => [
+        num(run.offeredPerSec),
+        num(run.durationSec),
+        num(run.achievedPerSec, 1),
+        num(run.acceptedPerSec, 1),
+        ms(run.p50Ms),
+        ms(run.p95Ms),
+        ms(run.p99Ms),
+        `${ms(run.answerP50Ms)} / ${ms(run.answerP99Ms)}`,
+        run.backlogGrowing ? `growing (${num(run.backlogSlopePerSec, 1)}/s)` : `flat (${num(run.backlogSlopePerSec, 1)}/s)`,
+        num(run.unfinished),
+      ]),
+    ),
+    '',
+    `Highest offered rate sustained without a growing backlog: **${num(e2e.maxSustainablePerSec)} orders/s**.`,
+    `Backlog drain: ${num(e2e.drain.orders)} orders pending when inventory restarted (${num(e2e.drain.placedWhileStopped)} placed while it was stopped) drained at **${num(e2e.drainPerSec, 1)} orders/s**${e2e.drain.complete ? '' : ` (INCOMPLETE: ${num(e2e.drain.finished)} finished by the deadline)`} ` +
+      `(inventory healthy after ${num(e2e.drain.inventoryStartSec, 1)} s; last order final at ${num(e2e.drain.ordersFinishedSec, 1)} s, ` +
+      `last loyalty command DONE at ${num(e2e.drain.loyaltyDoneSec, 1)} s after it was healthy).`,
+    '',
+    `![latency against offered load](${chartFile})`,
+    '',
+    '### Per stage (p50 / p99), from the tables\' own timestamps',
+    '',
+    ...markdownTable(
+      ['offered/s', ...stageNames],
+      e2e.runs.map((run) => [num(run.offeredPerSec), ...stageNames.map((name) => (run.stages[name] ? `${ms(run.stages[name].p50Ms)} / ${ms(run.stages[name].p99Ms)}` : 'n/a'))]),
+    ),
+    '',
+    '### Cost per process (during each run)',
+    '',
+    ...markdownTable(
+      ['offered/s', ...['orders', 'inventory', 'loyalty'].flatMap((name) => [`${name} CPU ms/order`, `${name} peak RSS MB`])],
+      e2e.runs.map((run) => [
+        num(run.offeredPerSec),
+        ...['orders', 'inventory', 'loyalty'].flatMap((name) => [num(run.processes[name]?.cpuMsPerOrder ?? Number.NaN, 2), num(run.processes[name]?.peakRssMb ?? Number.NaN)]),
+      ]),
+    ),
+  ];
+  if (results.notes.length > 0) lines.push('', '## Notes', '', ...results.notes.map((note) => `- ${note}`));
+  return `${lines.join('\n')}\n`;
+}

@@ -1,0 +1,183 @@
+// `npm run bench` (full) and `npm run bench -- --quick` (about four minutes): every figure of
+// issue 11 in one run, each a ratio against a baseline measured in the same run or a percentile at
+// a fixed offered rate, written to bench/results/latest.json, latest.md and latency-vs-load.svg.
+// Infrastructure is provisioned as the tests do; every database is a throw-away one (its name
+// contains `test`) and is dropped at the end, with every process, consumer group and topic the run
+// made. Nothing here asserts a speed: the figures are read, compared, and written down.
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, platform, release, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { TestServices, type ServiceProcess } from '@app/testing';
+import { backlogDrainPlaceholder, type BenchResults, type E2eRun, resultsShapeProblems, toJson } from './bench-results.js';
+import { type BenchInfrastructure, postgresVersion, projectKafkaVersion, provisionInfrastructure, releaseInfrastructure } from './bench-infrastructure.js';
+import { type BenchProfile, FULL, QUICK, selectedSections } from './bench-profiles.js';
+import { runBacklogDrain } from './backlog-drain.bench.js';
+import { type E2eStack, runE2eRate, startE2eStack, waitUntilIdle } from './end-to-end.bench.js';
+import { runInboxBench } from './inbox-consumer.bench.js';
+import { latencyChartSvg } from './latency-chart.js';
+import { runRelayBench } from './outbox-relay.bench.js';
+import { runHttpBench } from './place-order-http.bench.js';
+import { isSustained, maxSustained, nextOfferedRate, type RateTrial } from './rate-search.js';
+import { resultsMarkdown } from './results-markdown.js';
+
+const suiteStart = Date.now();
+const log = (text: string) => console.error(`[bench ${((Date.now() - suiteStart) / 1000).toFixed(0).padStart(4)} s] ${text}`);
+
+async function runE2e(stack: E2eStack, profile: BenchProfile, results: BenchResults): Promise<void> {
+  const { e2e } = profile;
+  const runs: E2eRun[] = [];
+  const fixed = await runE2eRate(stack, { offeredPerSec: e2e.fixedPerSec, durationMs: e2e.fixedDurationMs, settleMs: e2e.settleMs }, log);
+  runs.push(fixed);
+  results.processes = fixed.processes as BenchResults['processes'];
+  results.e2e.runs = runs;
+  const trials: RateTrial[] = [{ offeredPerSec: fixed.offeredPerSec, sustained: isSustained(fixed) }];
+  for (let step = 0; step < e2e.maxSteps; step += 1) {
+    const next = nextOfferedRate(trials, e2e.search);
+    if (next === undefined) break;
+    if (Date.now() - suiteStart > e2e.searchBudgetMs) {
+      results.notes.push(`The rate search stopped after ${step} step(s): the ${profile.mode} run's time budget was spent.`);
+      break;
+    }
+    // Each step starts from an idle loop, or its backlog would be the previous step's.
+    if (!(await waitUntilIdle(stack, e2e.settleMs))) {
+      results.notes.push(`The rate search stopped before ${next}/s: the loop did not finish the previous run's backlog within ${e2e.settleMs / 1000} s.`);
+      break;
+    }
+    const run = await runE2eRate(stack, { offeredPerSec: next, durationMs: e2e.stepDurationMs, settleMs: e2e.settleMs }, log);
+    runs.push(run);
+    trials.push({ offeredPerSec: next, sustained: isSustained(run) });
+  }
+  for (const run of runs.filter((r) => r.finalTimestampNotMoved > 0)) {
+    results.notes.push(`At ${run.offeredPerSec}/s, ${run.finalTimestampNotMoved} final orders kept updated_at = created_at: the status change no longer sets updated_at, so those latencies are wrong.`);
+  }
+  results.e2e.maxSustainablePerSec = maxSustained(trials);
+  const failed = trials.filter((trial) => !trial.sustained).map((trial) => trial.offeredPerSec);
+  if (results.e2e.maxSustainablePerSec === 0) results.notes.push(`No offered rate tried (${trials.map((t) => t.offeredPerSec).join(', ')}/s) was sustained.`);
+  else if (failed.length === 0) results.notes.push(`Every rate tried was sustained; the highest sustainable rate is at least ${results.e2e.maxSustainablePerSec}/s.`);
+}
+
+async function machineFacts(infrastructure: BenchInfrastructure): Promise<BenchResults['machine']> {
+  return {
+    cpuCount: cpus().length,
+    cpuModel: cpus()[0]?.model ?? 'unknown',
+    nodeVersion: process.version,
+    kafkaVersion: `${projectKafkaVersion(infrastructure.repoRoot)} (infra/kafka/pom.xml; broker ${infrastructure.kafkaSource})`,
+    postgresVersion: await postgresVersion(infrastructure.serverUrl),
+    platform: `${platform()} ${release()}`,
+    totalMemoryMb: Math.round(totalmem() / 2 ** 20),
+    loadAverageAtStart: loadavg(),
+  };
+}
+
+/** Runs `section`; a failure is logged and noted, and the suite goes on to the next figure. */
+async function section(results: BenchResults, name: string, work: () => Promise<void>): Promise<boolean> {
+  log(`${name}: start`);
+  try {
+    await work();
+    return true;
+  } catch (error) {
+    log(`${name} FAILED: ${(error as Error).stack ?? error}`);
+    results.notes.push(`${name} failed: ${(error as Error).message.split('\n')[0]}`);
+    process.exitCode = 1;
+    return false;
+  }
+}
+
+async function main(): Promise<void> {
+  const profile = process.argv.includes('--quick') ? QUICK : FULL;
+  const sections = selectedSections(process.argv);
+  log(`${profile.mode} run: ${[...sections].join(', ')}`);
+  const infrastructure = await provisionInfrastructure(log);
+  const services = new TestServices({ serverUrl: infrastructure.serverUrl, brokers: infrastructure.brokers });
+  let stopping = false;
+  const cleanUp = async () => {
+    if (stopping) return;
+    stopping = true;
+    await services.tearDown().catch((error: Error) => log(`tear-down: ${error.message}`));
+    releaseInfrastructure(infrastructure);
+  };
+  process.once('SIGINT', () => void cleanUp().then(() => process.exit(130)));
+  const nan = Number.NaN;
+  const results: BenchResults = {
+    mode: profile.mode,
+    startedAt: new Date(suiteStart).toISOString(),
+    finishedAt: '',
+    machine: await machineFacts(infrastructure),
+    relay: { ratio: nan, baselinePerSec: nan, relayPerSec: nan, messages: 0, batchSize: 0, repetitions: 0 },
+    inbox: { ratio: nan, inventoryPerSec: nan, plainPerSec: nan, messages: profile.inbox.messages, plainConcurrency: profile.inbox.plainConcurrency },
+    http: { withOutboxPerSec: nan, withoutOutboxPerSec: nan, dualWritePerSec: nan, plainWithOutboxPerSec: nan, concurrency: profile.http.concurrency, durationSec: profile.http.durationMs / 1000 },
+    e2e: { runs: [], maxSustainablePerSec: 0, drainPerSec: nan, drain: backlogDrainPlaceholder() },
+    processes: { orders: {}, inventory: {}, loyalty: {} },
+    notes: [],
+  };
+  try {
+    if (sections.has('relay')) await section(results, 'relay', async () => {
+      const relay = await runRelayBench(infrastructure.serverUrl, infrastructure.brokers, { ...profile.relay, ...process.env });
+      results.relay = { ratio: relay.ratio, baselinePerSec: relay.baselinePerSec, relayPerSec: relay.relayPerSec, messages: relay.messages, batchSize: relay.batchSize, repetitions: relay.repetitions };
+    });
+    // One loyalty process serves the inbox and the end-to-end figures, as one would in production.
+    let loyalty: ServiceProcess | undefined;
+    if (sections.has('inbox') || sections.has('e2e') || sections.has('drain')) await section(results, 'loyalty start', async () => {
+      loyalty = await services.start({ service: 'loyalty', database: await services.createDatabase('bench_loyalty') });
+    });
+    if (loyalty && sections.has('inbox')) {
+      const loyaltyUrl = loyalty.baseUrl;
+      await section(results, 'inbox', async () => {
+        results.inbox = { ...results.inbox, ...(await runInboxBench(infrastructure, services, loyaltyUrl, profile.inbox, log)) };
+      });
+    }
+    if (sections.has('http')) await section(results, 'http', async () => {
+      results.http = { ...results.http, ...(await runHttpBench(infrastructure, services, profile.http, log)) };
+    });
+    if (loyalty && (sections.has('e2e') || sections.has('drain'))) {
+      const running = loyalty;
+      let stack: E2eStack | undefined;
+      await section(results, 'end to end', async () => {
+        stack = await startE2eStack(infrastructure, services, running);
+        if (sections.has('e2e')) await runE2e(stack, profile, results);
+      });
+      if (stack && sections.has('drain')) {
+        const started = stack;
+        await section(results, 'backlog drain', async () => {
+          // No wait for an idle loop first: the drain counts every order pending at inventory's
+          // restart, so whatever the last end-to-end step left behind is part of its backlog.
+          const drain = await runBacklogDrain(started, profile.drain, log);
+          if (!drain.complete) {
+            results.notes.push(`The backlog drain did not finish within ${profile.drain.timeoutMs / 1000} s: drainPerSec is the rate of the ${drain.finished} of ${drain.orders} orders finished by then.`);
+          }
+          if (drain.orders > drain.placedWhileStopped) {
+            results.notes.push(`The drained backlog includes ${drain.orders - drain.placedWhileStopped} orders the end-to-end runs left unfinished.`);
+          }
+          results.e2e.drainPerSec = drain.drainPerSec;
+          results.e2e.drain = { orders: drain.orders, placedWhileStopped: drain.placedWhileStopped, complete: drain.complete, finished: drain.finished, seconds: drain.seconds, inventoryStartSec: drain.inventoryStartSec, ordersFinishedSec: drain.ordersFinishedSec, loyaltyDoneSec: drain.loyaltyDoneSec };
+        });
+      }
+    }
+  } finally {
+    results.finishedAt = new Date().toISOString();
+    await writeResults(infrastructure.repoRoot, results);
+    await cleanUp();
+  }
+  log(`done in ${((Date.now() - suiteStart) / 1000).toFixed(0)} s`);
+}
+
+async function writeResults(repoRoot: string, results: BenchResults): Promise<void> {
+  const directory = join(repoRoot, 'bench/results');
+  mkdirSync(directory, { recursive: true });
+  const problems = resultsShapeProblems(JSON.parse(toJson(results)));
+  if (problems.length > 0) results.notes.push(`Figures missing from this run: ${problems.join('; ')}.`);
+  const chartFile = 'latency-vs-load.svg';
+  const title = `End to end, ${results.mode} run ${results.startedAt.slice(0, 10)}: ${results.machine.cpuCount} × ${results.machine.cpuModel}`;
+  writeFileSync(join(directory, chartFile), latencyChartSvg(results.e2e.runs, title));
+  writeFileSync(join(directory, 'latest.json'), `${toJson(results)}\n`);
+  writeFileSync(join(directory, 'latest.md'), resultsMarkdown(results, chartFile));
+  console.log(resultsMarkdown(results, chartFile));
+  log(`wrote ${join('bench/results', 'latest.json')}, latest.md and ${chartFile}`);
+}
+
+try {
+  await main();
+} catch (error) {
+  console.error(`[bench] ${(error as Error).stack ?? error}`);
+  process.exitCode = 1;
+}
