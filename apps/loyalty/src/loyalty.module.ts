@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { DatabaseModule } from '@app/database';
 import { HealthModule } from '@app/health';
+import { MetricsModule } from '@app/metrics';
 import { AccrualsModule } from './accruals/accruals.module.js';
 import type { LoyaltyConfig } from './loyalty.config.js';
 import { createLoyaltyDataSource } from './loyalty.data-source.js';
@@ -13,6 +14,7 @@ export class LoyaltyModule {
       module: LoyaltyModule,
       imports: [
         DatabaseModule.forRoot({ useFactory: () => createLoyaltyDataSource(config) }),
+        MetricsModule.forRoot({ service: 'loyalty' }),
         HealthModule.forRoot({ kafka: false }),
         AccrualsModule,
       ],

@@ -12,6 +12,7 @@ import type { Request, Response } from 'express';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { failpoint } from '@app/failpoints';
 import { IDEMPOTENT_OPTIONS, type IdempotentOptions } from './idempotent.options.js';
+import { IdempotencyMetrics } from './idempotency.metrics.js';
 import { IdempotencyStore } from './idempotency.store.js';
 import { requestFingerprint } from './request-fingerprint.js';
 
@@ -23,6 +24,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
   constructor(
     @Inject(Reflector) private readonly reflector: Reflector,
     @Inject(IdempotencyStore) private readonly store: IdempotencyStore,
+    @Inject(IdempotencyMetrics) private readonly metrics: IdempotencyMetrics,
   ) {}
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
@@ -54,7 +56,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
         const outcome = await this.store.execute(key, fingerprint, options.status, () =>
           lastValueFrom(next.handle(), { defaultValue: undefined }),
         );
+        // The route template (`/orders`), not the path: bounded label values.
+        const route = `${request.baseUrl ?? ''}${(request.route as { path?: string } | undefined)?.path ?? ''}`;
         if (outcome.kind === 'conflict') {
+          this.metrics.conflicts.inc({ route });
           throw new UnprocessableEntityException({
             statusCode: 422,
             error: 'Unprocessable Entity',
@@ -64,7 +69,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
           });
         }
         if (options.afterCommitFailpoint) failpoint(options.afterCommitFailpoint);
-        if (outcome.kind === 'replayed') response.setHeader('Idempotent-Replayed', 'true');
+        if (outcome.kind === 'replayed') {
+          this.metrics.replays.inc({ route });
+          response.setHeader('Idempotent-Replayed', 'true');
+        }
         return outcome.body;
       })(),
     );

@@ -6,3 +6,4 @@ export { Idempotent } from './idempotent.decorator.js';
 export type { IdempotentOptions } from './idempotent.options.js';
 export { IdempotencyInterceptor, IDEMPOTENCY_KEY_HEADER } from './idempotency.interceptor.js';
 export { IdempotencyModule } from './idempotency.module.js';
+export { IdempotencyMetrics } from './idempotency.metrics.js';

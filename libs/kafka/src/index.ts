@@ -4,3 +4,7 @@ export { ensureTopics, describeCluster } from './kafka-admin.js';
 export { kafkaServerOptions } from './kafka-server.options.js';
 export { KafkaHealthIndicator } from './kafka.health.js';
 export { KafkaModule } from './kafka.module.js';
+export { consumerLag, type PartitionLag } from './consumer-lag.js';
+export { consumerLagEnv } from './consumer-lag.config.js';
+export { ConsumerLagMonitor, type ConsumerLagOptions } from './consumer-lag.monitor.js';
+export { ConsumerLagModule } from './consumer-lag.module.js';
