@@ -5,6 +5,7 @@ import { bootstrapOrExit, loadConfig } from '@app/config';
 import { deadLetterTopic, Topics } from '@app/contracts';
 import { configureHttpApp } from '@app/http';
 import { createKafka, ensureTopics, kafkaServerOptions } from '@app/kafka';
+import { inventoryApiDocs } from './inventory.api-docs.js';
 import { inventoryEnv } from './inventory.config.js';
 import { InventoryAppModule } from './inventory.module.js';
 
@@ -16,7 +17,7 @@ bootstrapOrExit('inventory', async () => {
     config.KAFKA_TOPIC_PARTITIONS,
   );
   const app = await NestFactory.create<NestExpressApplication>(InventoryAppModule.forRoot(config));
-  configureHttpApp(app, { bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES });
+  configureHttpApp(app, { bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES, docs: inventoryApiDocs });
   // inheritAppConfig: without it, global pipes and interceptors silently skip Kafka handlers.
   app.connectMicroservice(kafkaServerOptions(config), { inheritAppConfig: true });
   await app.init();

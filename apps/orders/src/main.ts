@@ -5,6 +5,7 @@ import { bootstrapOrExit, loadConfig } from '@app/config';
 import { deadLetterTopic, Topics } from '@app/contracts';
 import { configureHttpApp } from '@app/http';
 import { createKafka, ensureTopics, kafkaServerOptions } from '@app/kafka';
+import { ordersApiDocs } from './orders.api-docs.js';
 import { ordersEnv } from './orders.config.js';
 import { OrdersAppModule } from './orders.module.js';
 
@@ -17,7 +18,7 @@ bootstrapOrExit('orders', async () => {
     config.KAFKA_TOPIC_PARTITIONS,
   );
   const app = await NestFactory.create<NestExpressApplication>(OrdersAppModule.forRoot(config));
-  configureHttpApp(app, { bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES });
+  configureHttpApp(app, { bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES, docs: ordersApiDocs });
   // inheritAppConfig: without it, global pipes and interceptors silently skip Kafka handlers.
   app.connectMicroservice(kafkaServerOptions(config), { inheritAppConfig: true });
   await app.init();

@@ -17,7 +17,8 @@ import { IdempotencyStore } from './idempotency.store.js';
 import { requestFingerprint } from './request-fingerprint.js';
 
 export const IDEMPOTENCY_KEY_HEADER = 'idempotency-key';
-const KEY_FORMAT = /^[A-Za-z0-9][A-Za-z0-9._:-]{7,199}$/;
+/** What an `Idempotency-Key` must look like: 8 to 200 characters, a safe alphabet, no spaces. */
+export const IDEMPOTENCY_KEY_FORMAT = /^[A-Za-z0-9][A-Za-z0-9._:-]{7,199}$/;
 
 @Injectable()
 export class IdempotencyInterceptor implements NestInterceptor {
@@ -41,7 +42,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
       });
       return next.handle();
     }
-    if (!KEY_FORMAT.test(key)) {
+    if (!IDEMPOTENCY_KEY_FORMAT.test(key)) {
       throw new BadRequestException({
         statusCode: 400,
         error: 'Bad Request',
