@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import {
@@ -10,7 +11,9 @@ import {
   uniqueSku,
   waitFor,
 } from '@app/testing';
+import { parse } from 'yaml';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
+import { exportedMetricNames, metricNamesIn } from '../support/promql-metric-names.js';
 
 /**
  * What an operator and a client read from the three services as real processes (started once for
@@ -164,6 +167,46 @@ describe('the running services, as an operator and a client see them', () => {
       expect(Object.keys(bodies['/health'].details).sort()).toEqual(['database', 'kafka']);
       expect(Object.keys(bodies['/health/ready'].details)).toEqual(['database']);
       expect(bodies['/health/live'].details).toEqual({});
+    });
+  });
+
+  describe('dashboard and alert rules against what the apps export', () => {
+    const repoFile = (path: string) => readFileSync(new URL(`../../${path}`, import.meta.url), 'utf8');
+    type Panel = { title?: string; targets?: { expr?: string }[]; panels?: Panel[] };
+    const dashboardQueries = (): { where: string; expr: string }[] => {
+      const walk = (panels: Panel[]): { where: string; expr: string }[] =>
+        panels.flatMap((panel) => [
+          ...(panel.targets ?? []).flatMap((target) => (target.expr ? [{ where: `panel "${panel.title}"`, expr: target.expr }] : [])),
+          ...walk(panel.panels ?? []),
+        ]);
+      return walk((JSON.parse(repoFile('observability/grafana/dashboards/outbox-inbox.json')) as { panels: Panel[] }).panels);
+    };
+    const ruleQueries = (): { where: string; expr: string }[] =>
+      (parse(repoFile('observability/prometheus/alerts.yml')) as { groups: { rules: { alert?: string; record?: string; expr: string }[] }[] }).groups.flatMap(
+        (group) => group.rules.map((rule) => ({ where: `rule ${rule.alert ?? rule.record}`, expr: rule.expr })),
+      );
+    const exported = async () => {
+      const names = new Set<string>();
+      for (const service of [orders, inventory, loyalty]) {
+        for (const name of exportedMetricNames(await (await fetch(`${service.baseUrl}/metrics`)).text())) names.add(name);
+      }
+      return names;
+    };
+
+    it('when the dashboard and the rules are read, then they query metrics (the check below is not vacuous)', () => {
+      expect(dashboardQueries().length).toBeGreaterThanOrEqual(15);
+      expect(ruleQueries().length).toBeGreaterThanOrEqual(5);
+      expect(dashboardQueries().flatMap(({ expr }) => metricNamesIn(expr))).toContain('kafka_consumer_lag');
+    });
+
+    it('when every query is checked, then each metric it names is exported by at least one running app', async () => {
+      const names = await exported();
+      const unknown = [...dashboardQueries(), ...ruleQueries()].flatMap(({ where, expr }) =>
+        metricNamesIn(expr)
+          .filter((name) => !names.has(name))
+          .map((name) => `${where}: ${name}`),
+      );
+      expect(unknown).toEqual([]);
     });
   });
 });
