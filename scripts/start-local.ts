@@ -2,6 +2,7 @@
 // migrates each service, starts the three apps with prefixed output, waits for their /health, and on
 // Ctrl-C stops them (and the broker, only if this script started it). Configuration comes from the
 // environment with local defaults filled in (libs/testing/src/local-defaults.ts).
+import { loadDotEnv } from '@app/config';
 import {
   assertPortFree,
   assertPostgresAnswers,
@@ -24,6 +25,8 @@ const STOP_GRACE_MS = 10_000;
 const log = (message: string) => console.log(`[start] ${message}`);
 
 const repoRoot = findRepoRoot();
+// `.env` first (when present): local tooling and the apps read the same file.
+loadDotEnv();
 const env = localEnvironment();
 const apps: SupervisedApp[] = [];
 const startUp = new AbortController();

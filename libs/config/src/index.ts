@@ -4,3 +4,4 @@ export { ConfigValidationError } from './config-validation.error.js';
 export { loadConfig } from './load-config.js';
 export { renderEnvExample } from './env-example.js';
 export { bootstrapOrExit } from './bootstrap-or-exit.js';
+export { loadDotEnv } from './load-dot-env.js';
