@@ -11,7 +11,7 @@ WORKDIR /app
 # Manifests first: this layer, the slowest one, is reused until the lockfile changes.
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json nest-cli.json ./
+COPY tsconfig.json ./
 COPY scripts ./scripts
 COPY libs ./libs
 COPY apps ./apps
