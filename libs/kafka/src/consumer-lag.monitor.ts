@@ -15,6 +15,9 @@ export interface ConsumerLagOptions {
 
 export const CONSUMER_LAG_OPTIONS = Symbol('CONSUMER_LAG_OPTIONS');
 
+/** Longest wait on shutdown for a lag read in flight. */
+const SHUTDOWN_WAIT_MS = 2000;
+
 /**
  * `kafka_consumer_lag{group,topic,partition}`, read from the broker on a timer rather than at scrape
  * time: a scrape must answer fast even while Kafka does not, and a stale value beside
@@ -59,7 +62,11 @@ export class ConsumerLagMonitor implements OnApplicationBootstrap, BeforeApplica
 
   async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
-    await this.running;
+    // A read stuck in kafkajs retries during a Kafka outage must not hold up the shutdown: it only
+    // feeds a gauge, so wait briefly, then disconnect under it.
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([this.running, new Promise((resolve) => (timer = setTimeout(resolve, SHUTDOWN_WAIT_MS)))]);
+    clearTimeout(timer);
     await this.admin?.disconnect().catch(() => undefined);
   }
 
