@@ -11,6 +11,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { failpoint } from '@app/failpoints';
+import { routeLabel } from '@app/metrics';
 import { IDEMPOTENT_OPTIONS, type IdempotentOptions } from './idempotent.options.js';
 import { IdempotencyMetrics } from './idempotency.metrics.js';
 import { IdempotencyStore } from './idempotency.store.js';
@@ -57,8 +58,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
         const outcome = await this.store.execute(key, fingerprint, options.status, () =>
           lastValueFrom(next.handle(), { defaultValue: undefined }),
         );
-        // The route template (`/orders`), not the path: bounded label values.
-        const route = `${request.baseUrl ?? ''}${(request.route as { path?: string } | undefined)?.path ?? ''}`;
+        const route = routeLabel(request);
         if (outcome.kind === 'conflict') {
           this.metrics.conflicts.inc({ route });
           throw new UnprocessableEntityException({
