@@ -1,6 +1,7 @@
 # One image recipe for every service; the APP build argument picks which one.
 #   docker build --build-arg APP=orders -t outbox/orders .
-# The container migrates its own database, then serves (see CMD).
+# The container serves only: migrations run once per deployment, before any replica, from the same
+# image (`node dist/apps/$APP/src/migrate.js`; the *-migrate services in docker-compose.yml).
 
 ARG NODE_IMAGE=node:24-slim
 
@@ -10,11 +11,13 @@ WORKDIR /app
 # Manifests first: this layer, the slowest one, is reused until the lockfile changes.
 COPY package.json package-lock.json ./
 RUN npm ci --no-audit --no-fund
-COPY tsconfig.json nest-cli.json ./
+COPY tsconfig.json ./
 COPY scripts ./scripts
 COPY libs ./libs
 COPY apps ./apps
-RUN node scripts/build.mjs
+# Test helpers (libs/testing) are compiled with the other libraries; no runtime code imports them
+# (test/foundation/architecture.spec.ts), so they stay out of the image.
+RUN node scripts/build.mjs && rm -rf dist/libs/testing
 
 # --- production dependencies only: no compiler, test runner or type packages at run time -------
 FROM ${NODE_IMAGE} AS production-dependencies
@@ -27,7 +30,10 @@ FROM ${NODE_IMAGE} AS runtime
 ARG APP
 # Fail the build, not the first start, when APP is missing or names no app.
 RUN test -n "${APP}" || { echo 'build with --build-arg APP=orders|inventory|loyalty' >&2; exit 1; }
+# --enable-source-maps: the build writes .map files beside the .js; with this flag stack traces
+# name the TypeScript file and line instead of the compiled one.
 ENV NODE_ENV=production \
+    NODE_OPTIONS=--enable-source-maps \
     APP=${APP}
 WORKDIR /app
 # Owned by root and read-only for the `node` user that runs the app: a compromised process cannot
@@ -36,8 +42,9 @@ COPY package.json ./
 COPY --from=production-dependencies /app/node_modules ./node_modules
 COPY --from=build /app/dist/libs ./dist/libs
 COPY --from=build /app/dist/apps/${APP} ./dist/apps/${APP}
-RUN test -f "dist/apps/${APP}/src/main.js" && test -f "dist/apps/${APP}/src/migrate.js"
+RUN test -f "dist/apps/${APP}/src/main.js" && test -f "dist/apps/${APP}/src/migrate.js" && test -f "dist/apps/${APP}/src/main.js.map" \
+ && test ! -e dist/libs/testing
 USER node
-# Migrate, then serve. `exec` makes the server PID 1's replacement, so `docker stop` (SIGTERM)
-# reaches Node directly and Nest's shutdown hooks drain consumers and close pools.
-CMD ["sh", "-c", "node dist/apps/${APP}/src/migrate.js && exec node dist/apps/${APP}/src/main.js"]
+# `exec` makes the server PID 1's replacement, so `docker stop` (SIGTERM) reaches Node directly and
+# Nest's shutdown hooks drain consumers and close pools.
+CMD ["sh", "-c", "exec node dist/apps/${APP}/src/main.js"]

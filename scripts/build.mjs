@@ -1,7 +1,8 @@
 // Compiles apps/, libs/, scripts/ and bench/ to dist/ with swc (decorator metadata included, which
 // Nest's dependency injection needs). Path aliases come from tsconfig.json, the one place they are
-// written.
-import { execFileSync } from 'node:child_process';
+// written. `--watch` (used by `npm run dev`): keeps dist/ as it is, recompiles each changed file and
+// runs until stopped; type errors are not checked then (run `npm run typecheck`).
+import { execFileSync, spawn } from 'node:child_process';
 import { readFileSync, rmSync, writeFileSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -20,11 +21,23 @@ const swcrc = {
   module: { type: 'es6', resolveFully: true },
   exclude: ['\\.spec\\.ts$', '\\.int-spec\\.ts$', '\\.e2e-spec\\.ts$'],
 };
+/** Written by `--watch` once the first full compile is done; read by scripts/start-local.ts. */
+const WATCH_READY_FILE = 'dist/.watch-ready';
 const configFile = join(mkdtempSync(join(tmpdir(), 'swc-')), '.swcrc');
 writeFileSync(configFile, JSON.stringify(swcrc));
-rmSync('dist', { recursive: true, force: true });
-execFileSync(
-  process.execPath,
-  ['node_modules/@swc/cli/bin/swc.js', 'apps', 'libs', 'scripts', 'bench', '-d', 'dist', '--config-file', configFile, '--copy-files', '--quiet'],
-  { stdio: 'inherit' },
-);
+const swcArgs = ['node_modules/@swc/cli/bin/swc.js', 'apps', 'libs', 'scripts', 'bench', '-d', 'dist', '--config-file', configFile, '--copy-files', '--quiet'];
+if (process.argv.includes('--watch')) {
+  // swc recompiles everything once when it starts watching; WATCH_READY_FILE appears after that,
+  // so `npm run dev` starts the apps only then (else every app would restart right after starting).
+  rmSync(WATCH_READY_FILE, { force: true });
+  const watcher = spawn(process.execPath, [...swcArgs.filter((arg) => arg !== '--quiet'), '--watch'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  watcher.stdout.on('data', (chunk) => {
+    process.stdout.write(chunk);
+    if (chunk.toString().includes('Watching for file changes')) writeFileSync(WATCH_READY_FILE, `${process.pid}\n`);
+  });
+  for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => watcher.kill(signal));
+  watcher.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));
+} else {
+  rmSync('dist', { recursive: true, force: true });
+  execFileSync(process.execPath, swcArgs, { stdio: 'inherit' });
+}

@@ -1,10 +1,13 @@
 // `npm run db:migrate`: creates each service's database when missing and applies its migrations,
 // against DATABASE_URL (default: the local server, see libs/testing/src/local-defaults.ts).
+import { loadDotEnv } from '@app/config';
 import { assertPostgresAnswers, findRepoRoot, localEnvironment } from '@app/testing';
 import { runMigrations } from './run-migrations.js';
 import { partitionByPresence } from './service-catalog.js';
 
 const repoRoot = findRepoRoot();
+// `.env` first (when present): local tooling and the apps read the same file.
+loadDotEnv();
 const env = localEnvironment();
 const { present, absent } = partitionByPresence(repoRoot);
 for (const service of absent) console.log(`[db:migrate] ${service.name}: skipped, apps/${service.name}/src has no main.ts/migrate.ts yet`);

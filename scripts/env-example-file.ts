@@ -15,6 +15,9 @@ export function renderEnvExampleFile(): string {
     '# Do not edit by hand: test/env-example.spec.ts fails when this file and the schemas differ.',
     '# Each section is one process; shared variables (DATABASE_URL, ...) appear in every section',
     '# that reads them, with that service\'s own default. Empty value = required, no default.',
+    '# The apps and the local tooling (npm start, npm run dev, npm run ops, ...) read `.env` in the',
+    '# working directory when it exists; variables already set win over it. Put there only the lines',
+    '# you change: one .env serves every process, so a value set there applies to each that reads it.',
   ].join('\n');
   const sections = services.map((service) => renderEnvExample(service.name, service.schema));
   return `${[header, ...sections].join('\n\n')}\n`;

@@ -1,7 +1,10 @@
 // `npm start`: the whole system on this machine. Checks Postgres, makes sure a Kafka broker runs,
 // migrates each service, starts the three apps with prefixed output, waits for their /health, and on
 // Ctrl-C stops them (and the broker, only if this script started it). Configuration comes from the
-// environment with local defaults filled in (libs/testing/src/local-defaults.ts).
+// environment with local defaults filled in (libs/testing/src/local-defaults.ts), and `.env`.
+// `--watch` (`npm run dev`): also runs the compiler in watch mode and each app under `node --watch`,
+// so a saved .ts file is recompiled into dist/ and the apps that import it restart.
+import { loadDotEnv } from '@app/config';
 import {
   assertPortFree,
   assertPostgresAnswers,
@@ -12,7 +15,10 @@ import {
   localEnvironment,
   stopKafkaStartedBy,
   SupervisedApp,
+  waitFor,
 } from '@app/testing';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { runMigrations } from './run-migrations.js';
 import { mainEntry, partitionByPresence, servicePort } from './service-catalog.js';
 
@@ -21,9 +27,16 @@ const HEALTH_TIMEOUT_MS = 90_000;
 /** Per app, from SIGTERM to SIGKILL: enough for a consumer to leave its group and a relay to finish a batch. */
 const STOP_GRACE_MS = 10_000;
 
+/** Must match WATCH_READY_FILE in scripts/build.mjs. */
+const WATCH_READY_FILE = 'dist/.watch-ready';
 const log = (message: string) => console.log(`[start] ${message}`);
+const watch = process.argv.includes('--watch');
+/** Stack traces name the .ts files (the build writes source maps); `--watch` restarts an app when its compiled files change. */
+const NODE_ARGS = ['--enable-source-maps', ...(watch ? ['--watch'] : [])];
 
 const repoRoot = findRepoRoot();
+// `.env` first (when present): local tooling and the apps read the same file.
+loadDotEnv();
 const env = localEnvironment();
 const apps: SupervisedApp[] = [];
 const startUp = new AbortController();
@@ -72,12 +85,21 @@ async function start(): Promise<void> {
   await runMigrations(present, { env, cwd: repoRoot, signal: startUp.signal });
   if (stopping) return;
 
+  if (watch) {
+    // Before the apps: the watcher's first full compile rewrites every file, which would restart
+    // each app under `node --watch` right after it started.
+    const compiler = new SupervisedApp({ name: 'build', entry: 'scripts/build.mjs', args: ['--watch'], env, cwd: repoRoot });
+    apps.push(compiler);
+    void compiler.exited.then((exit) => shutdown(`the compiler in watch mode exited (${describeExit(exit)})`, 1));
+    await waitFor(() => existsSync(join(repoRoot, WATCH_READY_FILE)), { timeoutMs: 120_000, description: 'the first compile in watch mode' });
+    if (stopping) return;
+  }
   for (const service of present) {
-    const app = new SupervisedApp({ name: service.name, entry: mainEntry(service), env, cwd: repoRoot });
+    const app = new SupervisedApp({ name: service.name, entry: mainEntry(service), nodeArgs: NODE_ARGS, env, cwd: repoRoot });
     apps.push(app);
     void app.exited.then((exit) => shutdown(`${service.name} exited unexpectedly (${describeExit(exit)})`, 1));
   }
-  await Promise.all(apps.map((app) => app.waitUntilHealthy(`${urls.get(app.name)}/health`, HEALTH_TIMEOUT_MS)));
+  await Promise.all(apps.filter((app) => urls.has(app.name)).map((app) => app.waitUntilHealthy(`${urls.get(app.name)}/health`, HEALTH_TIMEOUT_MS)));
   if (stopping) return;
 
   const width = Math.max(...present.map((service) => service.name.length));
@@ -86,7 +108,9 @@ async function start(): Promise<void> {
       '',
       'Local stack is up:',
       ...present.map((service) => `  ${service.name.padEnd(width)}  ${urls.get(service.name)}`),
-      'Health: GET <url>/health. Press Ctrl-C to stop.',
+      'API documents: <url>/docs. Health: <url>/health. Metrics: <url>/metrics.',
+      ...(watch ? ['Watch mode: saved .ts files are recompiled and the apps that use them restart.'] : []),
+      'Press Ctrl-C to stop.',
       '',
     ].join('\n'),
   );

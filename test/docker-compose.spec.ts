@@ -1,7 +1,8 @@
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
-import { services } from '../scripts/service-catalog.js';
-import { buildArg, dependencyConditions, environmentOf, portMappings, readComposeServices } from './support/compose-file.js';
+import { LocalDefaults } from '@app/testing';
+import { migrateEntry, services } from '../scripts/service-catalog.js';
+import { buildArg, dependencyConditions, environmentOf, hostBindings, portMappings, readComposeServices, withDefaults } from './support/compose-file.js';
 
 // docker-compose.yml cannot be run in CI (no Docker engine), so it is checked against the things
 // it must agree with: each service's config schema, the Dockerfile's APP argument, and the broker
@@ -67,10 +68,86 @@ for (const service of services) describe(`docker-compose service ${service.name}
     expect(buildArg(definition, 'APP')).toBe(name);
   });
 
+  it('restarts after a crash unless stopped by hand', () => {
+    expect(definition.restart).toBe('unless-stopped');
+  });
+
+  it(`starts only after its one-shot migration (${name}-migrate) completed successfully`, () => {
+    expect(dependencyConditions(definition)[`${name}-migrate`]).toBe('service_completed_successfully');
+  });
+
+  describe(`${name}-migrate`, () => {
+    const migrate = compose[`${name}-migrate`] ?? {};
+
+    it("runs this service's migrate entry once from the same image and is never restarted", () => {
+      expect([migrate.command ?? []].flat().join(' ')).toBe(`node ${migrateEntry(service)}`);
+      expect(buildArg(migrate, 'APP')).toBe(name);
+      expect(migrate.restart ?? 'no').toBe('no');
+      expect(migrate.ports ?? []).toEqual([]);
+    });
+
+    it('migrates the database the service uses, after Postgres is healthy', () => {
+      expect(environmentOf(migrate).DATABASE_URL).toBe(environment.DATABASE_URL);
+      expect(environmentOf(migrate).DATABASE_NAME).toBe(environment.DATABASE_NAME);
+      expect(dependencyConditions(migrate).postgres).toBe('service_healthy');
+    });
+  });
+
   it('checks its health at GET /health on the port it listens on', () => {
     const test = [definition.healthcheck?.test ?? []].flat().join(' ');
     expect(test).toMatch(/\/health(['"\s]|$)/); // exactly /health, not /healthz
     expect(test).toMatch(new RegExp(`process\\.env\\.${service.portVariable}\\b|:${expectedPort}/health`));
+  });
+});
+
+describe('docker-compose as a whole', () => {
+  it('when the image starts a service, then it serves without migrating (migrations are the one-shot services)', () => {
+    const dockerfile = readFileSync(repoFile('Dockerfile'), 'utf8');
+    const cmd = /^CMD (.*)$/m.exec(dockerfile)?.[1] ?? '';
+    expect(cmd).toContain('main.js');
+    expect(cmd).not.toContain('migrate');
+  });
+
+  it('when any port is published, then it is bound to 127.0.0.1 only and its host port can be moved by a variable', () => {
+    const offenders = Object.entries(compose).flatMap(([name, definition]) =>
+      hostBindings(definition)
+        .map((binding, index) => ({ ...binding, raw: String(definition.ports?.[index] ?? '') }))
+        .filter((binding) => binding.hostIp !== '127.0.0.1' || !/\$\{[A-Z_]+_HOST_PORT:-\d+\}/.test(binding.raw))
+        .map((binding) => `${name}: ${binding.raw}`),
+    );
+    expect(offenders).toEqual([]);
+  });
+
+  it("when the local tooling connects with its default DATABASE_URL, then compose's Postgres accepts it", () => {
+    const postgres = environmentOf(compose.postgres ?? {});
+    const local = new URL(LocalDefaults.DATABASE_URL);
+    expect(local.username).toBe(postgres.POSTGRES_USER ?? 'postgres');
+    // Either the server trusts local connections, or the local default sends its password.
+    const accepted = postgres.POSTGRES_HOST_AUTH_METHOD === 'trust' || (local.password !== '' && local.password === postgres.POSTGRES_PASSWORD);
+    expect({ accepted, hostPort: portMappings(compose.postgres ?? {})[0]?.published }).toEqual({ accepted: true, hostPort: Number(local.port) });
+  });
+
+  it("when the local tooling uses its default KAFKA_BROKERS, then compose's Kafka answers there", () => {
+    const [host, port] = LocalDefaults.KAFKA_BROKERS.split(':');
+    const kafka = compose.kafka ?? {};
+    expect(hostBindings(kafka).map(({ hostIp, published }) => ({ hostIp, published }))).toEqual([{ hostIp: host, published: Number(port) }]);
+    expect(withDefaults(environmentOf(kafka).KAFKA_ADVERTISED_LISTENERS ?? '')).toContain(`HOST://${LocalDefaults.KAFKA_BROKERS}`);
+  });
+
+  it('when Kafka or Postgres restart, then their data survives on a named volume', () => {
+    const kafka = compose.kafka ?? {};
+    expect(kafka.volumes ?? []).toContain(`kafka-data:${environmentOf(kafka).KAFKA_LOG_DIRS}`);
+    expect((compose.postgres?.volumes ?? []).map(String)).toContain('postgres-data:/var/lib/postgresql/data');
+    expect(kafka.restart).toBe('unless-stopped');
+    expect(compose.postgres?.restart).toBe('unless-stopped');
+  });
+
+  it('when the observability profile is enabled, then it adds Prometheus, Grafana, Jaeger and Kafka UI, with files that exist', () => {
+    const profile = Object.entries(compose).filter(([, definition]) => definition.profiles?.includes('observability')).map(([name]) => name);
+    expect(profile.sort()).toEqual(['grafana', 'jaeger', 'kafka-ui', 'prometheus']);
+    const mounts = profile.flatMap((name) => (compose[name]?.volumes ?? []).map(String)).filter((volume) => volume.startsWith('./'));
+    expect(mounts.length).toBeGreaterThanOrEqual(4);
+    expect(mounts.filter((volume) => !existsSync(repoFile(volume.split(':')[0]!.slice(2))))).toEqual([]);
   });
 });
 

@@ -51,6 +51,13 @@ describe('module boundaries', () => {
     expect(offenders).toEqual([]);
   });
 
+  it('when runtime code imports, then it never imports the test helpers (@app/testing stays out of the image)', () => {
+    const offenders = files
+      .filter((file) => !relative(root, file).startsWith('libs/testing/'))
+      .flatMap((file) => imports(file).filter((spec) => spec === '@app/testing').map((spec) => `${relative(root, file)} -> ${spec}`));
+    expect(offenders).toEqual([]);
+  });
+
   it('when production code is scanned, then no entity schema is synchronized instead of migrated', () => {
     const offenders = files.filter((file) => /synchronize:\s*true/.test(readFileSync(file, 'utf8')));
     expect(offenders).toEqual([]);

@@ -72,6 +72,11 @@ describe('orders keep coming while Kafka is down (private broker, real orders pr
     await waitFor(async () => (await pendingRows(database)).tried > 0, { timeoutMs: 60_000, description: 'a failed publish attempt recorded on a pending row' });
     expect((await pendingRows(database)).n).toBe(ORDERS_DURING_OUTAGE);
 
+    // Probes during the outage: alive and ready (an orchestrator must neither restart nor drain a
+    // service that still takes orders); only the full /health names Kafka as down.
+    const probe = async (path: string) => (await requestJson('GET', `${orders.baseUrl}${path}`, { timeoutMs: 15_000 })).status;
+    expect({ live: await probe('/health/live'), ready: await probe('/health/ready'), all: await probe('/health') }).toEqual({ live: 200, ready: 200, all: 503 });
+
     await kafka!.resume();
 
     await waitFor(async () => (await pendingRows(database)).n === 0, { timeoutMs: 90_000, intervalMs: 250, description: 'the outbox backlog to drain' });

@@ -9,6 +9,10 @@ export interface ComposeService {
   ports?: (string | number | { published?: string | number; target?: string | number })[];
   depends_on?: string[] | Record<string, { condition?: string }>;
   healthcheck?: { test?: string | string[] };
+  restart?: string;
+  profiles?: string[];
+  command?: string | string[];
+  volumes?: (string | { type?: string; source?: string; target?: string })[];
 }
 
 /** A compose file's services. YAML merge keys (`<<: *anchor`) are resolved, as Compose does. */
@@ -32,14 +36,31 @@ export function environmentOf(service: ComposeService): Record<string, string> {
   return Object.fromEntries(entries.filter(([, value]) => value !== null && value !== undefined).map(([key, value]) => [key, String(value)]));
 }
 
+/**
+ * `${NAME:-default}` and `${NAME-default}` replaced by their default, as Compose does when `NAME`
+ * is unset: the checks read what the file does on a machine with no variable set.
+ */
+export function withDefaults(value: string): string {
+  return value.replace(/\$\{[A-Za-z_][A-Za-z0-9_]*:?-([^}]*)\}/g, '$1');
+}
+
 /** Port mappings in either syntax: `"[ip:]published:target[/proto]"`, a bare target, or `{ published, target }`. */
 export function portMappings(service: ComposeService): { published: number | undefined; target: number }[] {
+  return hostBindings(service).map(({ published, target }) => ({ published, target }));
+}
+
+/** {@link portMappings} with the host interface each port is published on (`undefined`: every interface). */
+export function hostBindings(service: ComposeService): { hostIp: string | undefined; published: number | undefined; target: number }[] {
   return (service.ports ?? []).map((entry) => {
     if (typeof entry === 'object') {
-      return { published: entry.published === undefined ? undefined : Number(entry.published), target: Number(entry.target) };
+      return { hostIp: undefined, published: entry.published === undefined ? undefined : Number(withDefaults(String(entry.published))), target: Number(entry.target) };
     }
-    const parts = String(entry).replace(/\/(tcp|udp)$/, '').split(':');
-    return { published: parts.length > 1 ? Number(parts.at(-2)) : undefined, target: Number(parts.at(-1)) };
+    const parts = withDefaults(String(entry)).replace(/\/(tcp|udp)$/, '').split(':');
+    return {
+      hostIp: parts.length > 2 ? parts.slice(0, -2).join(':') : undefined,
+      published: parts.length > 1 ? Number(parts.at(-2)) : undefined,
+      target: Number(parts.at(-1)),
+    };
   });
 }
 

@@ -2,7 +2,7 @@ import { env, type EnvConfig } from '@app/config';
 import { databaseEnv } from '@app/database';
 import { httpEnv } from '@app/http';
 import { inboxEnv } from '@app/inbox';
-import { kafkaEnv } from '@app/kafka';
+import { consumerLagEnv, kafkaEnv } from '@app/kafka';
 import { outboxEnv } from '@app/outbox';
 
 export const inventoryEnv = {
@@ -10,6 +10,7 @@ export const inventoryEnv = {
   ...httpEnv,
   ...databaseEnv('inventory'),
   ...kafkaEnv('inventory'),
+  ...consumerLagEnv,
   ...outboxEnv,
   ...inboxEnv,
   LOYALTY_BASE_URL: env.url({

@@ -1,9 +1,10 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
+import { Topics } from '@app/contracts';
 import { DatabaseModule } from '@app/database';
 import { HealthModule } from '@app/health';
 import { InboxModule } from '@app/inbox';
-import { KafkaModule } from '@app/kafka';
+import { ConsumerLagModule, KafkaModule } from '@app/kafka';
 import { MetricsModule } from '@app/metrics';
 import { OutboxModule } from '@app/outbox';
 import { messageProblems } from '@app/contracts';
@@ -27,6 +28,11 @@ export class InventoryAppModule {
         DatabaseModule.forRoot({ useFactory: () => createInventoryDataSource(config) }),
         KafkaModule.forRoot({ useFactory: () => ({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID }) }),
         MetricsModule.forRoot({ service: 'inventory' }),
+        ConsumerLagModule.forRoot({
+          groupId: config.KAFKA_CONSUMER_GROUP,
+          topics: [Topics.orders],
+          intervalMs: config.KAFKA_LAG_INTERVAL_MS,
+        }),
         ScheduleModule.forRoot(),
         // Every event is checked against the contract its consumers use before it reaches the outbox.
         OutboxModule.forRoot(config, { validateEvent: messageProblems }),

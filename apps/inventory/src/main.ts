@@ -6,6 +6,7 @@ import { deadLetterTopic, Topics } from '@app/contracts';
 import { configureHttpApp } from '@app/http';
 import { connectInboxKafka } from '@app/inbox';
 import { assertInboxOutlivesTopics, createKafka, ensureTopics, kafkaServerOptions } from '@app/kafka';
+import { inventoryApiDocs } from './inventory.api-docs.js';
 import { inventoryEnv } from './inventory.config.js';
 import { InventoryAppModule } from './inventory.module.js';
 
@@ -20,7 +21,7 @@ bootstrapOrExit('inventory', async () => {
   // A replay older than the inbox's memory would be applied twice: refuse to run like that.
   await assertInboxOutlivesTopics(kafka, [Topics.orders], config.INBOX_RETENTION_MS);
   const app = await NestFactory.create<NestExpressApplication>(InventoryAppModule.forRoot(config));
-  configureHttpApp(app, { bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES });
+  configureHttpApp(app, { bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES, docs: inventoryApiDocs });
   connectInboxKafka(app, kafkaServerOptions(config));
   await app.init();
   await app.startAllMicroservices();

@@ -1,8 +1,9 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { DatabaseModule } from '@app/database';
 import { ScheduleModule } from '@nestjs/schedule';
+import { DatabaseModule } from '@app/database';
 import { HealthModule } from '@app/health';
 import { IdempotencyCleanupModule } from '@app/idempotency';
+import { MetricsModule } from '@app/metrics';
 import { AccrualsModule } from './accruals/accruals.module.js';
 import type { LoyaltyConfig } from './loyalty.config.js';
 import { createLoyaltyDataSource } from './loyalty.data-source.js';
@@ -15,6 +16,7 @@ export class LoyaltyModule {
       module: LoyaltyModule,
       imports: [
         DatabaseModule.forRoot({ useFactory: () => createLoyaltyDataSource(config) }),
+        MetricsModule.forRoot({ service: 'loyalty' }),
         HealthModule.forRoot({ kafka: false }),
         ScheduleModule.forRoot(),
         IdempotencyCleanupModule.forRoot(config),

@@ -6,6 +6,7 @@ import { deadLetterTopic, Topics } from '@app/contracts';
 import { configureHttpApp } from '@app/http';
 import { connectInboxKafka } from '@app/inbox';
 import { assertInboxOutlivesTopics, createKafka, ensureTopics, kafkaServerOptions } from '@app/kafka';
+import { ordersApiDocs } from './orders.api-docs.js';
 import { ordersEnv } from './orders.config.js';
 import { OrdersAppModule } from './orders.module.js';
 
@@ -21,7 +22,7 @@ bootstrapOrExit('orders', async () => {
   // A replay older than the inbox's memory would be applied twice: refuse to run like that.
   await assertInboxOutlivesTopics(kafka, [Topics.reservations], config.INBOX_RETENTION_MS);
   const app = await NestFactory.create<NestExpressApplication>(OrdersAppModule.forRoot(config));
-  configureHttpApp(app, { bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES });
+  configureHttpApp(app, { bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES, docs: ordersApiDocs });
   connectInboxKafka(app, kafkaServerOptions(config));
   await app.init();
   await app.startAllMicroservices();

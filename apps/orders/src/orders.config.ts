@@ -3,7 +3,7 @@ import { databaseEnv } from '@app/database';
 import { httpEnv } from '@app/http';
 import { idempotencyEnv } from '@app/idempotency';
 import { inboxEnv } from '@app/inbox';
-import { kafkaEnv } from '@app/kafka';
+import { consumerLagEnv, kafkaEnv } from '@app/kafka';
 import { outboxEnv } from '@app/outbox';
 
 export const ordersEnv = {
@@ -11,6 +11,7 @@ export const ordersEnv = {
   ...httpEnv,
   ...databaseEnv('orders'),
   ...kafkaEnv('orders'),
+  ...consumerLagEnv,
   ...outboxEnv,
   ...inboxEnv,
   ...idempotencyEnv,

@@ -1,10 +1,11 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
+import { Topics } from '@app/contracts';
 import { DatabaseModule } from '@app/database';
 import { HealthModule } from '@app/health';
 import { IdempotencyCleanupModule } from '@app/idempotency';
 import { InboxModule } from '@app/inbox';
-import { KafkaModule } from '@app/kafka';
+import { ConsumerLagModule, KafkaModule } from '@app/kafka';
 import { MetricsModule } from '@app/metrics';
 import { OutboxModule } from '@app/outbox';
 import { messageProblems } from '@app/contracts';
@@ -23,6 +24,11 @@ export class OrdersAppModule {
         DatabaseModule.forRoot({ useFactory: () => createOrdersDataSource(config) }),
         KafkaModule.forRoot({ useFactory: () => ({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID }) }),
         MetricsModule.forRoot({ service: 'orders' }),
+        ConsumerLagModule.forRoot({
+          groupId: config.KAFKA_CONSUMER_GROUP,
+          topics: [Topics.reservations],
+          intervalMs: config.KAFKA_LAG_INTERVAL_MS,
+        }),
         ScheduleModule.forRoot(),
         // Every event is checked against the contract its consumers use before it reaches the outbox.
         OutboxModule.forRoot(config, { validateEvent: messageProblems }),

@@ -5,3 +5,4 @@ export { loadConfig } from './load-config.js';
 export { renderEnvExample } from './env-example.js';
 export { bootstrapOrExit } from './bootstrap-or-exit.js';
 export { redactCredentials } from './redact-credentials.js';
+export { loadDotEnv } from './load-dot-env.js';

@@ -4,7 +4,7 @@ import { DatabaseHealthIndicator } from '@app/database';
 import { KafkaHealthIndicator } from '@app/kafka';
 import { HealthController } from './health.controller.js';
 
-/** Adds `GET /health` checking the database, and Kafka when the app uses it. */
+/** Adds `GET /health` (database, and Kafka when the app uses it), `/health/live` and `/health/ready`. */
 @Module({})
 export class HealthModule {
   static forRoot(options: { kafka: boolean }): DynamicModule {

@@ -10,3 +10,4 @@ export { AddIdempotencyKeysCreatedAtIndex1764460800400 } from './add-idempotency
 export { idempotencyEnv, type IdempotencyConfig, IDEMPOTENCY_CONFIG } from './idempotency.config.js';
 export { IdempotencyCleanup } from './idempotency.cleanup.js';
 export { IdempotencyCleanupModule } from './idempotency-cleanup.module.js';
+export { IdempotencyMetrics } from './idempotency.metrics.js';

@@ -5,3 +5,7 @@ export { kafkaServerOptions } from './kafka-server.options.js';
 export { KafkaHealthIndicator } from './kafka.health.js';
 export { KafkaModule } from './kafka.module.js';
 export { assertInboxOutlivesTopics, inboxRetentionProblems, topicRetentionMs } from './topic-retention.js';
+export { consumerLag, type PartitionLag } from './consumer-lag.js';
+export { consumerLagEnv } from './consumer-lag.config.js';
+export { ConsumerLagMonitor, type ConsumerLagOptions } from './consumer-lag.monitor.js';
+export { ConsumerLagModule } from './consumer-lag.module.js';

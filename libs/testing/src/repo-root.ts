@@ -1,12 +1,15 @@
 import { existsSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 
-/** The repository root: the nearest folder above `from` that holds `nest-cli.json`. */
+/** What marks the repository root: both files, so a copy of dist/ with a package.json beside it does not. */
+const MARKERS = ['package.json', 'tsconfig.json'];
+
+/** The repository root: the nearest folder at or above `from` that holds `package.json` and `tsconfig.json`. */
 export function findRepoRoot(from: string = process.cwd()): string {
   let dir = from;
-  while (!existsSync(join(dir, 'nest-cli.json'))) {
+  while (!MARKERS.every((marker) => existsSync(join(dir, marker)))) {
     const parent = dirname(dir);
-    if (parent === dir) throw new Error(`No nest-cli.json above ${from}`);
+    if (parent === dir) throw new Error(`No folder with ${MARKERS.join(' and ')} at or above ${from}`);
     dir = parent;
   }
   return dir;

@@ -10,6 +10,13 @@ export interface SupervisedAppOptions {
   entry: string;
   env: NodeJS.ProcessEnv;
   cwd: string;
+  /**
+   * Node options before the entry, e.g. `['--watch']` for `npm run dev`; default none. With
+   * `--watch` the process is Node's watcher and the app its child, so signals go to the group.
+   */
+  nodeArgs?: string[];
+  /** Arguments after the entry; default none. */
+  args?: string[];
 }
 
 /**
@@ -29,7 +36,7 @@ export class SupervisedApp {
   private exitInfo: ExitInfo | undefined;
 
   constructor(readonly options: SupervisedAppOptions) {
-    this.child = spawn(process.execPath, [options.entry], {
+    this.child = spawn(process.execPath, [...(options.nodeArgs ?? []), options.entry, ...(options.args ?? [])], {
       cwd: options.cwd,
       env: options.env,
       detached: true,
@@ -75,7 +82,7 @@ export class SupervisedApp {
    */
   async stop(graceMs = 10_000): Promise<'already-exited' | 'stopped' | 'killed'> {
     if (!this.isRunning) return 'already-exited';
-    this.child.kill('SIGTERM');
+    this.signalGroup('SIGTERM');
     let timer: NodeJS.Timeout | undefined;
     const deadline = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), graceMs);
@@ -83,13 +90,26 @@ export class SupervisedApp {
     const result = await Promise.race([this.exited, deadline]);
     clearTimeout(timer);
     if (result !== 'timeout') return 'stopped';
-    this.child.kill('SIGKILL');
+    this.signalGroup('SIGKILL');
     await this.exited;
     return 'killed';
   }
 
   /** SIGKILL now, synchronously: the last resort from a `process.on('exit')` hook. */
   killNow(): void {
-    if (this.isRunning) this.child.kill('SIGKILL');
+    if (this.isRunning) this.signalGroup('SIGKILL');
+  }
+
+  /**
+   * The child leads its own process group (`detached`): signalling the group also reaches what it
+   * started itself, such as the app under `node --watch`, which would otherwise outlive a SIGKILL.
+   */
+  private signalGroup(signal: NodeJS.Signals): void {
+    try {
+      if (this.child.pid !== undefined) process.kill(-this.child.pid, signal);
+      else this.child.kill(signal);
+    } catch {
+      this.child.kill(signal);
+    }
   }
 }

@@ -35,5 +35,15 @@ export class LoyaltyMetrics {
         this.set(row.n);
       },
     });
+    // A gauge beside the counter: an alert on the gauge resolves once a human retried the commands.
+    new Gauge({
+      name: 'loyalty_commands_parked',
+      help: 'Loyalty commands parked after a 4xx, waiting for a human (npm run ops -- loyalty parked)',
+      registers: [registry],
+      async collect() {
+        const [row] = await dataSource.query("SELECT count(*)::int AS n FROM loyalty_commands WHERE status = 'PARKED'");
+        this.set(row.n);
+      },
+    });
   }
 }

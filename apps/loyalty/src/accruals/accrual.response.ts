@@ -1,11 +1,34 @@
+import { ApiProperty } from '@nestjs/swagger';
 import type { Accrual } from './accrual.entity.js';
 
-export interface AccrualResponse {
+/** One credited accrual. */
+export class AccrualResponse {
+  @ApiProperty({ format: 'uuid' })
   id: string;
+
+  @ApiProperty({ example: 'c1' })
   customerId: string;
+
+  @ApiProperty({ format: 'uuid' })
   orderId: string;
+
+  @ApiProperty({ example: 21 })
   points: number;
+
+  @ApiProperty({ format: 'date-time' })
   createdAt: string;
+}
+
+/** A customer's accruals, oldest first, and their sum. */
+export class AccrualListResponse {
+  @ApiProperty({ example: 'c1' })
+  customerId: string;
+
+  @ApiProperty({ example: 21 })
+  totalPoints: number;
+
+  @ApiProperty({ type: [AccrualResponse] })
+  items: AccrualResponse[];
 }
 
 export function toAccrualResponse(accrual: Accrual): AccrualResponse {

@@ -1,14 +1,22 @@
 import { Controller, Get, NotFoundException, Param } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { SKU_PATTERN } from '@app/contracts';
 import { TransactionContext } from '@app/database';
+import { ApiErrors } from '@app/http';
 import { SkuPipe } from '../sku.pipe.js';
 import { StockItem } from '../stock-item.entity.js';
-import { toStockResponse } from '../stock.response.js';
+import { StockResponse, toStockResponse } from '../stock.response.js';
 
+@ApiTags('stock')
 @Controller('stock')
 export class GetStockController {
   constructor(private readonly tx: TransactionContext) {}
 
   @Get(':sku')
+  @ApiOperation({ summary: 'Read the stock of a SKU' })
+  @ApiParam({ name: 'sku', schema: { type: 'string', pattern: SKU_PATTERN.source }, example: 'SKU-APPLE' })
+  @ApiOkResponse({ type: StockResponse })
+  @ApiErrors({ 400: 'sku is malformed' }, { 404: 'INVENTORY.UNKNOWN_SKU' })
   async get(@Param('sku', SkuPipe) sku: string) {
     const item = await this.tx.repository(StockItem).findOneBy({ sku });
     if (!item) throw new NotFoundException({ statusCode: 404, code: 'INVENTORY.UNKNOWN_SKU', message: `SKU ${sku} not found` });

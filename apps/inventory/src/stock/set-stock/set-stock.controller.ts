@@ -1,14 +1,22 @@
 import { Body, Controller, Param, Put } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { SKU_PATTERN } from '@app/contracts';
+import { ApiErrors } from '@app/http';
 import { SkuPipe } from '../sku.pipe.js';
-import { toStockResponse } from '../stock.response.js';
+import { StockResponse, toStockResponse } from '../stock.response.js';
 import { SetStockRequest } from './set-stock.request.js';
 import { SetStockService } from './set-stock.service.js';
 
+@ApiTags('stock')
 @Controller('stock')
 export class SetStockController {
   constructor(private readonly service: SetStockService) {}
 
   @Put(':sku')
+  @ApiOperation({ summary: 'Set the available units of a SKU (creates it when new); for demos, tests and the seed' })
+  @ApiParam({ name: 'sku', schema: { type: 'string', pattern: SKU_PATTERN.source }, example: 'SKU-APPLE' })
+  @ApiOkResponse({ type: StockResponse })
+  @ApiErrors({ 400: 'sku or body malformed (`fields` names each)' }, 413)
   async set(@Param('sku', SkuPipe) sku: string, @Body() request: SetStockRequest) {
     return toStockResponse(await this.service.set(sku, request.available));
   }

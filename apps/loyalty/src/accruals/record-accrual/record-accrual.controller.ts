@@ -1,14 +1,21 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '@app/http';
 import { Idempotent } from '@app/idempotency';
+import { AccrualResponse } from '../accrual.response.js';
 import { RecordAccrualRequest } from './record-accrual.request.js';
 import { RecordAccrualService } from './record-accrual.service.js';
 
+@ApiTags('accruals')
 @Controller('accruals')
 export class RecordAccrualController {
   constructor(private readonly service: RecordAccrualService) {}
 
   /** `Idempotency-Key` is required: a partner API that pays out points must never do it twice. */
   @Post()
+  @ApiOperation({ summary: 'Credit points for an order, at most once per Idempotency-Key' })
+  @ApiCreatedResponse({ type: AccrualResponse, description: 'Credited (or, on a replay, the stored answer of the first request)' })
+  @ApiErrors(413)
   @HttpCode(201)
   @Idempotent({ required: true, status: 201, afterCommitFailpoint: 'loyalty.after-commit-before-response' })
   record(@Body() request: RecordAccrualRequest) {

@@ -1,17 +1,22 @@
-import { AccrualChecks } from '@app/contracts';
+import { ApiProperty } from '@nestjs/swagger';
+import { AccrualChecks, AccrualLimits, OrderLimits } from '@app/contracts';
 import { Satisfies } from '@app/http';
 
 /**
  * Checked by the accrual contract's field checks, the same ones inventory runs before it stores a
- * command: loyalty's limits match what inventory can send (`AccrualLimits`).
+ * command: loyalty's limits match what inventory can send (`AccrualLimits`). `@ApiProperty` only
+ * describes, from the same limits.
  */
 export class RecordAccrualRequest {
+  @ApiProperty({ minLength: 1, maxLength: OrderLimits.customerIdMaxLength, example: 'c1' })
   @Satisfies(AccrualChecks.customerId)
   customerId: string;
 
+  @ApiProperty({ format: 'uuid' })
   @Satisfies(AccrualChecks.orderId)
   orderId: string;
 
+  @ApiProperty({ minimum: 1, maximum: AccrualLimits.pointsMax, example: 21 })
   @Satisfies(AccrualChecks.points)
   points: number;
 }

@@ -1,11 +1,19 @@
 import { Controller, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '@app/http';
+import { OrderResponse } from '../order.response.js';
 import { CancelOrderService } from './cancel-order.service.js';
 
+@ApiTags('orders')
 @Controller('orders')
 export class CancelOrderController {
   constructor(private readonly service: CancelOrderService) {}
 
   @Post(':id/cancel')
+  @ApiOperation({ summary: 'Cancel an order', description: 'Safe to retry: cancelling a cancelled order returns it unchanged.' })
+  @ApiParam({ name: 'id', format: 'uuid' })
+  @ApiOkResponse({ type: OrderResponse, description: 'The order, now CANCELLED' })
+  @ApiErrors({ 400: 'id is not a UUID v4' }, { 404: 'ORDERS.NOT_FOUND' }, { 409: 'ORDERS.NOT_CANCELLABLE: the order is REJECTED' })
   @HttpCode(200)
   cancel(@Param('id', new ParseUUIDPipe({ version: '4' })) id: string) {
     return this.service.cancel(id);

@@ -8,6 +8,7 @@ import { migrateDatabase, TransactionContext } from '@app/database';
 import { configureHttpApp } from '@app/http';
 import { OutboxEventRejectedError, OutboxWriter } from '@app/outbox';
 import { countRows, createTestDatabase, dropTestDatabase, queryTestDatabase, requestJson, testInfrastructure, uniqueName } from '@app/testing';
+import { ordersApiDocs } from '../../orders.api-docs.js';
 import { ordersEnv } from '../../orders.config.js';
 import { createOrdersDataSource } from '../../orders.data-source.js';
 import { OrdersAppModule } from '../../orders.module.js';
@@ -53,7 +54,7 @@ describe('POST /orders atomicity (real HTTP app, real Postgres)', () => {
     });
     await migrateDatabase(createOrdersDataSource(config), serverUrl, database);
     app = await NestFactory.create<NestExpressApplication>(OrdersAppModule.forRoot(config), { logger: false });
-    configureHttpApp(app, { bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES });
+    configureHttpApp(app, { bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES, docs: ordersApiDocs });
     await app.listen(0, '127.0.0.1');
     baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
   });

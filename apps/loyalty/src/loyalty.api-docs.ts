@@ -1,0 +1,9 @@
+import type { ApiDocsOptions } from '@app/http';
+
+/** Head of the loyalty OpenAPI document (`GET /docs-json`). */
+export const loyaltyApiDocs: ApiDocsOptions = {
+  title: 'loyalty',
+  description:
+    'Stands in for an external partner API that credits loyalty points. POST /accruals requires an Idempotency-Key: ' +
+    'a repeat with the same key and body returns the stored response, the same key with another body is 422.',
+};

@@ -1,0 +1,145 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { DeadLetterHeaders, deadLetterTopic, Headers, type StockReserved, Topics } from '@app/contracts';
+import { createKafka, ensureTopics } from '@app/kafka';
+import {
+  eventRecord,
+  publishRecords,
+  queryTestDatabase,
+  readTopicUntil,
+  type RecordPosition,
+  requestJson,
+  type ServiceProcess,
+  TestServices,
+  type TopicRecorder,
+  uniqueName,
+  waitFor,
+  waitForDeadLetter,
+} from '@app/testing';
+import { runOps } from '../support/run-ops.js';
+
+/**
+ * `npm run ops -- dlq ...` against the real broker: a StockReserved for an order orders does not
+ * know is dead-lettered by the real orders process; the operator lists and shows it, creates the
+ * missing order (the "fix"), replays the dead letter to its original topic with its message id,
+ * and orders then applies it. A second case replays a whole dead-letter topic of its own.
+ */
+describe('npm run ops -- dlq (real broker, real orders process)', () => {
+  const services = new TestServices();
+  const { infrastructure } = services;
+  let orders: ServiceProcess;
+  let database: string;
+  let deadLetters: TopicRecorder;
+  const orderId = randomUUID();
+  const messageId = randomUUID();
+  let position: RecordPosition;
+  let dlqPosition: string;
+
+  beforeAll(async () => {
+    database = await services.createDatabase('ops_dlq_orders');
+    // One attempt: the dead letter appears at once instead of after five backed-off retries.
+    orders = await services.start({ service: 'orders', database, env: { INBOX_MAX_ATTEMPTS: '1' } });
+    deadLetters = await services.recordTopic(deadLetterTopic(Topics.reservations));
+    const payload: StockReserved = { orderId, items: [{ sku: 'SKU-OPS', quantity: 1 }], reservedAt: new Date().toISOString() };
+    [position] = await publishRecords(infrastructure.brokers, Topics.reservations, [eventRecord(Topics.reservations, 'StockReserved', payload, { messageId })]);
+    const letter = await waitForDeadLetter(deadLetters, Topics.reservations, position!, { timeoutMs: 60_000 });
+    dlqPosition = `${deadLetterTopic(Topics.reservations)}:${letter.partition}:${letter.offset}`;
+  });
+
+  afterAll(() => services.tearDown());
+
+  it('when dlq list runs, then it shows the dead letter with its reason, origin and message id', async () => {
+    const run = await runOps(infrastructure, ['dlq', 'list', '--topic', Topics.reservations]);
+    expect(run).toMatchObject({ code: 0 });
+    const block = run.stdout.split(/\n(?=\S)/).find((entry) => entry.startsWith(`${dlqPosition}\n`));
+    expect(block).toContain(`StockReserved ${messageId}`);
+    expect(block).toContain('reason: HANDLER_FAILED after 1 attempt(s)');
+    expect(block).toContain(`from:   ${Topics.reservations}:${position.partition}:${position.offset}`);
+    expect(run.stdout).toMatch(/\d+ dead letter\(s\) in 1 topic\(s\): inventory\.reservation\.v1\.dlq/);
+  });
+
+  it('when dlq show is given the message id or the original position, then it prints the error, headers and value', async () => {
+    for (const reference of [messageId, `${Topics.reservations}:${position.partition}:${position.offset}`, dlqPosition]) {
+      const run = await runOps(infrastructure, ['dlq', 'show', reference]);
+      expect({ reference, code: run.code }).toEqual({ reference, code: 0 });
+      expect(run.stdout).toContain(`${DeadLetterHeaders.reason}: HANDLER_FAILED`);
+      expect(run.stdout).toContain(`${Headers.messageId}: ${messageId}`);
+      expect(run.stdout).toContain(`"orderId": "${orderId}"`);
+      expect(run.stdout).toContain('error (full):');
+    }
+  });
+
+  it('when dlq show finds nothing, then it says so and exits 1', async () => {
+    const run = await runOps(infrastructure, ['dlq', 'show', randomUUID()]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toMatch(/^no dead letter matches /m);
+  });
+
+  it('when the cause is fixed and the dead letter replayed, then orders applies it, under the same message id', async () => {
+    // The fix: the order the answer was for now exists (as if its creation had been restored).
+    await queryTestDatabase(infrastructure.serverUrl, database, "INSERT INTO orders (id, customer_id, status, total_cents) VALUES ($1, 'ops-customer', 'PENDING', 100)", [orderId]);
+    await queryTestDatabase(infrastructure.serverUrl, database, "INSERT INTO order_items (order_id, line_no, sku, quantity, unit_price_cents) VALUES ($1, 1, 'SKU-OPS', 1, 100)", [orderId]);
+    const answers = await services.recordTopic(Topics.reservations);
+
+    const [partition, offset] = dlqPosition.split(':').slice(-2);
+    const run = await runOps(infrastructure, ['dlq', 'replay', Topics.reservations, '--partition', partition!, '--offset', offset!]);
+    expect(run).toMatchObject({ code: 0 });
+    expect(run.stdout).toContain(`replayed ${dlqPosition} (StockReserved ${messageId}) to ${Topics.reservations}:`);
+
+    const replayed = await answers.waitUntil((all) => all.some((m) => m.headers[Headers.messageId] === messageId), {
+      timeoutMs: 30_000,
+      description: 'the replayed record on the original topic',
+    });
+    expect(replayed).toBeDefined();
+    const order = await waitFor(
+      async () => {
+        const { body } = await requestJson('GET', `${orders.baseUrl}/orders/${orderId}`);
+        return body?.status === 'RESERVED' ? body : undefined;
+      },
+      { timeoutMs: 60_000, description: `order ${orderId} to be RESERVED by the replayed answer` },
+    );
+    expect(order.status).toBe('RESERVED');
+  });
+
+  it('when dlq replay --all runs on a topic, then every dead letter goes back to its original topic with its key, value and message id, without dlq headers', async () => {
+    const topic = uniqueName('test.ops-replay').replace(/_/g, '-');
+    await ensureTopics(createKafka({ brokers: infrastructure.brokers, clientId: 'ops-test' }), [topic, deadLetterTopic(topic)], 1);
+    const ids = [randomUUID(), randomUUID()];
+    await publishRecords(
+      infrastructure.brokers,
+      deadLetterTopic(topic),
+      ids.map((id, index) => ({
+        key: `key-${index}`,
+        value: JSON.stringify({ index }),
+        headers: {
+          [Headers.messageId]: id,
+          [Headers.messageType]: 'Example',
+          [DeadLetterHeaders.reason]: 'HANDLER_FAILED',
+          [DeadLetterHeaders.error]: 'Error: boom',
+          [DeadLetterHeaders.attempts]: '5',
+          [DeadLetterHeaders.consumer]: 'example',
+          [DeadLetterHeaders.originalTopic]: topic,
+          [DeadLetterHeaders.originalPartition]: '0',
+          [DeadLetterHeaders.originalOffset]: String(index),
+        },
+      })),
+    );
+
+    const run = await runOps(infrastructure, ['dlq', 'replay', deadLetterTopic(topic), '--all']);
+    expect(run).toMatchObject({ code: 0 });
+    expect(run.stdout).toContain('2 dead letter(s) replayed');
+
+    const records = await readTopicUntil({ brokers: infrastructure.brokers, topic, from: { 0: 0 }, timeoutMs: 30_000 }, (all) => all.length >= 2);
+    expect(records.map((record) => ({ key: record.key, value: record.text, id: record.headers[Headers.messageId] }))).toEqual([
+      { key: 'key-0', value: JSON.stringify({ index: 0 }), id: ids[0] },
+      { key: 'key-1', value: JSON.stringify({ index: 1 }), id: ids[1] },
+    ]);
+    expect(records.flatMap((record) => Object.keys(record.headers).filter((name) => name.startsWith('dlq-')))).toEqual([]);
+  });
+
+  it('when dlq replay gets neither --all nor --offset, then it refuses with the usage and exit code 2', async () => {
+    const run = await runOps(infrastructure, ['dlq', 'replay', Topics.reservations]);
+    expect(run.code).toBe(2);
+    expect(run.stderr).toContain('dlq replay needs exactly one of --all and --offset N');
+  });
+});

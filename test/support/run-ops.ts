@@ -1,0 +1,35 @@
+import { spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { findRepoRoot, type TestInfrastructure } from '@app/testing';
+
+/** What one `npm run ops -- ...` call printed, and how it exited. */
+export interface OpsRun {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs the built operator tool (`node dist/scripts/ops.js ...args`, what `npm run ops` runs after
+ * building) as its own process against the test's Postgres server and Kafka, and collects its output.
+ */
+export function runOps(infrastructure: TestInfrastructure, args: string[], timeoutMs = 120_000): Promise<OpsRun> {
+  const root = process.env.TEST_DIST_DIR || join(findRepoRoot(), 'dist');
+  const entry = join(root, 'scripts', 'ops.js');
+  if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`node scripts/build.mjs\` before these tests`);
+  return new Promise((resolve, reject) => {
+    const child = spawn(process.execPath, [entry, ...args], {
+      cwd: findRepoRoot(),
+      env: { PATH: process.env.PATH, NODE_ENV: 'test', DATABASE_URL: infrastructure.serverUrl, KAFKA_BROKERS: infrastructure.brokers.join(','), KAFKAJS_NO_PARTITIONER_WARNING: '1' },
+      timeout: timeoutMs,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    child.once('error', reject);
+    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  });
+}
