@@ -57,7 +57,7 @@ export interface BenchResults {
   finishedAt: string;
   machine: MachineFacts;
   relay: { ratio: number; baselinePerSec: number; relayPerSec: number; messages: number; batchSize: number; repetitions: number };
-  inbox: { ratio: number; inventoryPerSec: number; plainPerSec: number; messages: number; plainConcurrency: number };
+  inbox: { ratio: number; inventoryPerSec: number; plainPerSec: number; oneByOnePerSec: number; oneByOneRatio: number; messages: number; plainConcurrency: number };
   http: {
     withOutboxPerSec: number;
     withoutOutboxPerSec: number;

@@ -30,7 +30,17 @@ export interface InboxBenchResult {
   inventoryPerSec: number;
   plainPerSec: number;
   ratio: number;
+  /**
+   * The same inventory app with batching and concurrent partitions switched off
+   * (`INBOX_BATCH_SIZE=1`, `KAFKA_PARTITIONS_CONSUMED_CONCURRENTLY=1`): one transaction per
+   * message, one message at a time, as the inbox consumed before batches. The "before" figure.
+   */
+  oneByOnePerSec: number;
+  oneByOneRatio: number;
 }
+
+/** The consumer settings of the "before" run: a transaction per message, one partition at a time. */
+const ONE_BY_ONE = { INBOX_BATCH_SIZE: '1', KAFKA_PARTITIONS_CONSUMED_CONCURRENTLY: '1' };
 
 /** Every benchmark SKU with ample stock, straight into `database` (set-up, not measured). */
 export async function seedStock(serverUrl: string, database: string): Promise<void> {
@@ -112,5 +122,16 @@ export async function runInboxBench(
   const inventoryPerSec = await drainRate(serverUrl, inventoryDb, options.messages, options.timeoutMs, 'the inventory app');
   log(`inbox: inventory app ${Math.round(inventoryPerSec)} msg/s`);
   await inventory.stop();
-  return { inventoryPerSec, plainPerSec, ratio: inventoryPerSec / plainPerSec };
+
+  // The "before" run: its own database and group, positioned at the end, then a fresh fill.
+  const oneByOneDb = await services.createDatabase('bench_inbox_one_by_one');
+  const oneByOne = await services.start({ service: 'inventory', database: oneByOneDb, env: { LOYALTY_BASE_URL: loyaltyBaseUrl, ...ONE_BY_ONE } });
+  await oneByOne.stop();
+  await seedStock(serverUrl, oneByOneDb);
+  await fillOrdersTopic(brokers, options.messages);
+  await oneByOne.restart();
+  const oneByOnePerSec = await drainRate(serverUrl, oneByOneDb, options.messages, options.timeoutMs, 'the inventory app, one message per transaction');
+  log(`inbox: inventory app one message per transaction ${Math.round(oneByOnePerSec)} msg/s`);
+  await oneByOne.stop();
+  return { inventoryPerSec, plainPerSec, ratio: inventoryPerSec / plainPerSec, oneByOnePerSec, oneByOneRatio: oneByOnePerSec / plainPerSec };
 }

@@ -29,6 +29,7 @@ export function resultsMarkdown(results: BenchResults, chartFile: string): strin
       [
         [`relay: OutboxRelay.publishBatch vs raw kafkajs idempotent producer (${relay.messages} msgs, batch ${relay.batchSize})`, `${num(relay.relayPerSec)} msg/s`, `${num(relay.baselinePerSec)} msg/s`, num(relay.ratio, 2)],
         [`inbox: inventory app vs plain kafkajs consumer, same transaction without inbox row (${inbox.messages} msgs)`, `${num(inbox.inventoryPerSec)} msg/s`, `${num(inbox.plainPerSec)} msg/s`, num(inbox.ratio, 2)],
+        [`inbox, before batches: the same app with INBOX_BATCH_SIZE=1 and one partition at a time`, `${num(inbox.oneByOnePerSec)} msg/s`, `${num(inbox.plainPerSec)} msg/s`, num(inbox.oneByOneRatio, 2)],
       ],
     ),
     '',

@@ -104,7 +104,7 @@ async function main(): Promise<void> {
     finishedAt: '',
     machine: await machineFacts(infrastructure),
     relay: { ratio: nan, baselinePerSec: nan, relayPerSec: nan, messages: 0, batchSize: 0, repetitions: 0 },
-    inbox: { ratio: nan, inventoryPerSec: nan, plainPerSec: nan, messages: profile.inbox.messages, plainConcurrency: profile.inbox.plainConcurrency },
+    inbox: { ratio: nan, inventoryPerSec: nan, plainPerSec: nan, oneByOnePerSec: nan, oneByOneRatio: nan, messages: profile.inbox.messages, plainConcurrency: profile.inbox.plainConcurrency },
     http: { withOutboxPerSec: nan, withoutOutboxPerSec: nan, dualWritePerSec: nan, plainWithOutboxPerSec: nan, concurrency: profile.http.concurrency, durationSec: profile.http.durationMs / 1000 },
     e2e: { runs: [], maxSustainablePerSec: 0, drainPerSec: nan, drain: backlogDrainPlaceholder() },
     processes: { orders: {}, inventory: {}, loyalty: {} },

@@ -79,7 +79,11 @@ export class ReserveStockService {
        FROM unnest($1::text[], $2::int[]) AS line(sku, quantity) WHERE stock_items.sku = line.sku`,
       [lines.map((line) => line.sku), lines.map((line) => line.quantity)],
     );
-    await manager.query("INSERT INTO reservations (order_id, status, items) VALUES ($1, 'RESERVED', $2)", [order.orderId, JSON.stringify(lines)]);
+    // clock_timestamp(): the moment of this reservation, not the start of a batch transaction.
+    await manager.query("INSERT INTO reservations (order_id, status, items, created_at) VALUES ($1, 'RESERVED', $2, clock_timestamp())", [
+      order.orderId,
+      JSON.stringify(lines),
+    ]);
     const points = pointsFor(order.totalCents);
     if (points > 0) {
       const accrual = { customerId: order.customerId, orderId: order.orderId, points };
