@@ -4,8 +4,9 @@
 // the ratios between runs. Nothing here asserts a speed (see README, "Benchmarks").
 //
 // 1. Throughput. Baseline: a raw kafkajs idempotent producer sends N pre-built messages in awaited
-//    sendBatch calls of BENCH_BATCH_SIZE, acks -1. Relay: OutboxRelay.publishBatch drains N pending
-//    outbox rows with the same batch size (lock, read, send, mark, commit). One warm-up, then
+//    sendBatch calls of BENCH_BATCH_SIZE, acks -1. Relay: OutboxRelay.publishBatches drains N pending
+//    outbox rows with the same batch size, OUTBOX_BATCHES_PER_TRANSACTION batches per transaction,
+//    as runCycle does (lock, read ahead, send, mark, commit). One warm-up, then
 //    BENCH_REPETITIONS of each, interleaved; medians in messages/s, and relay / baseline.
 // 2. Latency. One row committed at a time, from the writer's commit returning to Kafka's ack of the
 //    relay's produce request, the relay driven by its scheduler: LISTEN/NOTIFY on, then poll only.
@@ -55,6 +56,8 @@ const benchEnv = {
   }),
   /** The relay's own variable: the poll interval of both latency runs. */
   OUTBOX_POLL_INTERVAL_MS: outboxEnv.OUTBOX_POLL_INTERVAL_MS,
+  /** The relay's own variable: 1 measures the unpipelined relay (one batch per transaction). */
+  OUTBOX_BATCHES_PER_TRANSACTION: outboxEnv.OUTBOX_BATCHES_PER_TRANSACTION,
 };
 type BenchConfig = EnvConfig<typeof benchEnv>;
 
@@ -142,10 +145,17 @@ async function outboxApp(run: Run, kafka: Kafka, outbox: Record<string, string>)
       KafkaModule.forRoot({ useFactory: () => ({ brokers: run.brokers, clientId: 'outbox-bench' }) }),
       MetricsModule.forRoot({ service: 'outbox-bench' }),
       ScheduleModule.forRoot(),
-      OutboxModule.forRoot(loadConfig(outboxEnv, { OUTBOX_BATCH_SIZE: String(run.config.BENCH_BATCH_SIZE), ...outbox }), {
+      OutboxModule.forRoot(
+        loadConfig(outboxEnv, {
+          OUTBOX_BATCH_SIZE: String(run.config.BENCH_BATCH_SIZE),
+          OUTBOX_BATCHES_PER_TRANSACTION: String(run.config.OUTBOX_BATCHES_PER_TRANSACTION),
+          ...outbox,
+        }),
+        {
         // Synthetic bench events on a bench topic: no domain contract applies.
-        validateEvent: () => [],
-      }),
+          validateEvent: () => [],
+        },
+      ),
     ],
   })
     .overrideProvider(Kafka)
@@ -186,16 +196,16 @@ async function sendBaseline(producer: Producer, topic: string, batches: Message[
   return performance.now() - started;
 }
 
-/** Relay: batches until one comes back short, as runCycle does. Returns milliseconds. */
-async function drainWithRelay(moduleRef: TestingModule, expected: number, batchSize: number): Promise<number> {
+/** Relay: transactions until one ends without more rows due, as runCycle does. Returns milliseconds. */
+async function drainWithRelay(moduleRef: TestingModule, expected: number, batchesPerTransaction: number): Promise<number> {
   const relay = moduleRef.get(OutboxRelay);
   let published = 0;
   const started = performance.now();
   for (;;) {
-    const batch = await relay.publishBatch();
-    if (!batch.leader || batch.failed > 0) throw new Error(`Relay batch did not publish cleanly: ${JSON.stringify(batch)}`);
-    published += batch.published;
-    if (batch.selected < batchSize) break;
+    const transaction = await relay.publishBatches(batchesPerTransaction);
+    if (!transaction.leader || transaction.failed > 0) throw new Error(`Relay transaction did not publish cleanly: ${JSON.stringify(transaction)}`);
+    published += transaction.published;
+    if (!transaction.moreDue) break;
   }
   const elapsed = performance.now() - started;
   // A correctness check, not a timing one: a run that skipped rows would report a false speed.
@@ -205,7 +215,7 @@ async function drainWithRelay(moduleRef: TestingModule, expected: number, batchS
 }
 
 async function measureThroughput(run: Run): Promise<{ baseline: number[]; relay: number[] }> {
-  const { BENCH_MESSAGES: count, BENCH_BATCH_SIZE: batchSize, BENCH_REPETITIONS: repetitions } = run.config;
+  const { BENCH_MESSAGES: count, BENCH_BATCH_SIZE: batchSize, BENCH_REPETITIONS: repetitions, OUTBOX_BATCHES_PER_TRANSACTION: perTransaction } = run.config;
   const baselineKafka = createKafka({ brokers: run.brokers, clientId: 'outbox-bench-baseline' });
   const producer = createIdempotentProducer(baselineKafka);
   // The relay is only called here: no interval, no LISTEN, nothing in the background.
@@ -229,9 +239,9 @@ async function measureThroughput(run: Run): Promise<{ baseline: number[]; relay:
       let relayMs: number;
       if (repetition % 2 === 0) {
         baselineMs = await sendBaseline(producer, run.topic, batches);
-        relayMs = await drainWithRelay(moduleRef, count, batchSize);
+        relayMs = await drainWithRelay(moduleRef, count, perTransaction);
       } else {
-        relayMs = await drainWithRelay(moduleRef, count, batchSize);
+        relayMs = await drainWithRelay(moduleRef, count, perTransaction);
         baselineMs = await sendBaseline(producer, run.topic, batches);
       }
       const label = repetition === 0 ? 'warm-up' : `repetition ${repetition}/${repetitions}`;
@@ -301,13 +311,14 @@ function printReport(config: BenchConfig, throughput: { baseline: number[]; rela
   const lines = [
     `Outbox relay benchmark: node ${process.version}, topic of ${PARTITIONS} partitions, idempotent producer, acks -1, 1 request in flight`,
     `N = ${config.BENCH_MESSAGES} messages per repetition, batch size ${config.BENCH_BATCH_SIZE}, ` +
+      `relay: ${config.OUTBOX_BATCHES_PER_TRANSACTION} batch(es) per transaction, ` +
       `${config.BENCH_REPETITIONS} repetitions after 1 warm-up, baseline and relay interleaved`,
     '',
     ...table(
       ['throughput', 'median msg/s', 'min msg/s', 'max msg/s', 'ratio to baseline'],
       [
         ['baseline: kafkajs sendBatch of pre-built messages', ...rates(baseline), '1.00'],
-        ['relay: publishBatch (lock, read, send, mark, commit)', ...rates(relay), number(relay.median / baseline.median, 2)],
+        ['relay: publishBatches (lock, read ahead, send, mark, commit)', ...rates(relay), number(relay.median / baseline.median, 2)],
       ],
     ),
     '',

@@ -1,6 +1,6 @@
 import { createDataSource, type DatabaseConfig } from '@app/database';
 import { CreateInboxMessages1764460800020, InboxMessage } from '@app/inbox';
-import { CreateOutboxMessages1764460800010, OutboxMessage } from '@app/outbox';
+import { AddOutboxPendingRetryIndex1764460800410, CreateOutboxMessages1764460800010, OutboxMessage } from '@app/outbox';
 import { LoyaltyCommand } from './loyalty/loyalty-command.entity.js';
 import { CreateStock1764460800300 } from './migrations/1764460800300-create-stock.js';
 import { CreateLoyaltyCommands1764460800310 } from './migrations/1764460800310-create-loyalty-commands.js';
@@ -17,6 +17,7 @@ export const inventoryMigrations = [
   CreateLoyaltyCommands1764460800310,
   CreateCancelledOrders1764460800320,
   AddLoyaltyCommandClaims1764460800330,
+  AddOutboxPendingRetryIndex1764460800410,
 ];
 
 export function createInventoryDataSource(config: DatabaseConfig) {

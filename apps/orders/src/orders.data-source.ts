@@ -1,7 +1,7 @@
 import { createDataSource, type DatabaseConfig } from '@app/database';
 import { AddIdempotencyKeysCreatedAtIndex1764460800400, CreateIdempotencyKeys1764460800000, IdempotencyKey } from '@app/idempotency';
 import { CreateInboxMessages1764460800020, InboxMessage } from '@app/inbox';
-import { CreateOutboxMessages1764460800010, OutboxMessage } from '@app/outbox';
+import { AddOutboxPendingRetryIndex1764460800410, CreateOutboxMessages1764460800010, OutboxMessage } from '@app/outbox';
 import { CreateOrders1764460800200 } from './migrations/1764460800200-create-orders.js';
 import { OrderItem } from './orders/order-item.entity.js';
 import { Order } from './orders/order.entity.js';
@@ -13,6 +13,7 @@ export const ordersMigrations = [
   CreateInboxMessages1764460800020,
   CreateOrders1764460800200,
   AddIdempotencyKeysCreatedAtIndex1764460800400,
+  AddOutboxPendingRetryIndex1764460800410,
 ];
 
 export function createOrdersDataSource(config: DatabaseConfig) {

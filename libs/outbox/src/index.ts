@@ -1,9 +1,10 @@
 export { OutboxMessage } from './outbox-message.entity.js';
 export { CreateOutboxMessages1764460800010 } from './create-outbox-messages.migration.js';
+export { AddOutboxPendingRetryIndex1764460800410 } from './add-outbox-pending-retry-index.migration.js';
 export { outboxEnv, type OutboxConfig } from './outbox.config.js';
 export type { OutboxEvent } from './outbox-event.js';
 export { OutboxWriter, OUTBOX_CHANNEL } from './outbox.writer.js';
-export { OutboxRelay, type BatchResult } from './outbox.relay.js';
+export { OutboxRelay, type BatchResult, type TransactionResult } from './outbox.relay.js';
 export { OutboxCleanup } from './outbox.cleanup.js';
 export { OutboxModule, type OutboxModuleOptions } from './outbox.module.js';
 export { OUTBOX_EVENT_VALIDATOR, OutboxEventRejectedError, type OutboxEventValidator } from './outbox-event-validator.js';

@@ -29,6 +29,13 @@ export const outboxEnv = {
     min: 100,
     max: 600_000,
   }),
+  OUTBOX_BATCHES_PER_TRANSACTION: env.integer({
+    description:
+      'Batches one relay transaction publishes under one lock, reading the next batch while Kafka acknowledges the current one; higher hides more Postgres work behind the broker, but a crash republishes every batch of the transaction (duplicates, which consumers dedupe) and the transaction stays open longer',
+    default: 10,
+    min: 1,
+    max: 1000,
+  }),
   OUTBOX_MAX_BATCHES_PER_CYCLE: env.integer({
     description: 'Batches one cycle may publish before yielding, so a backlog never starves shutdown',
     default: 20,

@@ -251,6 +251,32 @@ describe('OutboxRelay (real Postgres and Kafka)', () => {
     expect(records.map((message) => message.headers[Headers.messageType])).toEqual(['First', 'Second']);
   });
 
+  it('when one transaction publishes several batches (each read while the previous one is sent), then every row is published once and each aggregate keeps its order', async () => {
+    const small = await relayModule(database, { config: { OUTBOX_BATCH_SIZE: '2' } });
+    try {
+      const first = uniqueName('pipelined-a');
+      const second = uniqueName('pipelined-b');
+      const events = Array.from({ length: 7 }, (_, n) => event(n % 2 === 0 ? first : second, `Step${n + 1}`));
+      const ids = await write(small, ...events);
+
+      expect(await small.get(OutboxRelay).publishBatches(10)).toEqual({ leader: true, selected: 7, published: 7, failed: 0, batches: 4, moreDue: false });
+
+      const [{ pending }] = await moduleRef.get(DataSource).query(
+        'SELECT count(*)::int AS pending FROM outbox_messages WHERE id = ANY($1::uuid[]) AND published_at IS NULL',
+        [ids],
+      );
+      expect(pending).toBe(0);
+      const records = await recorder.waitUntil((all) => all.filter((message) => message.key === first || message.key === second).length >= 7, {
+        description: `7 records of ${first} and ${second}`,
+      });
+      const types = (key: string) => records.filter((message) => message.key === key).map((message) => message.headers[Headers.messageType]);
+      expect(types(first)).toEqual(['Step1', 'Step3', 'Step5', 'Step7']);
+      expect(types(second)).toEqual(['Step2', 'Step4', 'Step6']);
+    } finally {
+      await small.close();
+    }
+  });
+
   it('when the backlog is larger than one cycle may publish, then the relay keeps going without waiting for a NOTIFY or poll tick', async () => {
     // Two rows per batch, one batch per cycle: five rows need three cycles from one wake-up.
     const small = await relayModule(database, { config: { OUTBOX_BATCH_SIZE: '2', OUTBOX_MAX_BATCHES_PER_CYCLE: '1' } });
