@@ -6,6 +6,7 @@
 // so a saved .ts file is recompiled into dist/ and the apps that import it restart.
 import { loadDotEnv } from '@app/config';
 import {
+  APP_NODE_FLAGS,
   assertPortFree,
   assertPostgresAnswers,
   describeExit,
@@ -32,7 +33,7 @@ const WATCH_READY_FILE = 'dist/.watch-ready';
 const log = (message: string) => console.log(`[start] ${message}`);
 const watch = process.argv.includes('--watch');
 /** Stack traces name the .ts files (the build writes source maps); `--watch` restarts an app when its compiled files change. */
-const NODE_ARGS = ['--enable-source-maps', ...(watch ? ['--watch'] : [])];
+const NODE_ARGS = ['--enable-source-maps', ...APP_NODE_FLAGS, ...(watch ? ['--watch'] : [])];
 
 const repoRoot = findRepoRoot();
 // `.env` first (when present): local tooling and the apps read the same file.

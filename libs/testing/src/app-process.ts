@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from 'node:child_process';
+import { APP_NODE_FLAGS } from './app-node-flags.js';
 import type { ExitInfo } from './exit-info.js';
 import { pipeWithPrefix } from './pipe-with-prefix.js';
 import { waitFor } from './wait-for.js';
@@ -25,7 +26,7 @@ export class AppProcess {
   private readonly exited: Promise<ExitInfo>;
 
   constructor(private readonly options: AppProcessOptions) {
-    this.child = spawn(process.execPath, [options.entry], {
+    this.child = spawn(process.execPath, [...APP_NODE_FLAGS, options.entry], {
       cwd: options.cwd,
       env: options.env,
       stdio: ['ignore', 'pipe', 'pipe'],

@@ -37,3 +37,4 @@ export { waitForInboxMessage, type WaitForInboxMessageOptions } from './inbox-ro
 export { waitForDeadLetter, type WaitForDeadLetterOptions } from './dead-letters.js';
 export { MetricBaseline } from './metric-baseline.js';
 export { outboxRowsOf, waitForOutboxDrained, type OutboxRowState, type WaitForOutboxDrainedOptions } from './outbox-rows.js';
+export { APP_NODE_FLAGS } from './app-node-flags.js';
