@@ -24,7 +24,8 @@ const STOP_GRACE_MS = 10_000;
 const log = (message: string) => console.log(`[start] ${message}`);
 
 const repoRoot = findRepoRoot();
-const env = localEnvironment();
+// Readable logs in a terminal: the apps' stdout is a pipe here (prefixed lines), so they cannot see the TTY.
+const env: NodeJS.ProcessEnv = { LOG_FORMAT: 'pretty', ...localEnvironment() };
 const apps: SupervisedApp[] = [];
 const startUp = new AbortController();
 let kafkaSource: KafkaSource | undefined;

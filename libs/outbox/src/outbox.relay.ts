@@ -5,6 +5,7 @@ import type { OutboxMessage } from './outbox-message.entity.js';
 import { OUTBOX_CONFIG, type OutboxConfig } from './outbox-options.js';
 import { OutboxMetrics } from './outbox.metrics.js';
 import { OutboxPublisher } from './outbox.publisher.js';
+import { endPublishSpans, startPublishSpans } from './outbox-publish-spans.js';
 import { PublishDeadline } from './publish-deadline.js';
 import { retryDelayMs } from '@app/backoff';
 
@@ -132,7 +133,12 @@ export class OutboxRelay {
 
       await failpoint('relay.after-claim-before-publish');
       const deadline = new PublishDeadline(Date.now() + this.config.OUTBOX_PUBLISH_TIMEOUT_MS, this.stopped.signal);
-      const outcome = await this.publisher.publish(rows, deadline);
+      const spans = startPublishSpans(rows);
+      const outcome = await this.publisher.publish(rows, deadline).catch((error: unknown) => {
+        endPublishSpans(spans, { published: [], failed: rows.map((row) => ({ row, error: error as Error })) });
+        throw error;
+      });
+      endPublishSpans(spans, outcome);
       // A crash here republishes these rows with the same message-id: at-least-once, by design.
       await failpoint('relay.after-publish-before-mark');
 

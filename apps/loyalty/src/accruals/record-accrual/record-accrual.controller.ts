@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { Idempotent } from '@app/idempotency';
+import { annotateLog } from '@app/telemetry';
 import { RecordAccrualRequest } from './record-accrual.request.js';
 import { RecordAccrualService } from './record-accrual.service.js';
 
@@ -12,6 +13,7 @@ export class RecordAccrualController {
   @HttpCode(201)
   @Idempotent({ required: true, status: 201, afterCommitFailpoint: 'loyalty.after-commit-before-response' })
   record(@Body() request: RecordAccrualRequest) {
+    annotateLog({ orderId: request.orderId });
     return this.service.record(request);
   }
 }

@@ -1,4 +1,5 @@
 import { Controller, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import { annotateLog } from '@app/telemetry';
 import { CancelOrderService } from './cancel-order.service.js';
 
 @Controller('orders')
@@ -8,6 +9,7 @@ export class CancelOrderController {
   @Post(':id/cancel')
   @HttpCode(200)
   cancel(@Param('id', new ParseUUIDPipe({ version: '4' })) id: string) {
+    annotateLog({ orderId: id });
     return this.service.cancel(id);
   }
 }

@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { type OrderCreated, OrderEvents } from '@app/contracts';
 import { TransactionContext } from '@app/database';
 import { OutboxWriter } from '@app/outbox';
+import { annotateLog } from '@app/telemetry';
 import { orderEvent } from '../order-event.js';
 import { Order } from '../order.entity.js';
 import { OrderStatus } from '../order-status.js';
@@ -31,6 +32,7 @@ export class PlaceOrderService {
         items: request.items.map((item, index) => ({ ...item, lineNo: index + 1 })),
       });
       const saved = await orders.save(order);
+      annotateLog({ orderId: saved.id });
       const payload: OrderCreated = {
         orderId: saved.id,
         customerId: saved.customerId,
