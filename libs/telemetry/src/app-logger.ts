@@ -32,7 +32,14 @@ function contextFields(): object {
 export function configureLogging(options: LoggingOptions): Logger {
   const pretty = options.format === 'pretty' || (options.format === 'auto' && process.stdout.isTTY === true);
   const destination: DestinationStream = pretty
-    ? pinoPretty({ colorize: process.stdout.isTTY === true, sync: true, translateTime: 'HH:MM:ss.l', ignore: 'pid,hostname,service' })
+    ? pinoPretty({
+        colorize: process.stdout.isTTY === true,
+        sync: true,
+        singleLine: true,
+        translateTime: 'HH:MM:ss.l',
+        messageFormat: '{if context}[{context}] {end}{msg}',
+        ignore: 'pid,hostname,service,context',
+      })
     : pino.destination({ sync: true });
   root = pino({ level: options.level as LevelWithSilent, base: { service: options.service }, mixin: contextFields }, destination);
   return root;
