@@ -3,7 +3,9 @@
 // databases, Kafka and the HTTP APIs; then shows a crash window heal with an orders process of its
 // own, killed by a failpoint between its commit and its answer. Exits 1 as soon as a step does not
 // happen within its deadline. Configuration: the same variables as `npm start` (ORDERS_PORT,
-// INVENTORY_PORT, LOYALTY_PORT, DATABASE_URL, KAFKA_BROKERS), with the same local defaults.
+// INVENTORY_PORT, LOYALTY_PORT, DATABASE_URL, KAFKA_BROKERS), with the same local defaults; the
+// databases are the services' default ones unless ORDERS_DATABASE_NAME, INVENTORY_DATABASE_NAME or
+// LOYALTY_DATABASE_NAME say otherwise (its own test runs it against throw-away databases).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { Headers, Topics } from '@app/contracts';
@@ -32,6 +34,8 @@ const env = localEnvironment();
 const brokers = env.KAFKA_BROKERS!.split(',');
 const url = (name: string) => `http://127.0.0.1:${servicePort(services.find((service) => service.name === name)!, env)}`;
 const urls = { orders: url('orders'), inventory: url('inventory'), loyalty: url('loyalty') };
+type ServiceName = keyof typeof urls;
+const databaseOf = (name: ServiceName) => env[`${name.toUpperCase()}_DATABASE_NAME`] || name;
 
 let stepNo = 0;
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s`;
@@ -69,11 +73,11 @@ function check(condition: boolean, what: string): void {
 
 const pools = new Map<string, pg.Pool>();
 /** Reads a service's own database (as a human with psql would); the demo never writes to one. */
-async function sql<T = Record<string, any>>(database: 'orders' | 'inventory' | 'loyalty', text: string, params: unknown[] = []): Promise<T[]> {
+async function sql<T = Record<string, any>>(database: ServiceName, text: string, params: unknown[] = []): Promise<T[]> {
   let pool = pools.get(database);
   if (!pool) {
     const target = new URL(env.DATABASE_URL!);
-    target.pathname = `/${database}`;
+    target.pathname = `/${databaseOf(database)}`;
     pool = new pg.Pool({ connectionString: target.href, max: 2 });
     pools.set(database, pool);
   }
@@ -209,6 +213,7 @@ async function crashWindow(): Promise<void> {
   const processEnv = (group: string): NodeJS.ProcessEnv => ({
     ...env,
     ORDERS_PORT: String(port),
+    DATABASE_NAME: databaseOf('orders'),
     KAFKA_CONSUMER_GROUP: group,
     LOG_FORMAT: 'json',
   });
