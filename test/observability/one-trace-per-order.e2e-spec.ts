@@ -2,9 +2,13 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Headers, Topics } from '@app/contracts';
 import {
+  eventRecord,
+  orderCreatedPayload,
+  publishRecords,
   requestJson,
   type ServiceProcess,
   setStock,
+  testInfrastructure,
   TestServices,
   type TopicRecorder,
   uniqueName,
@@ -143,5 +147,56 @@ describe('one trace per order across orders, inventory and loyalty', () => {
       expect.objectContaining({ msg: 'message handled', outcome: 'processed', orderId, traceId, messageId: orderCreated.headers[Headers.messageId], correlationId: orderId }),
     );
     expect(jsonLines(loyalty.process.logs)).toContainEqual(expect.objectContaining({ msg: 'http request', route: '/accruals', status: 201, orderId, traceId }));
+  });
+
+  it('when inventory takes a backlog as one batch transaction, then each message still gets its own consumer span continuing its record\'s trace, a log line with its trace id, and the batch span links them', async () => {
+    const { brokers } = testInfrastructure();
+    const key = uniqueName('trace-batch-key');
+    const messages = Array.from({ length: 4 }, (_, n) => {
+      const traceId = randomBytes(16).toString('hex');
+      const spanId = randomBytes(8).toString('hex');
+      const payload = orderCreatedPayload(uniqueName('trace-batch-customer'), [{ sku, quantity: 1, unitPriceCents: 100 + n }]);
+      // One key: one partition, so the backlog reaches one eachBatch call.
+      return { traceId, spanId, payload, record: eventRecord(Topics.orders, 'OrderCreated', payload, { key, headers: { [Headers.traceparent]: `00-${traceId}-${spanId}-01` } }) };
+    });
+    await inventory.stop();
+    await publishRecords(brokers, Topics.orders, messages.map(({ record }) => record));
+    await inventory.restart();
+
+    const handled = await waitFor(
+      () => {
+        const lines = jsonLines(inventory.process.logs).filter((line) => line.msg === 'message handled' && line.outcome === 'processed');
+        const found = messages.map(({ record }) => lines.find((line) => line.messageId === record.headers![Headers.messageId]));
+        return found.every(Boolean) ? found : undefined;
+      },
+      { timeoutMs: 60_000, description: 'a "message handled" line for each backlog message' },
+    );
+    messages.forEach(({ traceId, payload }, n) => expect(handled[n]).toMatchObject({ traceId, orderId: payload.orderId, consumer: 'inventory.order-events' }));
+
+    const processSpans = await waitFor(
+      () => {
+        const found = messages.map(({ traceId }) => receiver.trace(traceId).find((span) => span.service === 'inventory' && span.name === `${Topics.orders} process`));
+        return found.every(Boolean) ? (found as ReceivedSpan[]) : undefined;
+      },
+      { timeoutMs: 30_000, description: 'an inventory consumer span in each record\'s trace' },
+    );
+    messages.forEach(({ spanId }, n) => expect(processSpans[n].parentSpanId).toBe(spanId));
+    const batchSpan = await waitFor(
+      () =>
+        receiver.spans.find(
+          (span) =>
+            span.service === 'inventory' &&
+            span.name === `${Topics.orders} process batch` &&
+            span.links.filter((link) => processSpans.some((one) => one.spanId === link.spanId)).length > 1,
+        ),
+      { timeoutMs: 30_000, description: 'a batch span linked to several of the message spans' },
+    );
+    expect(batchSpan.links.every((link) => receiver.spans.some((span) => span.spanId === link.spanId))).toBe(true);
+
+    // Their answers continue each message's own trace.
+    for (const { traceId, payload } of messages) {
+      const [answer] = await answerRecords.waitForKey(payload.orderId);
+      expect(answer.headers[Headers.traceparent]).toMatch(new RegExp(`^00-${traceId}-`));
+    }
   });
 });
