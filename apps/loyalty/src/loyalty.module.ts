@@ -3,6 +3,7 @@ import { DatabaseModule } from '@app/database';
 import { ScheduleModule } from '@nestjs/schedule';
 import { HealthModule } from '@app/health';
 import { IdempotencyCleanupModule } from '@app/idempotency';
+import { TelemetryModule } from '@app/telemetry';
 import { AccrualsModule } from './accruals/accruals.module.js';
 import type { LoyaltyConfig } from './loyalty.config.js';
 import { createLoyaltyDataSource } from './loyalty.data-source.js';
@@ -15,6 +16,7 @@ export class LoyaltyModule {
       module: LoyaltyModule,
       imports: [
         DatabaseModule.forRoot({ useFactory: () => createLoyaltyDataSource(config) }),
+        TelemetryModule,
         HealthModule.forRoot({ kafka: false }),
         ScheduleModule.forRoot(),
         IdempotencyCleanupModule.forRoot(config),

@@ -27,20 +27,23 @@ function contextFields(): object {
 
 /**
  * Configures the process-wide logger: JSON lines on stdout (pino, synchronous), or a readable form
- * for a terminal. pretty runs in-process (no worker thread transport) so a crash loses no line.
+ * for a terminal (`output` replaces stdout, for tests). Synchronous writes: a line logged just
+ * before a SIGKILL (a failpoint) is not lost in a buffer. pretty runs in-process (no worker thread transport) so a crash loses no line.
  */
-export function configureLogging(options: LoggingOptions): Logger {
+export function configureLogging(options: LoggingOptions, output?: DestinationStream): Logger {
   const pretty = options.format === 'pretty' || (options.format === 'auto' && process.stdout.isTTY === true);
-  const destination: DestinationStream = pretty
-    ? pinoPretty({
-        colorize: process.stdout.isTTY === true,
-        sync: true,
-        singleLine: true,
-        translateTime: 'HH:MM:ss.l',
-        messageFormat: '{if context}[{context}] {end}{msg}',
-        ignore: 'pid,hostname,service,context',
-      })
-    : pino.destination({ sync: true });
+  const destination: DestinationStream =
+    output ??
+    (pretty
+      ? pinoPretty({
+          colorize: process.stdout.isTTY === true,
+          sync: true,
+          singleLine: true,
+          translateTime: 'HH:MM:ss.l',
+          messageFormat: '{if context}[{context}] {end}{msg}',
+          ignore: 'pid,hostname,service,context',
+        })
+      : pino.destination({ sync: true }));
   root = pino({ level: options.level as LevelWithSilent, base: { service: options.service }, mixin: contextFields }, destination);
   return root;
 }

@@ -13,3 +13,4 @@ export { annotateLog, currentLogFields, runWithLogFields, type LogFields } from 
 export { appLogger, configureLogging, NestPinoLogger, type LoggingOptions } from './app-logger.js';
 export { httpTelemetry } from './http-telemetry.middleware.js';
 export { startTelemetry } from './start-telemetry.js';
+export { TelemetryModule } from './telemetry.module.js';
