@@ -10,7 +10,7 @@ import { appTracer } from './tracing.js';
 const QUIET_PATHS = /^\/(health|metrics)(\/|$)/;
 
 /**
- * One SERVER span and one info log line per HTTP request. The span continues the caller's trace
+ * One SERVER span and one log line per HTTP request (info; error for a 5xx; debug for probes). The span continues the caller's trace
  * from its `traceparent` header and is the active context while Nest handles the request, so the
  * outbox rows the request writes store it. Registered after the body parser: a middleware that
  * ran before it would hand `next` to the parser's stream callbacks, outside this context.
@@ -29,7 +29,7 @@ export function httpTelemetry() {
       if (res.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
       span.end();
       const logger = appLogger();
-      const level = QUIET_PATHS.test(req.path) ? 'debug' : 'info';
+      const level = res.statusCode >= 500 ? 'error' : QUIET_PATHS.test(req.path) ? 'debug' : 'info';
       if (!logger.isLevelEnabled(level)) return;
       logger[level](
         {
