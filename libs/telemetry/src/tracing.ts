@@ -13,7 +13,8 @@ import { AlwaysOffSampler, AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampl
  * Every way the apps are started (npm start, tests spawning dist/, jest's VM modules, Docker) would
  * need that flag, and a missed one fails silently. More important, the spans that matter here are
  * not where the hooks are: the relay publishes rows written by OTHER requests, so a kafkajs
- * instrumentation would inject the relay's context and cut every trace at the outbox; the inbox
+ * instrumentation (which injects its own producer context into every message it sends, see
+ * opentelemetry-js-contrib#2236) would cut every trace at the outbox; the inbox
  * handles a batch of records in one transaction, which the kafkajs instrumentation sees as one
  * `eachBatch` call. So: @opentelemetry/api spans at the five points of the flow (HTTP server,
  * outbox producer, inbox consumer, loyalty client), a few lines each, with nothing to hook.
