@@ -38,7 +38,8 @@ const NODE_ARGS = ['--enable-source-maps', ...APP_NODE_FLAGS, ...(watch ? ['--wa
 const repoRoot = findRepoRoot();
 // `.env` first (when present): local tooling and the apps read the same file.
 loadDotEnv();
-const env = localEnvironment();
+// Readable logs in a terminal: the apps' stdout is a pipe here (prefixed lines), so they cannot see the TTY.
+const env: NodeJS.ProcessEnv = { LOG_FORMAT: 'pretty', ...localEnvironment() };
 const apps: SupervisedApp[] = [];
 const startUp = new AbortController();
 let kafkaSource: KafkaSource | undefined;

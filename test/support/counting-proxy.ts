@@ -9,6 +9,8 @@ import type { AddressInfo } from 'node:net';
  */
 export class CountingProxy {
   readonly callsPerKey = new Map<string, number>();
+  /** The `traceparent` header of the last call per `Idempotency-Key`, as loyalty received it. */
+  readonly traceparentPerKey = new Map<string, string>();
   replayed = 0;
 
   private constructor(private readonly server: Server) {}
@@ -22,6 +24,8 @@ export class CountingProxy {
       request.on('end', () => {
         const key = request.headers['idempotency-key'];
         if (typeof key === 'string') proxy.callsPerKey.set(key, (proxy.callsPerKey.get(key) ?? 0) + 1);
+        const traceparent = request.headers.traceparent;
+        if (typeof key === 'string' && typeof traceparent === 'string') proxy.traceparentPerKey.set(key, traceparent);
         const headers = Object.fromEntries(
           Object.entries(request.headers).filter(([name]) => !['host', 'connection', 'content-length'].includes(name)),
         ) as Record<string, string>;

@@ -6,6 +6,7 @@ import { CreateStock1764460800300 } from './migrations/1764460800300-create-stoc
 import { CreateLoyaltyCommands1764460800310 } from './migrations/1764460800310-create-loyalty-commands.js';
 import { CreateCancelledOrders1764460800320 } from './migrations/1764460800320-create-cancelled-orders.js';
 import { AddLoyaltyCommandClaims1764460800330 } from './migrations/1764460800330-add-loyalty-command-claims.js';
+import { AddLoyaltyCommandTraceparent1764460800340 } from './migrations/1764460800340-add-loyalty-command-traceparent.js';
 import { Reservation } from './reservations/reservation.entity.js';
 import { StockItem } from './stock/stock-item.entity.js';
 
@@ -18,6 +19,7 @@ export const inventoryMigrations = [
   CreateCancelledOrders1764460800320,
   AddLoyaltyCommandClaims1764460800330,
   AddOutboxPendingRetryIndex1764460800410,
+  AddLoyaltyCommandTraceparent1764460800340,
 ];
 
 export function createInventoryDataSource(config: DatabaseConfig) {

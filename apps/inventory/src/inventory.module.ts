@@ -8,6 +8,7 @@ import { ConsumerLagModule, KafkaModule } from '@app/kafka';
 import { MetricsModule } from '@app/metrics';
 import { OutboxModule } from '@app/outbox';
 import { messageProblems } from '@app/contracts';
+import { TelemetryModule } from '@app/telemetry';
 import { INVENTORY_CONFIG } from './inventory-config.token.js';
 import type { InventoryConfig } from './inventory.config.js';
 import { createInventoryDataSource } from './inventory.data-source.js';
@@ -26,6 +27,7 @@ export class InventoryAppModule {
       exports: [INVENTORY_CONFIG],
       imports: [
         DatabaseModule.forRoot({ useFactory: () => createInventoryDataSource(config) }),
+        TelemetryModule,
         KafkaModule.forRoot({ useFactory: () => ({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID }) }),
         MetricsModule.forRoot({ service: 'inventory' }),
         ConsumerLagModule.forRoot({

@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { bootstrapOrExit, loadConfig } from '@app/config';
 import { deadLetterTopic, Topics } from '@app/contracts';
 import { configureHttpApp } from '@app/http';
+import { NestPinoLogger, startTelemetry } from '@app/telemetry';
 import { connectInboxKafka } from '@app/inbox';
 import { assertInboxOutlivesTopics, createKafka, ensureTopics, kafkaServerOptions } from '@app/kafka';
 import { inventoryApiDocs } from './inventory.api-docs.js';
@@ -12,6 +13,7 @@ import { InventoryAppModule } from './inventory.module.js';
 
 bootstrapOrExit('inventory', async () => {
   const config = loadConfig(inventoryEnv);
+  startTelemetry('inventory', config);
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID });
   await ensureTopics(
     kafka,
@@ -20,7 +22,7 @@ bootstrapOrExit('inventory', async () => {
   );
   // A replay older than the inbox's memory would be applied twice: refuse to run like that.
   await assertInboxOutlivesTopics(kafka, [Topics.orders], config.INBOX_RETENTION_MS);
-  const app = await NestFactory.create<NestExpressApplication>(InventoryAppModule.forRoot(config));
+  const app = await NestFactory.create<NestExpressApplication>(InventoryAppModule.forRoot(config), { logger: new NestPinoLogger() });
   configureHttpApp(app, { bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES, docs: inventoryApiDocs });
   connectInboxKafka(app, kafkaServerOptions(config));
   await app.init();

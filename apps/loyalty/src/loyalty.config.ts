@@ -1,11 +1,13 @@
 import { env, type EnvConfig } from '@app/config';
 import { databaseEnv } from '@app/database';
 import { httpEnv } from '@app/http';
+import { telemetryEnv } from '@app/telemetry';
 import { idempotencyEnv } from '@app/idempotency';
 
 export const loyaltyEnv = {
   LOYALTY_PORT: env.port({ description: 'HTTP port of the loyalty service', default: 3002 }),
   ...httpEnv,
+  ...telemetryEnv,
   ...databaseEnv('loyalty'),
   ...idempotencyEnv,
 };

@@ -4,6 +4,7 @@ import { DatabaseModule } from '@app/database';
 import { HealthModule } from '@app/health';
 import { IdempotencyCleanupModule } from '@app/idempotency';
 import { MetricsModule } from '@app/metrics';
+import { TelemetryModule } from '@app/telemetry';
 import { AccrualsModule } from './accruals/accruals.module.js';
 import type { LoyaltyConfig } from './loyalty.config.js';
 import { createLoyaltyDataSource } from './loyalty.data-source.js';
@@ -17,6 +18,7 @@ export class LoyaltyModule {
       imports: [
         DatabaseModule.forRoot({ useFactory: () => createLoyaltyDataSource(config) }),
         MetricsModule.forRoot({ service: 'loyalty' }),
+        TelemetryModule,
         HealthModule.forRoot({ kafka: false }),
         ScheduleModule.forRoot(),
         IdempotencyCleanupModule.forRoot(config),

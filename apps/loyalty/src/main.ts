@@ -4,12 +4,14 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { bootstrapOrExit, loadConfig } from '@app/config';
 import { configureHttpApp } from '@app/http';
 import { loyaltyApiDocs } from './loyalty.api-docs.js';
+import { NestPinoLogger, startTelemetry } from '@app/telemetry';
 import { loyaltyEnv } from './loyalty.config.js';
 import { LoyaltyModule } from './loyalty.module.js';
 
 bootstrapOrExit('loyalty', async () => {
   const config = loadConfig(loyaltyEnv);
-  const app = await NestFactory.create<NestExpressApplication>(LoyaltyModule.forRoot(config));
+  startTelemetry('loyalty', config);
+  const app = await NestFactory.create<NestExpressApplication>(LoyaltyModule.forRoot(config), { logger: new NestPinoLogger() });
   configureHttpApp(app, { bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES, docs: loyaltyApiDocs });
   await app.listen(config.LOYALTY_PORT, config.HTTP_HOST);
 });

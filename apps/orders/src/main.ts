@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { bootstrapOrExit, loadConfig } from '@app/config';
 import { deadLetterTopic, Topics } from '@app/contracts';
 import { configureHttpApp } from '@app/http';
+import { NestPinoLogger, startTelemetry } from '@app/telemetry';
 import { connectInboxKafka } from '@app/inbox';
 import { assertInboxOutlivesTopics, createKafka, ensureTopics, kafkaServerOptions } from '@app/kafka';
 import { ordersApiDocs } from './orders.api-docs.js';
@@ -12,6 +13,7 @@ import { OrdersAppModule } from './orders.module.js';
 
 bootstrapOrExit('orders', async () => {
   const config = loadConfig(ordersEnv);
+  startTelemetry('orders', config);
   // Topics exist before the first publish or subscribe: production brokers rarely auto-create.
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID });
   await ensureTopics(
@@ -21,7 +23,7 @@ bootstrapOrExit('orders', async () => {
   );
   // A replay older than the inbox's memory would be applied twice: refuse to run like that.
   await assertInboxOutlivesTopics(kafka, [Topics.reservations], config.INBOX_RETENTION_MS);
-  const app = await NestFactory.create<NestExpressApplication>(OrdersAppModule.forRoot(config));
+  const app = await NestFactory.create<NestExpressApplication>(OrdersAppModule.forRoot(config), { logger: new NestPinoLogger() });
   configureHttpApp(app, { bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES, docs: ordersApiDocs });
   connectInboxKafka(app, kafkaServerOptions(config));
   await app.init();

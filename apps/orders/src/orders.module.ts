@@ -9,6 +9,7 @@ import { ConsumerLagModule, KafkaModule } from '@app/kafka';
 import { MetricsModule } from '@app/metrics';
 import { OutboxModule } from '@app/outbox';
 import { messageProblems } from '@app/contracts';
+import { TelemetryModule } from '@app/telemetry';
 import type { OrdersConfig } from './orders.config.js';
 import { createOrdersDataSource } from './orders.data-source.js';
 import { OrdersModule } from './orders/orders.module.js';
@@ -22,6 +23,7 @@ export class OrdersAppModule {
       module: OrdersAppModule,
       imports: [
         DatabaseModule.forRoot({ useFactory: () => createOrdersDataSource(config) }),
+        TelemetryModule,
         KafkaModule.forRoot({ useFactory: () => ({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID }) }),
         MetricsModule.forRoot({ service: 'orders' }),
         ConsumerLagModule.forRoot({

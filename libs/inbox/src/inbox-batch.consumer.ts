@@ -11,6 +11,14 @@ import { INBOX_CONFIG, type InboxConfig } from './inbox.config.js';
 import type { InboxEnvelope, RawInboxMessage } from './inbox-envelope.js';
 import { InboxHandlerRegistry } from './inbox-handler.registry.js';
 import { InboxMetrics } from './inbox.metrics.js';
+import {
+  abandonMessageTelemetry,
+  endMessageTelemetry,
+  inMessageScope,
+  type MessageTelemetry,
+  startBatchSpan,
+  startMessageTelemetry,
+} from './inbox-telemetry.js';
 import type { InboxHandlerOptions } from './inbox.options.js';
 
 /** What the transport gives the batch consumer for the records of ONE partition, in offset order. */
@@ -97,6 +105,11 @@ export class InboxBatchConsumer {
       else unique.set(idKey(check.envelope.messageId), { record, envelope: check.envelope });
     }
 
+    // A span per message (continuing its producer's trace) and one for the batch, linked to them.
+    const telemetry = new Map<RawInboxMessage, MessageTelemetry>();
+    for (const { record } of unique.values()) telemetry.set(record, startMessageTelemetry(record, consumer));
+    const batchSpan = startBatchSpan(batch.topic, batch.partition, consumer, [...telemetry.values()]);
+
     let handlersStarted = false;
     const endTimer = this.metrics.batchDuration.startTimer({ consumer });
     let outcome: { processed: InboxEnvelope[]; duplicates: number };
@@ -120,7 +133,7 @@ export class InboxBatchConsumer {
         }
         const scope = { topic: batch.topic, partition: batch.partition, envelopes: new Map(toRun.map(({ record, envelope }) => [record.offset, envelope])) };
         await inboxBatchScope.run(scope, async () => {
-          for (const { record } of toRun) await batch.invoke(record);
+          for (const { record } of toRun) await inMessageScope(telemetry.get(record)!, () => batch.invoke(record));
         });
         if (handler.beforeCommitFailpoint) {
           for (const { envelope } of toRun) await failpoint(handler.beforeCommitFailpoint, failpointContext(envelope));
@@ -129,6 +142,8 @@ export class InboxBatchConsumer {
       });
     } catch (error) {
       endTimer();
+      for (const message of telemetry.values()) abandonMessageTelemetry(message, 'batch transaction rolled back');
+      batchSpan.end();
       // Nothing of the chunk ran: the database is unreachable. Let the error reach the consumer,
       // which retries the batch later; dead-lettering would empty the topic during an outage.
       if (!handlersStarted) throw error;
@@ -138,6 +153,12 @@ export class InboxBatchConsumer {
       return;
     }
     endTimer();
+    const processedIds = new Set(outcome.processed.map((envelope) => idKey(envelope.messageId)));
+    const refused = new Set(deadLetters.map((letter) => letter.record));
+    for (const [id, { record }] of unique) {
+      endMessageTelemetry(telemetry.get(record)!, processedIds.has(id) ? 'processed' : refused.has(record) ? 'dead-lettered' : 'duplicate');
+    }
+    batchSpan.end();
     this.metrics.processed.inc({ consumer }, outcome.processed.length);
     if (outcome.duplicates > 0) this.metrics.duplicates.inc({ consumer }, outcome.duplicates);
     if (handler.afterCommitFailpoint) {

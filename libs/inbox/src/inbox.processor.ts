@@ -8,6 +8,7 @@ import { validateEnvelope } from './envelope-validator.js';
 import { INBOX_CONFIG, type InboxConfig } from './inbox.config.js';
 import type { InboxEnvelope, RawInboxMessage } from './inbox-envelope.js';
 import { InboxMetrics } from './inbox.metrics.js';
+import { endMessageTelemetry, inMessageScope, startMessageTelemetry } from './inbox-telemetry.js';
 
 export type InboxOutcome = 'processed' | 'duplicate' | 'dead-lettered';
 
@@ -49,7 +50,20 @@ export class InboxProcessor {
     @Inject(INBOX_CONFIG) private readonly config: InboxConfig,
   ) {}
 
+  /** Handles one message in its own consumer span (continuing the record's trace) and logs its outcome. */
   async process(raw: RawInboxMessage, handler: (envelope: InboxEnvelope) => Promise<unknown>, options: ProcessOptions): Promise<InboxOutcome> {
+    const telemetry = startMessageTelemetry(raw, options.consumer);
+    try {
+      const outcome = await inMessageScope(telemetry, () => this.processInScope(raw, handler, options));
+      endMessageTelemetry(telemetry, outcome);
+      return outcome;
+    } catch (error) {
+      endMessageTelemetry(telemetry, 'failed', error);
+      throw error;
+    }
+  }
+
+  private async processInScope(raw: RawInboxMessage, handler: (envelope: InboxEnvelope) => Promise<unknown>, options: ProcessOptions): Promise<InboxOutcome> {
     const { consumer } = options;
     const check = validateEnvelope(raw);
     if (!check.valid) {

@@ -12,7 +12,7 @@ export interface OutboxEvent<P = unknown> {
   correlationId?: string;
   /** The message that caused this event, if any. */
   causationId?: string;
-  /** W3C trace context to continue; a new trace is started when absent. */
+  /** W3C trace context to continue; defaults to the active span's, else a new trace is started. */
   traceparent?: string;
   occurredAt?: Date;
 }

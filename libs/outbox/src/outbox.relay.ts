@@ -5,6 +5,7 @@ import type { OutboxMessage } from './outbox-message.entity.js';
 import { OUTBOX_CONFIG, type OutboxConfig } from './outbox-options.js';
 import { OutboxMetrics } from './outbox.metrics.js';
 import { OutboxPublisher } from './outbox.publisher.js';
+import { endPublishSpans, startPublishSpans } from './outbox-publish-spans.js';
 import { PublishDeadline } from './publish-deadline.js';
 import { retryDelayMs } from '@app/backoff';
 
@@ -186,7 +187,18 @@ export class OutboxRelay {
         const next = readAhead ? marked.then(() => this.dueRows(manager, inFlight)) : marked.then(() => [] as OutboxMessage[]);
         // allSettled, not all: a failed read must not end the transaction while a send is still in
         // flight, or the next cycle could start a second concurrent send on the idempotent producer.
-        const [sent, read] = await Promise.allSettled([this.publisher.publish(rows, deadline), next]);
+        const spans = startPublishSpans(rows);
+        const send = this.publisher.publish(rows, deadline).then(
+          (outcome) => {
+            endPublishSpans(spans, outcome);
+            return outcome;
+          },
+          (error: unknown) => {
+            endPublishSpans(spans, { published: [], failed: rows.map((row) => ({ row, error: error as Error })) });
+            throw error;
+          },
+        );
+        const [sent, read] = await Promise.allSettled([send, next]);
         if (sent.status === 'rejected') throw sent.reason;
         if (read.status === 'rejected') throw read.reason;
         const outcome = sent.value;

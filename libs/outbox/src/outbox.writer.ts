@@ -2,12 +2,14 @@ import { randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Headers } from '@app/contracts';
 import { TransactionContext } from '@app/database';
+import { currentTraceparent } from '@app/telemetry';
 import type { OutboxEvent } from './outbox-event.js';
 import { OUTBOX_EVENT_VALIDATOR, OutboxEventRejectedError, type OutboxEventValidator } from './outbox-event-validator.js';
 
 /** The channel the relay LISTENs on; notifications are delivered only when the writer commits. */
 export const OUTBOX_CHANNEL = 'outbox_messages';
 
+/** A new root context, for an event written outside any span (a script, a test without tracing). */
 function newTraceparent(): string {
   return `00-${randomBytes(16).toString('hex')}-${randomBytes(8).toString('hex')}-01`;
 }
@@ -43,7 +45,9 @@ export class OutboxWriter {
       [Headers.aggregateId]: event.aggregateId,
       [Headers.occurredAt]: occurredAt,
       [Headers.correlationId]: event.correlationId ?? event.aggregateId,
-      [Headers.traceparent]: event.traceparent ?? newTraceparent(),
+      // The active span's context (the HTTP request's, or the consumer span of the message being
+      // handled), so the relay and every consumer continue the same trace.
+      [Headers.traceparent]: event.traceparent ?? currentTraceparent() ?? newTraceparent(),
       ...(event.causationId ? { [Headers.causationId]: event.causationId } : {}),
     };
     // One round trip: the row, and the wake-up hint for the relay. The hint is not a guarantee:

@@ -15,6 +15,7 @@ export { SupervisedApp, type SupervisedAppOptions } from './supervised-app.js';
 export { assertPortFree } from './port-probe.js';
 export { freePort } from './free-port.js';
 export { requestJson, type JsonResponse } from './http-json.js';
+export { logLinesMentioning } from './log-lines.js';
 export { countRows, queryTestDatabase } from './row-counts.js';
 export { TopicRecorder, readTopicUntil, recordsByKey, topicEndOffsets, type RecordedMessage, type TopicOffsets, type TopicRecorderOptions } from './topic-recorder.js';
 export { PrivateKafka } from './private-kafka.js';

@@ -36,6 +36,10 @@ export class LoyaltyCommand {
   @Column({ name: 'claim_id', type: 'uuid', nullable: true, insert: false })
   claimId: string | null;
 
+  /** W3C context of the span that wrote the command (the reservation's consumer span); the call continues it. */
+  @Column({ type: 'text', nullable: true })
+  traceparent: string | null;
+
   @CreateDateColumn({ name: 'created_at', type: 'timestamptz' })
   createdAt: Date;
 

@@ -20,7 +20,7 @@ export function classifyStatus(status: number): CallOutcome['kind'] {
 }
 
 /**
- * One `POST /accruals` with the command id as `Idempotency-Key`. Classifies the answer: 2xx is
+ * One `POST /accruals` with the command id as `Idempotency-Key` and the caller's span as `traceparent`. Classifies the answer: 2xx is
  * done; most 4xx will never succeed (park it for a human); 5xx, 408/409/425/429, timeouts and
  * network errors may.
  */
@@ -28,11 +28,12 @@ export async function sendAccrual(
   baseUrl: string,
   command: Pick<LoyaltyCommand, 'id' | 'customerId' | 'orderId' | 'points'>,
   timeoutMs: number,
+  traceparent?: string,
 ): Promise<CallOutcome> {
   try {
     const response = await fetch(new URL('/accruals', baseUrl), {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': command.id },
+      headers: { 'content-type': 'application/json', 'idempotency-key': command.id, ...(traceparent ? { traceparent } : {}) },
       body: JSON.stringify({ customerId: command.customerId, orderId: command.orderId, points: command.points }),
       signal: AbortSignal.timeout(timeoutMs),
     });

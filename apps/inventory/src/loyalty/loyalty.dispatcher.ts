@@ -3,6 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { retryDelayMs } from '@app/backoff';
 import { failpoint } from '@app/failpoints';
+import { appTracer, contextFromTraceparent, endWithError, formatTraceparent, SpanKind } from '@app/telemetry';
 import { INVENTORY_CONFIG } from '../inventory-config.token.js';
 import type { InventoryConfig } from '../inventory.config.js';
 import type { LoyaltyCommand } from './loyalty-command.entity.js';
@@ -32,8 +33,8 @@ const CLAIM_DUE = `
     UPDATE loyalty_commands c
     SET claim_id = $2, next_attempt_at = now() + make_interval(secs => $3::float / 1000)
     FROM due WHERE c.id = due.id
-    RETURNING c.id, c.customer_id AS "customerId", c.order_id AS "orderId", c.points, c.attempts, c.next_attempt_at)
-  SELECT id, "customerId", "orderId", points, attempts FROM claimed ORDER BY next_attempt_at`;
+    RETURNING c.id, c.customer_id AS "customerId", c.order_id AS "orderId", c.points, c.attempts, c.traceparent, c.next_attempt_at)
+  SELECT id, "customerId", "orderId", points, attempts, traceparent FROM claimed ORDER BY next_attempt_at`;
 
 /**
  * Every status change is conditional on the status the dispatcher read (`PENDING`): a late answer
@@ -58,7 +59,7 @@ const SCHEDULE_RETRY = `
   WHERE id = $1 AND status = 'PENDING' AND claim_id = $2
   RETURNING id`;
 
-type DueCommand = Pick<LoyaltyCommand, 'id' | 'customerId' | 'orderId' | 'points' | 'attempts'>;
+type DueCommand = Pick<LoyaltyCommand, 'id' | 'customerId' | 'orderId' | 'points' | 'attempts' | 'traceparent'>;
 
 /**
  * How long a claim lasts: the slowest a claimed batch can take (its calls run in waves of
@@ -124,7 +125,17 @@ export class LoyaltyDispatcher {
   }
 
   private async dispatch(command: DueCommand, claimId: string): Promise<void> {
-    const outcome = await sendAccrual(this.config.LOYALTY_BASE_URL, command, this.config.LOYALTY_REQUEST_TIMEOUT_MS);
+    // A CLIENT span continuing the trace of the reservation that wrote the command; its context
+    // goes out as the request's `traceparent`, so loyalty's server span is its child.
+    const span = appTracer().startSpan(
+      'POST /accruals',
+      { kind: SpanKind.CLIENT, attributes: { 'http.request.method': 'POST', 'loyalty.command.id': command.id, 'loyalty.attempt': command.attempts + 1 } },
+      contextFromTraceparent(command.traceparent ?? undefined),
+    );
+    const outcome = await sendAccrual(this.config.LOYALTY_BASE_URL, command, this.config.LOYALTY_REQUEST_TIMEOUT_MS, formatTraceparent(span.spanContext()));
+    span.setAttribute('loyalty.outcome', outcome.kind);
+    if (outcome.kind === 'accepted') span.end();
+    else endWithError(span, new Error(outcome.error));
     try {
       await this.record(command, claimId, outcome);
     } catch (error) {

@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import { EventPattern } from '@nestjs/microservices';
 import { type OrderCancelled, type OrderCreated, OrderEvents, Topics } from '@app/contracts';
 import { Envelope, Inbox, type InboxEnvelope } from '@app/inbox';
+import { annotateLog } from '@app/telemetry';
 import { ReleaseStockService } from './release-stock/release-stock.service.js';
 import { ReserveStockService } from './reserve-stock/reserve-stock.service.js';
 import { StockBatchLocks } from './stock-batch-locks.js';
@@ -22,6 +23,7 @@ export class OrderEventsController {
     batchLocks: StockBatchLocks,
   })
   async handle(@Envelope() envelope: InboxEnvelope): Promise<void> {
+    annotateLog({ orderId: (envelope.payload as { orderId: string }).orderId });
     if (envelope.messageType === OrderEvents.OrderCreated.type) {
       await this.reserveStock.reserve(envelope as InboxEnvelope<OrderCreated>);
     } else if (envelope.messageType === OrderEvents.OrderCancelled.type) {

@@ -4,6 +4,7 @@ import type { InboxEnvelope } from '@app/inbox';
 /**
  * The outbox fields shared by every reservation event: keyed by order id (the answers of one order
  * stay in order), correlated with the order's chain, caused by the message being handled.
+ * No `traceparent`: the outbox writer takes the active consumer span's, which continues the cause's trace.
  */
 export function reservationEventBase(cause: InboxEnvelope<{ orderId: string }>, definition: MessageDefinition) {
   return {
@@ -14,6 +15,5 @@ export function reservationEventBase(cause: InboxEnvelope<{ orderId: string }>, 
     aggregateId: cause.payload.orderId,
     correlationId: cause.headers[Headers.correlationId] ?? cause.payload.orderId,
     causationId: cause.messageId,
-    traceparent: cause.headers[Headers.traceparent],
   };
 }

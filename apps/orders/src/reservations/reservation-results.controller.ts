@@ -2,6 +2,7 @@ import { Controller } from '@nestjs/common';
 import { EventPattern } from '@nestjs/microservices';
 import { Topics } from '@app/contracts';
 import { Envelope, Inbox, type InboxEnvelope } from '@app/inbox';
+import { annotateLog } from '@app/telemetry';
 import { ApplyReservationResultService } from './apply-reservation-result.service.js';
 
 /** Consumes inventory's answers (`inventory.reservation.v1`) through the inbox. */
@@ -16,6 +17,7 @@ export class ReservationResultsController {
     afterCommitFailpoint: 'orders.after-commit-before-ack',
   })
   handle(@Envelope() envelope: InboxEnvelope): Promise<void> {
+    annotateLog({ orderId: (envelope.payload as { orderId: string }).orderId });
     return this.service.apply(envelope);
   }
 }

@@ -12,6 +12,7 @@ import {
 import { TransactionContext } from '@app/database';
 import type { InboxEnvelope } from '@app/inbox';
 import { OutboxWriter } from '@app/outbox';
+import { currentTraceparent } from '@app/telemetry';
 import { accrualOperationId, pointsFor } from '../../loyalty/loyalty-command.entity.js';
 import { lockOrder } from '../order-lock.js';
 import { reservationEventBase } from '../reservation-event-base.js';
@@ -91,11 +92,13 @@ export class ReserveStockService {
       // (and the order is retried, then dead-lettered, visibly) instead of being parked later.
       const problems = accrualRequestCheck(accrual, 'accrual');
       if (problems.length > 0) throw new LoyaltyCommandRejectedError(order.orderId, problems);
-      await manager.query('INSERT INTO loyalty_commands (id, customer_id, order_id, points) VALUES ($1, $2, $3, $4)', [
+      // The consumer span's context goes with the command, so the loyalty call joins this trace.
+      await manager.query('INSERT INTO loyalty_commands (id, customer_id, order_id, points, traceparent) VALUES ($1, $2, $3, $4, $5)', [
         accrualOperationId(order.orderId),
         accrual.customerId,
         accrual.orderId,
         accrual.points,
+        currentTraceparent() ?? null,
       ]);
     }
     const payload: StockReserved = { orderId: order.orderId, items: lines, reservedAt: new Date().toISOString() };

@@ -3,6 +3,7 @@ import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '@app/http';
 import { Idempotent } from '@app/idempotency';
 import { AccrualResponse } from '../accrual.response.js';
+import { annotateLog } from '@app/telemetry';
 import { RecordAccrualRequest } from './record-accrual.request.js';
 import { RecordAccrualService } from './record-accrual.service.js';
 
@@ -19,6 +20,7 @@ export class RecordAccrualController {
   @HttpCode(201)
   @Idempotent({ required: true, status: 201, afterCommitFailpoint: 'loyalty.after-commit-before-response' })
   record(@Body() request: RecordAccrualRequest) {
+    annotateLog({ orderId: request.orderId });
     return this.service.record(request);
   }
 }

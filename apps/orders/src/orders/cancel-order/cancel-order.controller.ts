@@ -2,6 +2,7 @@ import { Controller, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { ApiErrors } from '@app/http';
 import { OrderResponse } from '../order.response.js';
+import { annotateLog } from '@app/telemetry';
 import { CancelOrderService } from './cancel-order.service.js';
 
 @ApiTags('orders')
@@ -16,6 +17,7 @@ export class CancelOrderController {
   @ApiErrors({ 400: 'id is not a UUID v4' }, { 404: 'ORDERS.NOT_FOUND' }, { 409: 'ORDERS.NOT_CANCELLABLE: the order is REJECTED' })
   @HttpCode(200)
   cancel(@Param('id', new ParseUUIDPipe({ version: '4' })) id: string) {
+    annotateLog({ orderId: id });
     return this.service.cancel(id);
   }
 }

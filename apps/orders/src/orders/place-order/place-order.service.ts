@@ -3,6 +3,7 @@ import { Injectable } from '@nestjs/common';
 import { type OrderCreated, OrderEvents } from '@app/contracts';
 import { TransactionContext } from '@app/database';
 import { OutboxWriter } from '@app/outbox';
+import { annotateLog } from '@app/telemetry';
 import { orderEvent } from '../order-event.js';
 import { OrderStatus } from '../order-status.js';
 import type { OrderResponse } from '../order.response.js';
@@ -26,6 +27,7 @@ export class PlaceOrderService {
       const totalCents = items.reduce((sum, item) => sum + item.quantity * item.unitPriceCents, 0);
       // Raw SQL on the hottest path: the ORM's cascade save costs a statement per item and more CPU
       // than the statements themselves; here the order and all its items take two round trips.
+      annotateLog({ orderId: id });
       const [row]: { created_at: Date }[] = await manager.query(
         'INSERT INTO orders (id, customer_id, status, total_cents) VALUES ($1, $2, $3, $4) RETURNING created_at',
         [id, request.customerId, OrderStatus.Pending, totalCents],

@@ -1,0 +1,111 @@
+import { performance } from 'node:perf_hooks';
+import { type Context, type Link, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
+import { Headers } from '@app/contracts';
+import { appLogger, appTracer, contextFromTraceparent, endWithError, isExportingSpans, type LogFields, runWithLogFields, SpanKind, withContext } from '@app/telemetry';
+import type { RawInboxMessage } from './inbox-envelope.js';
+
+/** The span, log fields and clock of one consumed message. */
+export interface MessageTelemetry {
+  readonly span: Span;
+  readonly context: Context;
+  readonly fields: LogFields;
+  readonly record: RawInboxMessage;
+  readonly started: number;
+}
+
+function header(record: RawInboxMessage, name: string): string | undefined {
+  const value = record.headers?.[name];
+  if (value === undefined || value === null) return undefined;
+  return typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString() : String(value);
+}
+
+/**
+ * Starts the CONSUMER span of one message, continuing the producer's trace from the record's
+ * `traceparent` header. Both inbox paths use it (a batch transaction, or one message at a time),
+ * so every handled message has its own span whatever path it took.
+ */
+export function startMessageTelemetry(record: RawInboxMessage, consumer: string): MessageTelemetry {
+  const fields: LogFields = {
+    consumer,
+    messageId: header(record, Headers.messageId),
+    messageType: header(record, Headers.messageType),
+    correlationId: header(record, Headers.correlationId),
+    aggregateId: header(record, Headers.aggregateId),
+  };
+  const parent = contextFromTraceparent(header(record, Headers.traceparent));
+  // Attributes only when spans are recorded: a non-recording span drops them anyway, and this
+  // runs once per message (about 4 us per message in all without export, 11 us with the log line).
+  const span = appTracer().startSpan(
+    `${record.topic} process`,
+    {
+      kind: SpanKind.CONSUMER,
+      attributes: isExportingSpans() ? {
+        'messaging.system': 'kafka',
+        'messaging.operation.type': 'process',
+        'messaging.destination.name': record.topic,
+        'messaging.destination.partition.id': String(record.partition),
+        'messaging.kafka.offset': Number(record.offset),
+        'messaging.consumer.group.name': consumer,
+        ...(fields.messageId ? { 'messaging.message.id': fields.messageId } : {}),
+      } : undefined,
+    },
+    parent,
+  );
+  return { span, context: trace.setSpan(parent, span), fields, record, started: performance.now() };
+}
+
+/** Runs `fn` with the message's span active (the outbox writer stores it) and its log fields in scope. */
+export function inMessageScope<T>(message: MessageTelemetry, fn: () => T): T {
+  return withContext(message.context, () => runWithLogFields(message.fields, fn));
+}
+
+/**
+ * Ends the message's span and writes its one info line: outcome, where it came from, how long it
+ * took, and the ids (message, correlation, order when the handler annotated it, trace).
+ */
+export function endMessageTelemetry(message: MessageTelemetry, outcome: string, error?: unknown): void {
+  message.span.setAttribute('inbox.outcome', outcome);
+  if (error !== undefined) endWithError(message.span, error);
+  else {
+    if (outcome === 'dead-lettered') message.span.setStatus({ code: SpanStatusCode.ERROR, message: 'dead-lettered' });
+    message.span.end();
+  }
+  const logger = appLogger();
+  if (!logger.isLevelEnabled('info')) return;
+  const { record } = message;
+  logger.info(
+    {
+      ...message.fields,
+      traceId: message.span.spanContext().traceId,
+      outcome,
+      topic: record.topic,
+      partition: record.partition,
+      offset: record.offset,
+      durationMs: Math.round((performance.now() - message.started) * 10) / 10,
+      ...(error !== undefined ? { error: (error as Error)?.message } : {}),
+    },
+    'message handled',
+  );
+}
+
+/** Ends a message span that the batch gave up on (the message is retried on the one-by-one path). */
+export function abandonMessageTelemetry(message: MessageTelemetry, reason: string): void {
+  message.span.setStatus({ code: SpanStatusCode.ERROR, message: reason });
+  message.span.end();
+}
+
+/** A span for one batch transaction, linked to the span of every message it handles. */
+export function startBatchSpan(topic: string, partition: number, consumer: string, messages: MessageTelemetry[]): Span {
+  const links: Link[] = messages.map((message) => ({ context: message.span.spanContext() }));
+  return appTracer().startSpan(`${topic} process batch`, {
+    kind: SpanKind.CONSUMER,
+    links,
+    attributes: {
+      'messaging.system': 'kafka',
+      'messaging.destination.name': topic,
+      'messaging.destination.partition.id': String(partition),
+      'messaging.batch.message_count': messages.length,
+      'messaging.consumer.group.name': consumer,
+    },
+  });
+}
