@@ -9,8 +9,8 @@ import { AddLoyaltyCommandClaims1764460800330 } from './migrations/1764460800330
 import { Reservation } from './reservations/reservation.entity.js';
 import { StockItem } from './stock/stock-item.entity.js';
 
-export const inventoryEntities = [StockItem, Reservation, LoyaltyCommand, OutboxMessage, InboxMessage];
-export const inventoryMigrations = [
+const inventoryEntities = [StockItem, Reservation, LoyaltyCommand, OutboxMessage, InboxMessage];
+const inventoryMigrations = [
   CreateOutboxMessages1764460800010,
   CreateInboxMessages1764460800020,
   CreateStock1764460800300,

@@ -20,7 +20,7 @@ interface Problem {
  * Nest's express adapter already replaced any message an error marked `expose: false`.
  */
 function frameworkProblem(exception: HttpException): Problem {
-  const status = exception.getStatus();
+  const status: HttpStatus = exception.getStatus();
   const detail = exception.message;
   if (status === HttpStatus.BAD_REQUEST && exception.cause instanceof SyntaxError) {
     return { status, code: RequestErrorCodes.MALFORMED_JSON, detail: `Body is not valid JSON: ${detail}` };

@@ -29,7 +29,7 @@ export function linesBySku(items: { sku: string; quantity: number }[]): Reserved
 }
 
 /** Thrown when a loyalty command would break loyalty's contract: a bug in the limits, never parked silently. */
-export class LoyaltyCommandRejectedError extends Error {
+class LoyaltyCommandRejectedError extends Error {
   constructor(orderId: string, problems: string[]) {
     super(`INVENTORY.INVALID_LOYALTY_COMMAND: the accrual of order ${orderId} violates loyalty's contract: ${problems.join('; ')}`);
     this.name = 'LoyaltyCommandRejectedError';
