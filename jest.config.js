@@ -33,14 +33,23 @@ const common = {
   testEnvironment: 'node',
 };
 
-/** @type {import('jest').Config} */
-export default {
+/**
+ * Postgres and Kafka are set up per project, not globally: Jest runs a project's global setup only
+ * when at least one of its tests runs, and runs a path shared by several projects once. So
+ * `npm run test:unit` (`*.spec.ts`, no I/O) needs no database, no broker and no build, while
+ * `npm test` brings both up once for the integration and e2e projects.
+ */
+const withInfrastructure = {
   globalSetup: '<rootDir>/test/setup/global-setup.mjs',
   globalTeardown: '<rootDir>/test/setup/global-teardown.mjs',
+};
+
+/** @type {import('jest').Config} */
+export default {
   projects: [
     { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,test,bench}/**/*.spec.ts'] },
-    { ...common, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs,test}/**/*.int-spec.ts'] },
-    { ...common, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
+    { ...common, ...withInfrastructure, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs,test}/**/*.int-spec.ts'] },
+    { ...common, ...withInfrastructure, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
   ],
   testTimeout: 120_000,
 };

@@ -40,7 +40,7 @@ export interface ProcessCost {
   peakRssMb: number;
 }
 
-export interface MachineFacts {
+interface MachineFacts {
   cpuCount: number;
   cpuModel: string;
   nodeVersion: string;

@@ -5,7 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { dueUntil, sendSchedule } from './open-model-schedule.js';
 
-export interface ScheduledRequest<T> {
+interface ScheduledRequest<T> {
   index: number;
   /** Wall-clock milliseconds (epoch) of the scheduled send: comparable with Postgres timestamps. */
   scheduledAtMs: number;

@@ -417,7 +417,7 @@ if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) 
     const environment = localEnvironment();
     await runRelayBench(environment.DATABASE_URL!, environment.KAFKA_BROKERS!.split(','));
   } catch (error) {
-    console.error(`[bench] ${(error as Error).stack ?? error}`);
+    console.error(`[bench] ${(error as Error).stack ?? String(error)}`);
     process.exitCode = 1;
   }
 }

@@ -12,7 +12,7 @@ const CLOCK_TICKS = (() => {
 })();
 
 /** User + system CPU milliseconds `pid` has used so far; `NaN` once it is gone. */
-export function cpuMs(pid: number): number {
+function cpuMs(pid: number): number {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name (field 2) may contain spaces; fields after its closing parenthesis are fixed.
@@ -25,7 +25,7 @@ export function cpuMs(pid: number): number {
 }
 
 /** Current resident set size of `pid` in MB (VmRSS); `NaN` once it is gone. */
-export function rssMb(pid: number): number {
+function rssMb(pid: number): number {
   try {
     const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) / 1024 : Number.NaN;

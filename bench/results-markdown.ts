@@ -6,7 +6,7 @@ const num = (value: number, digits = 0) =>
 const ms = (value: number) => (Number.isFinite(value) ? (value >= 10_000 ? `${num(value / 1000, 1)} s` : `${num(value)} ms`) : 'n/a');
 
 /** A Markdown table; the first column left-aligned, the others right-aligned. */
-export function markdownTable(header: string[], rows: string[][]): string[] {
+function markdownTable(header: string[], rows: string[][]): string[] {
   return [`| ${header.join(' | ')} |`, `|${header.map((_, index) => (index === 0 ? '---' : '---:')).join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)];
 }
 

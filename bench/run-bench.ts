@@ -28,7 +28,7 @@ async function runE2e(stack: E2eStack, profile: BenchProfile, results: BenchResu
   const runs: E2eRun[] = [];
   const fixed = await runE2eRate(stack, { offeredPerSec: e2e.fixedPerSec, durationMs: e2e.fixedDurationMs, settleMs: e2e.settleMs }, log);
   runs.push(fixed);
-  results.processes = fixed.processes as BenchResults['processes'];
+  results.processes = fixed.processes;
   results.e2e.runs = runs;
   const trials: RateTrial[] = [{ offeredPerSec: fixed.offeredPerSec, sustained: isSustained(fixed) }];
   for (let step = 0; step < e2e.maxSteps; step += 1) {
@@ -76,7 +76,7 @@ async function section(results: BenchResults, name: string, work: () => Promise<
     await work();
     return true;
   } catch (error) {
-    log(`${name} FAILED: ${(error as Error).stack ?? error}`);
+    log(`${name} FAILED: ${(error as Error).stack ?? String(error)}`);
     results.notes.push(`${name} failed: ${(error as Error).message.split('\n')[0]}`);
     process.exitCode = 1;
     return false;
@@ -178,6 +178,6 @@ async function writeResults(repoRoot: string, results: BenchResults): Promise<vo
 try {
   await main();
 } catch (error) {
-  console.error(`[bench] ${(error as Error).stack ?? error}`);
+  console.error(`[bench] ${(error as Error).stack ?? String(error)}`);
   process.exitCode = 1;
 }

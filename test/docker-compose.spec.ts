@@ -111,7 +111,7 @@ describe('docker-compose as a whole', () => {
   it('when any port is published, then it is bound to 127.0.0.1 only and its host port can be moved by a variable', () => {
     const offenders = Object.entries(compose).flatMap(([name, definition]) =>
       hostBindings(definition)
-        .map((binding, index) => ({ ...binding, raw: String(definition.ports?.[index] ?? '') }))
+        .map((binding, index) => ({ ...binding, raw: JSON.stringify(definition.ports?.[index] ?? '') }))
         .filter((binding) => binding.hostIp !== '127.0.0.1' || !/\$\{[A-Z_]+_HOST_PORT:-\d+\}/.test(binding.raw))
         .map((binding) => `${name}: ${binding.raw}`),
     );
@@ -147,7 +147,7 @@ describe('docker-compose as a whole', () => {
     expect(profile.sort()).toEqual(['grafana', 'jaeger', 'kafka-ui', 'prometheus']);
     const mounts = profile.flatMap((name) => (compose[name]?.volumes ?? []).map(String)).filter((volume) => volume.startsWith('./'));
     expect(mounts.length).toBeGreaterThanOrEqual(4);
-    expect(mounts.filter((volume) => !existsSync(repoFile(volume.split(':')[0]!.slice(2))))).toEqual([]);
+    expect(mounts.filter((volume) => !existsSync(repoFile(volume.split(':')[0].slice(2))))).toEqual([]);
   });
 });
 

@@ -24,7 +24,7 @@ function reportedProblems(env: Record<string, string>): Promise<{ code: number |
     let stderr = '';
     child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
     child.once('error', reject);
-    child.once('close', (code) => resolve({ code, reported: [...stderr.matchAll(/^\s+- ([A-Z][A-Z0-9_]*) /gm)].map((m) => m[1]!).sort() }));
+    child.once('close', (code) => resolve({ code, reported: [...stderr.matchAll(/^\s+- ([A-Z][A-Z0-9_]*) /gm)].map((m) => m[1]).sort() }));
   });
 }
 

@@ -68,7 +68,7 @@ export function matchesReference(letter: DeadLetter, reference: string): boolean
   if (!position) return letter.messageId === reference;
   const [, topic, partition, offset] = position;
   const { record, original } = letter;
-  return topic!.endsWith(DLQ_SUFFIX)
+  return topic.endsWith(DLQ_SUFFIX)
     ? record.topic === topic && record.partition === Number(partition) && record.offset === Number(offset)
     : original.topic === topic && original.partition === Number(partition) && original.offset === Number(offset);
 }
@@ -77,7 +77,7 @@ export function matchesReference(letter: DeadLetter, reference: string): boolean
  * The record as it was before it was dead-lettered: same key, value and headers (so the same
  * `message-id`, and the consumer's inbox still deduplicates it), without the `dlq-*` headers.
  */
-export function originalMessage(letter: DeadLetter): { key: Buffer | null; value: Buffer | null; headers: IHeaders } {
+function originalMessage(letter: DeadLetter): { key: Buffer | null; value: Buffer | null; headers: IHeaders } {
   const dlqHeaders = new Set<string>(Object.values(DeadLetterHeaders));
   const headers = Object.fromEntries(Object.entries(letter.record.headers).filter(([name]) => !dlqHeaders.has(name)));
   return { key: letter.record.key, value: letter.record.value, headers };
@@ -95,7 +95,7 @@ export async function replay(kafka: Kafka, letters: DeadLetter[]): Promise<{ let
     for (const letter of letters) {
       if (!letter.original.topic) throw new Error(`${position(letter)} has no ${DeadLetterHeaders.originalTopic} header: not written by the inbox`);
       const [metadata] = await producer.send({ topic: letter.original.topic, acks: -1, messages: [originalMessage(letter)] });
-      results.push({ letter, partition: metadata!.partition, offset: Number(metadata!.baseOffset) });
+      results.push({ letter, partition: metadata.partition, offset: Number(metadata.baseOffset) });
     }
     return results;
   } finally {

@@ -11,7 +11,7 @@ export function parseOpsArgs(argv: string[]): OpsArgs {
   const words: string[] = [];
   const options = new Map<string, string | true>();
   for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i]!;
+    const arg = argv[i];
     if (!arg.startsWith('--')) {
       words.push(arg);
       continue;
@@ -19,7 +19,7 @@ export function parseOpsArgs(argv: string[]): OpsArgs {
     const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
     if (FLAGS.has(name)) options.set(name, true);
     else if (inline !== undefined) options.set(name, inline);
-    else if (i + 1 < argv.length && !argv[i + 1]!.startsWith('--')) options.set(name, argv[(i += 1)]!);
+    else if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) options.set(name, argv[(i += 1)]);
     else throw new UsageError(`--${name} needs a value`);
   }
   return { words, options };

@@ -17,7 +17,7 @@ describe('two replicas of each app, started at once on a fresh broker (real proc
     // Migrated first: this test is about Kafka start-up, not about two migrations racing.
     for (const service of ['orders', 'inventory', 'loyalty'] as const) {
       databases[service] = await services.createDatabase(`replicas_${service}`);
-      await migrateServiceDatabase(service, testInfrastructure().serverUrl, databases[service]!);
+      await migrateServiceDatabase(service, testInfrastructure().serverUrl, databases[service]);
     }
   }, 180_000);
 

@@ -20,6 +20,50 @@ function imports(file: string): string[] {
 
 const projectOf = (file: string) => relative(root, file).split('/').slice(0, 2).join('/');
 
+/**
+ * Which library may import which (`@app/<name>`), in runtime code; tests of a library may also
+ * import `@app/testing`. The one place that says how the libraries layer: a new dependency is a
+ * design decision, made here, not found in a review. Foundations (no arrow out) first.
+ * `outbox` and `inbox` still import `contracts` (topic names, headers, the message catalog): the
+ * target is an envelope library with no domain knowledge (DESIGN.md, "Workspace layout").
+ */
+const ALLOWED_LIBRARY_IMPORTS: Record<string, readonly string[]> = {
+  backoff: [],
+  config: [],
+  contracts: [],
+  failpoints: [],
+  metrics: [],
+  database: ['config'],
+  telemetry: ['config'],
+  http: ['config', 'telemetry'],
+  kafka: ['config'],
+  health: ['database', 'http', 'kafka'],
+  idempotency: ['config', 'contracts', 'database', 'failpoints', 'http', 'metrics'],
+  inbox: ['backoff', 'config', 'contracts', 'database', 'failpoints', 'telemetry'],
+  outbox: ['backoff', 'config', 'contracts', 'database', 'failpoints', 'telemetry'],
+  testing: ['contracts', 'database', 'failpoints', 'kafka'],
+};
+
+/** A cycle of `table` as `a -> b -> a`, or undefined when there is none. */
+function cycleIn(table: Record<string, readonly string[]>): string | undefined {
+  const done = new Set<string>();
+  const visit = (name: string, path: string[]): string | undefined => {
+    if (path.includes(name)) return [...path.slice(path.indexOf(name)), name].join(' -> ');
+    if (done.has(name)) return undefined;
+    for (const next of table[name] ?? []) {
+      const cycle = visit(next, [...path, name]);
+      if (cycle) return cycle;
+    }
+    done.add(name);
+    return undefined;
+  };
+  for (const name of Object.keys(table)) {
+    const cycle = visit(name, []);
+    if (cycle) return cycle;
+  }
+  return undefined;
+}
+
 /** `file -> spec` for each relative import of `file` that lands in another project (app or library). */
 function relativeImportsOutOfProject(file: string): string[] {
   return imports(file)
@@ -39,6 +83,32 @@ describe('module boundaries', () => {
       .filter((file) => projectOf(file).startsWith('libs/'))
       .flatMap((file) => imports(file).filter((spec) => /(^|\/)apps\//.test(spec)).map((spec) => `${relative(root, file)} -> ${spec}`));
     expect(offenders).toEqual([]);
+  });
+
+  it('when the libraries are listed, then each one has a row in the import table and each row is a library', () => {
+    const libraries = readdirSync(join(root, 'libs')).filter((name) => statSync(join(root, 'libs', name)).isDirectory());
+    expect(Object.keys(ALLOWED_LIBRARY_IMPORTS).sort()).toEqual(libraries.sort());
+  });
+
+  it('when a library imports another library, then the import table allows it', () => {
+    const offenders = files
+      .filter((file) => projectOf(file).startsWith('libs/'))
+      .flatMap((file) => {
+        const library = projectOf(file).slice('libs/'.length);
+        return imports(file)
+          .map((spec) => /^@app\/([^/]+)$/.exec(spec)?.[1])
+          .filter((target): target is string => target !== undefined && target !== library && !ALLOWED_LIBRARY_IMPORTS[library]?.includes(target))
+          .map((target) => `${relative(root, file)} -> @app/${target} (libs/${library} may import: ${ALLOWED_LIBRARY_IMPORTS[library]?.join(', ') || 'nothing'})`);
+      });
+    expect(offenders).toEqual([]);
+  });
+
+  it('when the import table is read as a graph, then it has no cycle', () => {
+    expect(cycleIn(ALLOWED_LIBRARY_IMPORTS)).toBeUndefined();
+  });
+
+  it('when the cycle check is given a cycle, then it names it', () => {
+    expect(cycleIn({ a: ['b'], b: ['c'], c: ['a'] })).toBe('a -> b -> c -> a');
   });
 
   it('when an app imports, then it never reaches into another app or into a library by path', () => {

@@ -91,7 +91,7 @@ describe('the running services, as an operator and a client see them', () => {
 
   describe('OpenAPI documents', () => {
     type Operation = { parameters?: { name: string; in: string; required?: boolean }[]; responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }> };
-    type Document = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, unknown> } };
+    type Document = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, { required?: string[] }> } };
     const docs = async (service: ServiceProcess) => {
       const response = await requestJson<Document>('GET', `${service.baseUrl}/docs-json`);
       expect(response.status).toBe(200);
@@ -104,7 +104,7 @@ describe('the running services, as an operator and a client see them', () => {
           Object.entries(operations).map(([method, operation]) => [`${method} ${path}`, Object.keys(operation.responses).sort()]),
         ),
       );
-    const errorBodyOf = (operation: Operation, status: string) => operation.responses[status]?.content?.['application/json']?.schema?.$ref;
+    const errorBodyOf = (operation: Operation, status: string) => operation.responses[status]?.content?.['application/problem+json']?.schema?.$ref;
 
     it('when orders is asked, then /docs-json lists every route with each status it answers', async () => {
       const document = await docs(orders);
@@ -120,12 +120,13 @@ describe('the running services, as an operator and a client see them', () => {
       });
     });
 
-    it('when orders is asked, then POST /orders documents an optional Idempotency-Key header and the error body of each 4xx', async () => {
+    it('when orders is asked, then POST /orders documents an optional Idempotency-Key header and the problem+json body of each 4xx', async () => {
       const document = await docs(orders);
-      const place = document.paths['/orders']!.post!;
+      const place = document.paths['/orders'].post;
       expect(place.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false })]));
-      for (const status of ['400', '413', '422']) expect(errorBodyOf(place, status)).toBe('#/components/schemas/ApiErrorResponse');
-      expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining(['ApiErrorResponse', 'OrderResponse', 'PlaceOrderRequest']));
+      for (const status of ['400', '413', '422']) expect(errorBodyOf(place, status)).toBe('#/components/schemas/ProblemDetails');
+      expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining(['ProblemDetails', 'OrderResponse', 'PlaceOrderRequest']));
+      expect(document.components.schemas.ProblemDetails.required).toEqual(expect.arrayContaining(['type', 'title', 'status', 'detail', 'code']));
     });
 
     it('when inventory is asked, then /docs-json lists the stock routes with their statuses', async () => {
@@ -137,9 +138,9 @@ describe('the running services, as an operator and a client see them', () => {
     it('when loyalty is asked, then POST /accruals requires the Idempotency-Key header and documents 422', async () => {
       const document = await docs(loyalty);
       expect(statuses(document)).toEqual(expect.objectContaining({ 'post /accruals': ['201', '400', '413', '422'], 'get /accruals': ['200', '400'] }));
-      const record = document.paths['/accruals']!.post!;
+      const record = document.paths['/accruals'].post;
       expect(record.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: true })]));
-      expect(errorBodyOf(record, '422')).toBe('#/components/schemas/ApiErrorResponse');
+      expect(errorBodyOf(record, '422')).toBe('#/components/schemas/ProblemDetails');
     });
 
     it('when a browser opens /docs, then each app serves the Swagger UI page', async () => {

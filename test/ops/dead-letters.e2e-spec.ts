@@ -82,7 +82,7 @@ describe('npm run ops -- dlq (real broker, real orders process)', () => {
     const answers = await services.recordTopic(Topics.reservations);
 
     const [partition, offset] = dlqPosition.split(':').slice(-2);
-    const run = await runOps(infrastructure, ['dlq', 'replay', Topics.reservations, '--partition', partition!, '--offset', offset!]);
+    const run = await runOps(infrastructure, ['dlq', 'replay', Topics.reservations, '--partition', partition, '--offset', offset]);
     expect(run).toMatchObject({ code: 0 });
     expect(run.stdout).toContain(`replayed ${dlqPosition} (StockReserved ${messageId}) to ${Topics.reservations}:`);
 

@@ -36,7 +36,7 @@ describe('npm run ops -- outbox and loyalty (real Postgres, real processes)', ()
 
       expect(run).toMatchObject({ code: 0 });
       expect(run.stdout).toContain('orders: 1 pending outbox row(s)');
-      expect(run.stdout).toContain(`${row!.id} OrderCreated ${order.id} -> orders.order.v1`);
+      expect(run.stdout).toContain(`${row.id} OrderCreated ${order.id} -> orders.order.v1`);
       expect(run.stdout).toMatch(/age \d+ s, 3 attempt\(s\), next /);
       expect(run.stdout).toContain('last_error: KafkaJSNumberOfRetriesExceeded: broker down');
     });

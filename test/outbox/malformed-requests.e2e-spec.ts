@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { countRows, type JsonResponse, placeOrder, requestJson, type ServiceProcess, testInfrastructure, TestServices, uniqueName } from '@app/testing';
+import { expectProblem } from '../support/problem-details.js';
 
 const { serverUrl } = testInfrastructure();
 const TABLES = ['orders', 'order_items', 'outbox_messages', 'idempotency_keys'] as const;
@@ -19,7 +20,9 @@ interface Case {
   rawBody?: string;
   headers?: Record<string, string>;
   status: number;
-  /** The field the error body must name (in `fields` or `field`). */
+  /** The stable `code` of the problem details body. */
+  code: string;
+  /** The field the error body must name (in `fields`). */
   field?: string;
 }
 
@@ -27,29 +30,30 @@ interface Case {
 const seedKey = uniqueName('malformed-seed-key');
 
 const cases: Case[] = [
-  { name: 'body that is not JSON', method: 'POST', path: '/orders', rawBody: '{"customerId": "c", "items": [', status: 400 },
-  { name: 'unknown top-level field', method: 'POST', path: '/orders', body: { ...valid, discount: 10 }, status: 400, field: 'discount' },
-  { name: 'unknown field in an item', method: 'POST', path: '/orders', body: withLine({ color: 'red' }), status: 400, field: 'items[0].color' },
-  { name: 'missing customerId', method: 'POST', path: '/orders', body: { items: [line] }, status: 400, field: 'customerId' },
-  { name: 'customerId of 65 characters', method: 'POST', path: '/orders', body: { ...valid, customerId: 'c'.repeat(65) }, status: 400, field: 'customerId' },
-  { name: 'items not an array', method: 'POST', path: '/orders', body: { ...valid, items: line }, status: 400, field: 'items' },
-  { name: '0 items', method: 'POST', path: '/orders', body: { ...valid, items: [] }, status: 400, field: 'items' },
-  { name: '51 items', method: 'POST', path: '/orders', body: { ...valid, items: Array.from({ length: 51 }, () => line) }, status: 400, field: 'items' },
-  { name: 'quantity 0', method: 'POST', path: '/orders', body: withLine({ quantity: 0 }), status: 400, field: 'items[0].quantity' },
-  { name: 'quantity 1001', method: 'POST', path: '/orders', body: withLine({ quantity: 1001 }), status: 400, field: 'items[0].quantity' },
-  { name: 'quantity as a string', method: 'POST', path: '/orders', body: withLine({ quantity: '1' }), status: 400, field: 'items[0].quantity' },
-  { name: 'negative price', method: 'POST', path: '/orders', body: withLine({ unitPriceCents: -1 }), status: 400, field: 'items[0].unitPriceCents' },
-  { name: 'fractional price', method: 'POST', path: '/orders', body: withLine({ unitPriceCents: 1.5 }), status: 400, field: 'items[0].unitPriceCents' },
-  { name: 'lower-case sku with a space', method: 'POST', path: '/orders', body: withLine({ sku: 'bad sku' }), status: 400, field: 'items[0].sku' },
+  { name: 'body that is not JSON', method: 'POST', path: '/orders', rawBody: '{"customerId": "c", "items": [', status: 400, code: 'REQUEST.MALFORMED_JSON' },
+  { name: 'unknown top-level field', method: 'POST', path: '/orders', body: { ...valid, discount: 10 }, status: 400, code: 'REQUEST.VALIDATION_FAILED', field: 'discount' },
+  { name: 'unknown field in an item', method: 'POST', path: '/orders', body: withLine({ color: 'red' }), status: 400, code: 'REQUEST.VALIDATION_FAILED', field: 'items[0].color' },
+  { name: 'missing customerId', method: 'POST', path: '/orders', body: { items: [line] }, status: 400, code: 'REQUEST.VALIDATION_FAILED', field: 'customerId' },
+  { name: 'customerId of 65 characters', method: 'POST', path: '/orders', body: { ...valid, customerId: 'c'.repeat(65) }, status: 400, code: 'REQUEST.VALIDATION_FAILED', field: 'customerId' },
+  { name: 'items not an array', method: 'POST', path: '/orders', body: { ...valid, items: line }, status: 400, code: 'REQUEST.VALIDATION_FAILED', field: 'items' },
+  { name: '0 items', method: 'POST', path: '/orders', body: { ...valid, items: [] }, status: 400, code: 'REQUEST.VALIDATION_FAILED', field: 'items' },
+  { name: '51 items', method: 'POST', path: '/orders', body: { ...valid, items: Array.from({ length: 51 }, () => line) }, status: 400, code: 'REQUEST.VALIDATION_FAILED', field: 'items' },
+  { name: 'quantity 0', method: 'POST', path: '/orders', body: withLine({ quantity: 0 }), status: 400, code: 'REQUEST.VALIDATION_FAILED', field: 'items[0].quantity' },
+  { name: 'quantity 1001', method: 'POST', path: '/orders', body: withLine({ quantity: 1001 }), status: 400, code: 'REQUEST.VALIDATION_FAILED', field: 'items[0].quantity' },
+  { name: 'quantity as a string', method: 'POST', path: '/orders', body: withLine({ quantity: '1' }), status: 400, code: 'REQUEST.VALIDATION_FAILED', field: 'items[0].quantity' },
+  { name: 'negative price', method: 'POST', path: '/orders', body: withLine({ unitPriceCents: -1 }), status: 400, code: 'REQUEST.VALIDATION_FAILED', field: 'items[0].unitPriceCents' },
+  { name: 'fractional price', method: 'POST', path: '/orders', body: withLine({ unitPriceCents: 1.5 }), status: 400, code: 'REQUEST.VALIDATION_FAILED', field: 'items[0].unitPriceCents' },
+  { name: 'lower-case sku with a space', method: 'POST', path: '/orders', body: withLine({ sku: 'bad sku' }), status: 400, code: 'REQUEST.VALIDATION_FAILED', field: 'items[0].sku' },
   {
     name: `body over HTTP_BODY_LIMIT_BYTES (${BODY_LIMIT_BYTES})`,
     method: 'POST',
     path: '/orders',
     body: { ...valid, customerId: 'x'.repeat(BODY_LIMIT_BYTES) },
     status: 413,
+    code: 'REQUEST.BODY_TOO_LARGE',
   },
-  { name: 'Idempotency-Key too short', method: 'POST', path: '/orders', body: valid, headers: { 'Idempotency-Key': 'short' }, status: 400, field: 'Idempotency-Key' },
-  { name: 'Idempotency-Key with a space', method: 'POST', path: '/orders', body: valid, headers: { 'Idempotency-Key': 'has a space in it' }, status: 400, field: 'Idempotency-Key' },
+  { name: 'Idempotency-Key too short', method: 'POST', path: '/orders', body: valid, headers: { 'Idempotency-Key': 'short' }, status: 400, code: 'IDEMPOTENCY.KEY_MALFORMED', field: 'Idempotency-Key' },
+  { name: 'Idempotency-Key with a space', method: 'POST', path: '/orders', body: valid, headers: { 'Idempotency-Key': 'has a space in it' }, status: 400, code: 'IDEMPOTENCY.KEY_MALFORMED', field: 'Idempotency-Key' },
   {
     name: 'same Idempotency-Key with a different body',
     method: 'POST',
@@ -57,12 +61,13 @@ const cases: Case[] = [
     body: { ...valid, customerId: 'someone-else' },
     headers: { 'Idempotency-Key': seedKey },
     status: 422,
+    code: 'IDEMPOTENCY.KEY_REUSED',
     field: 'Idempotency-Key',
   },
-  { name: 'GET of an id that is not a UUID', method: 'GET', path: '/orders/not-a-uuid', status: 400 },
-  { name: 'GET of an unknown id', method: 'GET', path: '/orders/:unknown', status: 404 },
-  { name: 'cancel of an id that is not a UUID', method: 'POST', path: '/orders/not-a-uuid/cancel', status: 400 },
-  { name: 'cancel of an unknown id', method: 'POST', path: '/orders/:unknown/cancel', status: 404 },
+  { name: 'GET of an id that is not a UUID', method: 'GET', path: '/orders/not-a-uuid', status: 400, code: 'REQUEST.VALIDATION_FAILED', field: 'id' },
+  { name: 'GET of an unknown id', method: 'GET', path: '/orders/:unknown', status: 404, code: 'ORDERS.NOT_FOUND' },
+  { name: 'cancel of an id that is not a UUID', method: 'POST', path: '/orders/not-a-uuid/cancel', status: 400, code: 'REQUEST.VALIDATION_FAILED', field: 'id' },
+  { name: 'cancel of an unknown id', method: 'POST', path: '/orders/:unknown/cancel', status: 404, code: 'ORDERS.NOT_FOUND' },
 ];
 
 /** Every field name an error body mentions (validation and idempotency errors share `fields`). */
@@ -86,10 +91,10 @@ describe('malformed requests to the orders API (real orders process)', () => {
 
   afterAll(() => services.tearDown());
 
-  it.each(cases)('when the request has $name, then it gets $status', async ({ method, path, body, rawBody, headers, status, field }) => {
+  it.each(cases)('when the request has $name, then it gets $status problem details with $code', async ({ method, path, body, rawBody, headers, status, code, field }) => {
     const url = `${orders.baseUrl}${path.replace(':unknown', randomUUID())}`;
     const response = await requestJson(method, url, { body, rawBody, headers });
-    expect({ status: response.status, body: response.body }).toMatchObject({ status });
+    expectProblem(response, status, code);
     if (field) expect(fieldsNamed(response)).toContain(field);
     expect(await countRows(serverUrl, database, TABLES)).toEqual(before);
   });

@@ -105,7 +105,7 @@ describe('loyalty accruals through crashes and outages (real inventory and loyal
 
     await loyalty.restart();
     const command = await done(order.orderId);
-    expect(command!.attempts).toBeGreaterThanOrEqual(2);
+    expect(command.attempts).toBeGreaterThanOrEqual(2);
     expect(await accrualsOf(order.orderId)).toBe(1);
   });
 
@@ -143,7 +143,7 @@ describe('loyalty accruals through crashes and outages (real inventory and loyal
 
     await loyalty.restart();
     const command = await done(order.orderId);
-    expect(command!.attempts).toBeGreaterThan(waiting.attempts);
+    expect(command.attempts).toBeGreaterThan(waiting.attempts);
     expect(await accrualsOf(order.orderId)).toBe(1);
   });
 

@@ -4,7 +4,8 @@ import { parse } from 'yaml';
 /** The parts of a compose service the checks read; everything else is ignored. */
 export interface ComposeService {
   image?: string;
-  build?: string | { context?: string; args?: Record<string, unknown> | string[] };
+  // Compose build arguments are scalars (a map) or `NAME=value` strings (a list).
+  build?: string | { context?: string; args?: Record<string, string | number | boolean> | string[] };
   environment?: Record<string, unknown> | string[];
   ports?: (string | number | { published?: string | number; target?: string | number })[];
   depends_on?: string[] | Record<string, { condition?: string }>;

@@ -10,8 +10,8 @@ import { AddLoyaltyCommandTraceparent1764460800340 } from './migrations/17644608
 import { Reservation } from './reservations/reservation.entity.js';
 import { StockItem } from './stock/stock-item.entity.js';
 
-export const inventoryEntities = [StockItem, Reservation, LoyaltyCommand, OutboxMessage, InboxMessage];
-export const inventoryMigrations = [
+const inventoryEntities = [StockItem, Reservation, LoyaltyCommand, OutboxMessage, InboxMessage];
+const inventoryMigrations = [
   CreateOutboxMessages1764460800010,
   CreateInboxMessages1764460800020,
   CreateStock1764460800300,

@@ -3,8 +3,8 @@ import { AddIdempotencyKeysCreatedAtIndex1764460800400, CreateIdempotencyKeys176
 import { Accrual } from './accruals/accrual.entity.js';
 import { CreateAccruals1764460800100 } from './migrations/1764460800100-create-accruals.js';
 
-export const loyaltyEntities = [Accrual, IdempotencyKey];
-export const loyaltyMigrations = [CreateIdempotencyKeys1764460800000, CreateAccruals1764460800100, AddIdempotencyKeysCreatedAtIndex1764460800400];
+const loyaltyEntities = [Accrual, IdempotencyKey];
+const loyaltyMigrations = [CreateIdempotencyKeys1764460800000, CreateAccruals1764460800100, AddIdempotencyKeysCreatedAtIndex1764460800400];
 
 export function createLoyaltyDataSource(config: DatabaseConfig) {
   return createDataSource({

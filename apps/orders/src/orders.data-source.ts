@@ -6,8 +6,8 @@ import { CreateOrders1764460800200 } from './migrations/1764460800200-create-ord
 import { OrderItem } from './orders/order-item.entity.js';
 import { Order } from './orders/order.entity.js';
 
-export const ordersEntities = [Order, OrderItem, OutboxMessage, InboxMessage, IdempotencyKey];
-export const ordersMigrations = [
+const ordersEntities = [Order, OrderItem, OutboxMessage, InboxMessage, IdempotencyKey];
+const ordersMigrations = [
   CreateIdempotencyKeys1764460800000,
   CreateOutboxMessages1764460800010,
   CreateInboxMessages1764460800020,

@@ -5,9 +5,9 @@ import { databaseUrl } from './database-url.js';
 export interface DataSourceFactoryOptions {
   serverUrl: string;
   database: string;
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own option type: entity and migration classes as `Function`
   entities: MixedList<Function | string | EntitySchema>;
-  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type
+  // eslint-disable-next-line @typescript-eslint/no-unsafe-function-type -- TypeORM's own option type: entity and migration classes as `Function`
   migrations: MixedList<Function | string>;
   poolSize?: number;
   /** Shows in `pg_stat_activity`; helps tell services and tests apart. */

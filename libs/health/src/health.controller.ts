@@ -1,18 +1,27 @@
-import { Controller, Get, Inject, Optional } from '@nestjs/common';
-import { HealthCheck, HealthCheckService } from '@nestjs/terminus';
-import { ApiOkResponse, ApiOperation, type ApiResponseSchemaHost, ApiServiceUnavailableResponse, ApiTags } from '@nestjs/swagger';
+import { Controller, Get, HttpStatus, Inject, Optional, ServiceUnavailableException } from '@nestjs/common';
+import { HealthCheck, type HealthCheckResult, HealthCheckService, type HealthIndicatorFunction } from '@nestjs/terminus';
+import { ApiExtraModels, ApiOkResponse, ApiOperation, type ApiResponseSchemaHost, ApiServiceUnavailableResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
 import { DatabaseHealthIndicator } from '@app/database';
+import { PROBLEM_JSON, ProblemDetails, ProblemException } from '@app/http';
 import { KafkaHealthIndicator } from '@app/kafka';
+import { HealthErrorCodes } from './health.error-codes.js';
 
-/** Terminus' answer: `status`, and per dependency `info` (up), `error` (down) and `details` (all). */
+/** Terminus' per-dependency results: `info` (up), `error` (down) and `details` (all). */
+const CHECKS: Record<string, NonNullable<ApiResponseSchemaHost['schema']>> = {
+  info: { type: 'object', additionalProperties: { type: 'object', properties: { status: { type: 'string' } } } },
+  error: { type: 'object', additionalProperties: { type: 'object', properties: { status: { type: 'string' }, message: { type: 'string' } } } },
+  details: { type: 'object', additionalProperties: { type: 'object' } },
+};
+
+/** A healthy answer: terminus' `status` and the checks. */
 const HEALTH_BODY: ApiResponseSchemaHost['schema'] = {
   type: 'object',
-  properties: {
-    status: { type: 'string', enum: ['ok', 'error', 'shutting_down'] },
-    info: { type: 'object', additionalProperties: { type: 'object', properties: { status: { type: 'string' } } } },
-    error: { type: 'object', additionalProperties: { type: 'object', properties: { status: { type: 'string' }, message: { type: 'string' } } } },
-    details: { type: 'object', additionalProperties: { type: 'object' } },
-  },
+  properties: { status: { type: 'string', enum: ['ok'] }, ...CHECKS },
+};
+
+/** A failed probe: problem details (`HEALTH.*` code) with the checks as extension members. */
+const UNHEALTHY = {
+  content: { [PROBLEM_JSON]: { schema: { allOf: [{ $ref: getSchemaPath(ProblemDetails) }, { type: 'object', properties: CHECKS }] } } },
 };
 
 /**
@@ -26,6 +35,7 @@ const HEALTH_BODY: ApiResponseSchemaHost['schema'] = {
  *   start-up order.
  */
 @ApiTags('operations')
+@ApiExtraModels(ProblemDetails)
 @Controller('health')
 export class HealthController {
   constructor(
@@ -38,10 +48,10 @@ export class HealthController {
   @HealthCheck({ noCache: true, swaggerDocumentation: false })
   @ApiOperation({ summary: 'Every dependency answers: the database, and Kafka where the app uses it' })
   @ApiOkResponse({ description: 'All dependencies answer', schema: HEALTH_BODY })
-  @ApiServiceUnavailableResponse({ description: 'A dependency does not answer; `error` names it', schema: HEALTH_BODY })
+  @ApiServiceUnavailableResponse({ description: 'A dependency does not answer; `error` names it', ...UNHEALTHY })
   check() {
     const kafka = this.kafka;
-    return this.health.check([() => this.database.check(), ...(kafka ? [() => kafka.check()] : [])]);
+    return this.probe([() => this.database.check(), ...(kafka ? [() => kafka.check()] : [])]);
   }
 
   @Get('live')
@@ -49,15 +59,30 @@ export class HealthController {
   @ApiOperation({ summary: 'Liveness: the process answers; no dependency is checked' })
   @ApiOkResponse({ description: 'Alive', schema: HEALTH_BODY })
   live() {
-    return this.health.check([]);
+    return this.probe([]);
   }
 
   @Get('ready')
   @HealthCheck({ noCache: true, swaggerDocumentation: false })
   @ApiOperation({ summary: 'Readiness: the database answers (Kafka is not needed to serve HTTP)' })
   @ApiOkResponse({ description: 'Ready for traffic', schema: HEALTH_BODY })
-  @ApiServiceUnavailableResponse({ description: 'The database does not answer', schema: HEALTH_BODY })
+  @ApiServiceUnavailableResponse({ description: 'The database does not answer', ...UNHEALTHY })
   ready() {
-    return this.health.check([() => this.database.check()]);
+    return this.probe([() => this.database.check()]);
+  }
+
+  /** Terminus' check, with its 503 turned into problem details like every other error answer. */
+  private async probe(indicators: HealthIndicatorFunction[]): Promise<HealthCheckResult> {
+    try {
+      return await this.health.check(indicators);
+    } catch (error) {
+      if (!(error instanceof ServiceUnavailableException)) throw error;
+      const { status, ...checks } = error.getResponse() as HealthCheckResult;
+      if (status === 'shutting_down') {
+        throw new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, HealthErrorCodes.SHUTTING_DOWN, 'The process is shutting down', [], checks);
+      }
+      const down = Object.keys(checks.error ?? {}).join(', ');
+      throw new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, HealthErrorCodes.DEPENDENCY_DOWN, `Not answering: ${down}`, [], checks);
+    }
   }
 }

@@ -1,9 +1,11 @@
-import { BadRequestException, ValidationPipe, type ValidationError } from '@nestjs/common';
+import { ValidationPipe, type ValidationError } from '@nestjs/common';
+import type { FieldProblem } from './problem-details.js';
+import { validationFailed } from './problem.exception.js';
 
-function flatten(errors: ValidationError[], parent = ''): { field: string; problems: string[] }[] {
+function flatten(errors: ValidationError[], parent = ''): FieldProblem[] {
   return errors.flatMap((error) => {
     const field = parent ? (/^\d+$/.test(error.property) ? `${parent}[${error.property}]` : `${parent}.${error.property}`) : error.property;
-    const own = error.constraints ? [{ field, problems: Object.values(error.constraints) }] : [];
+    const own = Object.values(error.constraints ?? {}).map((problem) => ({ field, detail: problem.startsWith(field) ? problem : `${field}: ${problem}` }));
     return [...own, ...flatten(error.children ?? [], field)];
   });
 }
@@ -18,16 +20,6 @@ export function strictValidationPipe(): ValidationPipe {
     forbidNonWhitelisted: true,
     transform: true,
     stopAtFirstError: false,
-    exceptionFactory: (errors) => {
-      const fields = flatten(errors);
-      return new BadRequestException({
-        statusCode: 400,
-        error: 'Bad Request',
-        message: fields.flatMap(({ field, problems }) =>
-          problems.map((problem) => (problem.startsWith(field) ? problem : `${field}: ${problem}`)),
-        ),
-        fields: fields.map(({ field }) => field),
-      });
-    },
+    exceptionFactory: (errors) => validationFailed(flatten(errors)),
   });
 }

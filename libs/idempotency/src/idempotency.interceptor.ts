@@ -1,17 +1,11 @@
-import {
-  BadRequestException,
-  type CallHandler,
-  type ExecutionContext,
-  Inject,
-  Injectable,
-  type NestInterceptor,
-  UnprocessableEntityException,
-} from '@nestjs/common';
+import { type CallHandler, type ExecutionContext, HttpStatus, Inject, Injectable, type NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { failpoint } from '@app/failpoints';
+import { ProblemException } from '@app/http';
 import { routeLabel } from '@app/metrics';
+import { IdempotencyErrorCodes } from './idempotency.error-codes.js';
 import { IDEMPOTENT_OPTIONS, type IdempotentOptions } from './idempotent.options.js';
 import { IdempotencyMetrics } from './idempotency.metrics.js';
 import { IdempotencyStore } from './idempotency.store.js';
@@ -35,21 +29,16 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const response = context.switchToHttp().getResponse<Response>();
     const key = request.header(IDEMPOTENCY_KEY_HEADER);
     if (key === undefined) {
-      if (options.required) throw new BadRequestException({
-        statusCode: 400,
-        error: 'Bad Request',
-        message: ['Idempotency-Key header is required'],
-        fields: ['Idempotency-Key'],
-      });
+      if (options.required) {
+        throw new ProblemException(HttpStatus.BAD_REQUEST, IdempotencyErrorCodes.KEY_REQUIRED, 'Idempotency-Key header is required', [
+          { field: 'Idempotency-Key', detail: 'Idempotency-Key header is required' },
+        ]);
+      }
       return next.handle();
     }
     if (!IDEMPOTENCY_KEY_FORMAT.test(key)) {
-      throw new BadRequestException({
-        statusCode: 400,
-        error: 'Bad Request',
-        message: ['Idempotency-Key header must be 8 to 200 characters of letters, digits, ".", "_", ":" or "-"'],
-        fields: ['Idempotency-Key'],
-      });
+      const detail = 'Idempotency-Key header must be 8 to 200 characters of letters, digits, ".", "_", ":" or "-"';
+      throw new ProblemException(HttpStatus.BAD_REQUEST, IdempotencyErrorCodes.KEY_MALFORMED, detail, [{ field: 'Idempotency-Key', detail }]);
     }
     const fingerprint = requestFingerprint(request.method, request.path, request.body);
     return from(
@@ -61,13 +50,8 @@ export class IdempotencyInterceptor implements NestInterceptor {
         const route = routeLabel(request);
         if (outcome.kind === 'conflict') {
           this.metrics.conflicts.inc({ route });
-          throw new UnprocessableEntityException({
-            statusCode: 422,
-            error: 'Unprocessable Entity',
-            code: 'IDEMPOTENCY.KEY_REUSED',
-            message: ['Idempotency-Key was already used with a different request body'],
-            fields: ['Idempotency-Key'],
-          });
+          const detail = 'Idempotency-Key was already used with a different request body';
+          throw new ProblemException(HttpStatus.UNPROCESSABLE_ENTITY, IdempotencyErrorCodes.KEY_REUSED, detail, [{ field: 'Idempotency-Key', detail }]);
         }
         // Context: the key and whether this call executed or replayed, so a test can slow down the
         // first answer (`<name>@<key> executed=sleep(<ms>)`) and let the retry's replay through.

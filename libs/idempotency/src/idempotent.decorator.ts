@@ -24,7 +24,11 @@ export function Idempotent(options: IdempotentOptions): MethodDecorator {
       schema: { type: 'string', pattern: IDEMPOTENCY_KEY_FORMAT.source, example: 'order-2026-12-01-0001' },
     }),
     ApiErrors(
-      { 400: `Malformed body, or an Idempotency-Key that is ${options.required ? 'missing or ' : ''}malformed (\`fields\` names each)` },
+      {
+        400:
+          `Malformed body (REQUEST.VALIDATION_FAILED), or an Idempotency-Key that is ` +
+          `${options.required ? 'missing (IDEMPOTENCY.KEY_REQUIRED) or ' : ''}malformed (IDEMPOTENCY.KEY_MALFORMED); \`fields\` names each`,
+      },
       { 422: 'IDEMPOTENCY.KEY_REUSED: the Idempotency-Key was already used with a different body' },
     ),
   );

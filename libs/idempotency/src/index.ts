@@ -11,3 +11,4 @@ export { idempotencyEnv, type IdempotencyConfig, IDEMPOTENCY_CONFIG } from './id
 export { IdempotencyCleanup } from './idempotency.cleanup.js';
 export { IdempotencyCleanupModule } from './idempotency-cleanup.module.js';
 export { IdempotencyMetrics } from './idempotency.metrics.js';
+export { IdempotencyErrorCodes } from './idempotency.error-codes.js';

@@ -25,7 +25,7 @@ export class InboxHandlerRegistry implements OnApplicationBootstrap {
       for (const name of this.scanner.getAllMethodNames(prototype)) {
         const method = prototype[name];
         const options = Reflect.getMetadata(INBOX_OPTIONS, method) as InboxHandlerOptions | undefined;
-        const patterns = Reflect.getMetadata(PATTERN_METADATA, method) as unknown[] | unknown | undefined;
+        const patterns = Reflect.getMetadata(PATTERN_METADATA, method) as unknown;
         if (!options || patterns === undefined) continue;
         for (const pattern of Array.isArray(patterns) ? patterns : [patterns]) {
           if (typeof pattern !== 'string') continue;

@@ -40,7 +40,7 @@ export class InboxKafkaServer extends ServerKafka implements CustomTransportStra
     const sources = new Map<RawInboxMessage, KafkaMessage>();
     const records = batch.messages.map((message) => {
       // The same decoding Nest applies before a handler sees the message.
-      const parsed = this.parser!.parse<KafkaMessage & { value: unknown; headers: Record<string, unknown> }>(message as never);
+      const parsed = this.parser!.parse<KafkaMessage & { value: unknown; headers: Record<string, unknown> }>(message);
       const record: RawInboxMessage = {
         topic,
         partition,

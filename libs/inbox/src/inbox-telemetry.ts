@@ -16,7 +16,7 @@ export interface MessageTelemetry {
 function header(record: RawInboxMessage, name: string): string | undefined {
   const value = record.headers?.[name];
   if (value === undefined || value === null) return undefined;
-  return typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString() : String(value);
+  return typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString() : JSON.stringify(value);
 }
 
 /**

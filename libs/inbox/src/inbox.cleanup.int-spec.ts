@@ -27,7 +27,7 @@ describe('InboxCleanup (real Postgres)', () => {
       [consumer, ageMs],
     );
   const consumers = async () =>
-    ((await dataSource.query('SELECT consumer FROM inbox_messages ORDER BY consumer')) as { consumer: string }[]).map((row) => row.consumer);
+    (await dataSource.query<{ consumer: string }[]>('SELECT consumer FROM inbox_messages ORDER BY consumer')).map((row) => row.consumer);
 
   beforeAll(async () => {
     database = await createTestDatabase(serverUrl, 'inbox_cleanup');

@@ -24,7 +24,7 @@ describe('ensureTopics with concurrent creators (real Kafka)', () => {
       ensureTopics(createKafka({ brokers, clientId: uniqueName(`test-creator-${n}`) }), lists[n % 2], 3),
     );
     const results = await Promise.allSettled(calls);
-    expect(results.filter((result) => result.status === 'rejected').map((result) => String((result as PromiseRejectedResult).reason))).toEqual([]);
+    expect(results.filter((result) => result.status === 'rejected').map((result) => String((result).reason))).toEqual([]);
 
     // Each topic was created by exactly one caller; the others found it (or lost the race to it).
     const created = results.flatMap((result) => (result as PromiseFulfilledResult<string[]>).value);

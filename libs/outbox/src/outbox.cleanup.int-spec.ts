@@ -29,7 +29,7 @@ describe('OutboxCleanup (real Postgres)', () => {
       [label, ageMs, state === 'published'],
     );
   const labels = async () =>
-    ((await dataSource.query('SELECT aggregate_id FROM outbox_messages ORDER BY aggregate_id')) as { aggregate_id: string }[]).map(
+    (await dataSource.query<{ aggregate_id: string }[]>('SELECT aggregate_id FROM outbox_messages ORDER BY aggregate_id')).map(
       (row) => row.aggregate_id,
     );
 

@@ -158,7 +158,7 @@ describe('OutboxRelay (real Postgres and Kafka)', () => {
     try {
       const aggregateId = uniqueName('gated');
       const [id] = await write(gated, event(aggregateId));
-      const publisher = gated.get(OutboxPublisher) as GatedPublisher;
+      const publisher = gated.get<OutboxPublisher, GatedPublisher>(OutboxPublisher);
       const batch = gated.get(OutboxRelay).publishBatch();
       await publisher.entered;
 

@@ -1,5 +1,5 @@
 /** Thrown when a send outlives its {@link PublishDeadline}, or the relay is stopping. */
-export class PublishDeadlineExceeded extends Error {
+class PublishDeadlineExceeded extends Error {
   override readonly name = 'OutboxPublishDeadlineExceeded';
 }
 

@@ -1,5 +1,5 @@
 import type { LoggerService } from '@nestjs/common';
-import { type DestinationStream, type Logger, type LevelWithSilent, pino } from 'pino';
+import { type DestinationStream, type Logger, pino } from 'pino';
 import pinoPretty from 'pino-pretty';
 import { currentLogFields } from './log-fields.js';
 import { currentTraceId } from './trace-context.js';
@@ -44,7 +44,7 @@ export function configureLogging(options: LoggingOptions, output?: DestinationSt
           ignore: 'pid,hostname,service,context',
         })
       : pino.destination({ sync: true }));
-  root = pino({ level: options.level as LevelWithSilent, base: { service: options.service }, mixin: contextFields }, destination);
+  root = pino({ level: options.level, base: { service: options.service }, mixin: contextFields }, destination);
   return root;
 }
 

@@ -3,7 +3,7 @@ import { flushSpans } from './tracing.js';
 
 /** Exports the spans still batched when the app shuts down (SIGTERM); a SIGKILL loses them, as it must. */
 @Injectable()
-export class SpanFlusher implements OnApplicationShutdown {
+class SpanFlusher implements OnApplicationShutdown {
   async onApplicationShutdown(): Promise<void> {
     await flushSpans().catch(() => undefined);
   }

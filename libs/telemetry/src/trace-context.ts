@@ -5,7 +5,8 @@ const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 /** The W3C `traceparent` of a span context; undefined when it is not valid (no active span). */
 export function formatTraceparent(spanContext: SpanContext | undefined): string | undefined {
   if (!spanContext || !isSpanContextValid(spanContext)) return undefined;
-  const flags = (spanContext.traceFlags & TraceFlags.SAMPLED) === TraceFlags.SAMPLED ? '01' : '00';
+  // A bit test on a number: traceFlags is a bit field, not one enum member.
+  const flags = (spanContext.traceFlags & Number(TraceFlags.SAMPLED)) !== 0 ? '01' : '00';
   return `00-${spanContext.traceId}-${spanContext.spanId}-${flags}`;
 }
 

@@ -2,7 +2,6 @@
  * What a test needs from an HTTP answer: the status, the headers and the body parsed when JSON.
  * The body is `any` unless a type is given: tests read fields of error and order bodies freely.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export interface JsonResponse<T = any> {
   status: number;
   headers: Headers;
@@ -14,7 +13,6 @@ export interface JsonResponse<T = any> {
  * One HTTP request with a JSON body (or a raw string body, sent as is, for malformed input).
  * Network errors propagate: a test that kills the server expects exactly that.
  */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
 export async function requestJson<T = any>(
   method: string,
   url: string,

@@ -21,7 +21,7 @@ export async function waitFor<T>(
   for (;;) {
     try {
       const result = await probe();
-      if (result !== undefined && result !== false) return result as T;
+      if (result !== undefined && result !== false) return result;
     } catch (error) {
       lastError = error;
     }

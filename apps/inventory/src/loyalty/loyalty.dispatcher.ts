@@ -162,7 +162,7 @@ export class LoyaltyDispatcher {
   /** Runs a conditional UPDATE; false (and counted) when the command was no longer ours to change. */
   private async changed(sql: string, params: unknown[]): Promise<boolean> {
     // TypeORM answers an UPDATE with [rows, rowCount].
-    const [rows] = (await this.dataSource.query(sql, params)) as [unknown[], number];
+    const [rows] = await this.dataSource.query<[unknown[], number]>(sql, params);
     if (rows.length > 0) return true;
     this.metrics.staleOutcomes.inc();
     return false;

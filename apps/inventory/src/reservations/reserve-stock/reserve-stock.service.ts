@@ -13,6 +13,7 @@ import { TransactionContext } from '@app/database';
 import type { InboxEnvelope } from '@app/inbox';
 import { OutboxWriter } from '@app/outbox';
 import { currentTraceparent } from '@app/telemetry';
+import { InventoryErrorCodes } from '../../inventory.error-codes.js';
 import { accrualOperationId, pointsFor } from '../../loyalty/loyalty-command.entity.js';
 import { lockOrder } from '../order-lock.js';
 import { reservationEventBase } from '../reservation-event-base.js';
@@ -29,7 +30,7 @@ export function linesBySku(items: { sku: string; quantity: number }[]): Reserved
 }
 
 /** Thrown when a loyalty command would break loyalty's contract: a bug in the limits, never parked silently. */
-export class LoyaltyCommandRejectedError extends Error {
+class LoyaltyCommandRejectedError extends Error {
   constructor(orderId: string, problems: string[]) {
     super(`INVENTORY.INVALID_LOYALTY_COMMAND: the accrual of order ${orderId} violates loyalty's contract: ${problems.join('; ')}`);
     this.name = 'LoyaltyCommandRejectedError';
@@ -54,7 +55,7 @@ export class ReserveStockService {
     const [cancelled] = await manager.query('SELECT 1 FROM cancelled_orders WHERE order_id = $1', [order.orderId]);
     if (cancelled) {
       // Orders already holds this order as CANCELLED; the answer keeps one answer per OrderCreated.
-      return this.reject(envelope, 'INVENTORY.ORDER_CANCELLED', `Order ${order.orderId} was cancelled before it could be reserved`);
+      return this.reject(envelope, InventoryErrorCodes.ORDER_CANCELLED, `Order ${order.orderId} was cancelled before it could be reserved`);
     }
     const lines = linesBySku(order.items);
     // Raw SQL on this hot path (one message = one reservation): the query builder and repository
@@ -67,12 +68,12 @@ export class ReserveStockService {
 
     const unknown = lines.filter((line) => !bySku.has(line.sku));
     if (unknown.length > 0) {
-      return this.reject(envelope, 'INVENTORY.UNKNOWN_SKU', rejectionReason('Unknown SKU(s)', unknown.map((line) => line.sku)));
+      return this.reject(envelope, InventoryErrorCodes.UNKNOWN_SKU, rejectionReason('Unknown SKU(s)', unknown.map((line) => line.sku)));
     }
     const short = lines.filter((line) => bySku.get(line.sku)!.available < line.quantity);
     if (short.length > 0) {
       const detail = short.map((line) => `${line.sku} (wanted ${line.quantity}, available ${bySku.get(line.sku)!.available})`);
-      return this.reject(envelope, 'INVENTORY.INSUFFICIENT_STOCK', rejectionReason('Insufficient stock', detail));
+      return this.reject(envelope, InventoryErrorCodes.INSUFFICIENT_STOCK, rejectionReason('Insufficient stock', detail));
     }
 
     await manager.query(

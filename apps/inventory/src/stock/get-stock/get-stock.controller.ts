@@ -1,8 +1,9 @@
-import { Controller, Get, NotFoundException, Param } from '@nestjs/common';
+import { Controller, Get, HttpStatus, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { SKU_PATTERN } from '@app/contracts';
 import { TransactionContext } from '@app/database';
-import { ApiErrors } from '@app/http';
+import { ApiErrors, ProblemException } from '@app/http';
+import { InventoryErrorCodes } from '../../inventory.error-codes.js';
 import { SkuPipe } from '../sku.pipe.js';
 import { StockItem } from '../stock-item.entity.js';
 import { StockResponse, toStockResponse } from '../stock.response.js';
@@ -16,10 +17,10 @@ export class GetStockController {
   @ApiOperation({ summary: 'Read the stock of a SKU' })
   @ApiParam({ name: 'sku', schema: { type: 'string', pattern: SKU_PATTERN.source }, example: 'SKU-APPLE' })
   @ApiOkResponse({ type: StockResponse })
-  @ApiErrors({ 400: 'sku is malformed' }, { 404: 'INVENTORY.UNKNOWN_SKU' })
+  @ApiErrors({ 400: 'sku is malformed' }, { 404: InventoryErrorCodes.UNKNOWN_SKU })
   async get(@Param('sku', SkuPipe) sku: string) {
     const item = await this.tx.repository(StockItem).findOneBy({ sku });
-    if (!item) throw new NotFoundException({ statusCode: 404, code: 'INVENTORY.UNKNOWN_SKU', message: `SKU ${sku} not found` });
+    if (!item) throw new ProblemException(HttpStatus.NOT_FOUND, InventoryErrorCodes.UNKNOWN_SKU, `SKU ${sku} not found`);
     return toStockResponse(item);
   }
 }

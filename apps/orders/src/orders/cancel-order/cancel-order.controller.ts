@@ -1,8 +1,9 @@
-import { Controller, HttpCode, Param, ParseUUIDPipe, Post } from '@nestjs/common';
+import { Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ApiErrors } from '@app/http';
-import { OrderResponse } from '../order.response.js';
+import { ApiErrors, uuidV4Param } from '@app/http';
 import { annotateLog } from '@app/telemetry';
+import { OrdersErrorCodes } from '../../orders.error-codes.js';
+import { OrderResponse } from '../order.response.js';
 import { CancelOrderService } from './cancel-order.service.js';
 
 @ApiTags('orders')
@@ -14,9 +15,9 @@ export class CancelOrderController {
   @ApiOperation({ summary: 'Cancel an order', description: 'Safe to retry: cancelling a cancelled order returns it unchanged.' })
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiOkResponse({ type: OrderResponse, description: 'The order, now CANCELLED' })
-  @ApiErrors({ 400: 'id is not a UUID v4' }, { 404: 'ORDERS.NOT_FOUND' }, { 409: 'ORDERS.NOT_CANCELLABLE: the order is REJECTED' })
+  @ApiErrors({ 400: 'id is not a UUID v4' }, { 404: OrdersErrorCodes.NOT_FOUND }, { 409: `${OrdersErrorCodes.NOT_CANCELLABLE}: the order is REJECTED` })
   @HttpCode(200)
-  cancel(@Param('id', new ParseUUIDPipe({ version: '4' })) id: string) {
+  cancel(@Param('id', uuidV4Param('id')) id: string) {
     annotateLog({ orderId: id });
     return this.service.cancel(id);
   }

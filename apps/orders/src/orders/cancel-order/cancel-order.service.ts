@@ -1,7 +1,9 @@
-import { ConflictException, Injectable, NotFoundException } from '@nestjs/common';
+import { HttpStatus, Injectable } from '@nestjs/common';
 import { type OrderCancelled, OrderEvents } from '@app/contracts';
 import { TransactionContext } from '@app/database';
+import { ProblemException } from '@app/http';
 import { OutboxWriter } from '@app/outbox';
+import { OrdersErrorCodes } from '../../orders.error-codes.js';
 import { orderEvent } from '../order-event.js';
 import { Order } from '../order.entity.js';
 import { CANCELLABLE_STATUSES, OrderStatus } from '../order-status.js';
@@ -23,14 +25,11 @@ export class CancelOrderService {
     return this.tx.run(async (manager) => {
       const orders = manager.getRepository(Order);
       const locked = await orders.findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
-      if (!locked) throw new NotFoundException({ statusCode: 404, code: 'ORDERS.NOT_FOUND', message: `Order ${id} not found` });
+      if (!locked) throw new ProblemException(HttpStatus.NOT_FOUND, OrdersErrorCodes.NOT_FOUND, `Order ${id} not found`);
       if (locked.status !== OrderStatus.Cancelled) {
         if (!CANCELLABLE_STATUSES.includes(locked.status)) {
-          throw new ConflictException({
-            statusCode: 409,
-            code: 'ORDERS.NOT_CANCELLABLE',
-            message: `Order ${id} is ${locked.status} and can no longer be cancelled`,
-          });
+          const detail = `Order ${id} is ${locked.status} and can no longer be cancelled`;
+          throw new ProblemException(HttpStatus.CONFLICT, OrdersErrorCodes.NOT_CANCELLABLE, detail);
         }
         locked.status = OrderStatus.Cancelled;
         await orders.save(locked);

@@ -1,8 +1,9 @@
-import { Controller, Get, NotFoundException, Param, ParseUUIDPipe } from '@nestjs/common';
+import { Controller, Get, HttpStatus, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { TransactionContext } from '@app/database';
-import { ApiErrors } from '@app/http';
+import { ApiErrors, ProblemException, uuidV4Param } from '@app/http';
 import { annotateLog } from '@app/telemetry';
+import { OrdersErrorCodes } from '../../orders.error-codes.js';
 import { Order } from '../order.entity.js';
 import { OrderResponse, toOrderResponse } from '../order.response.js';
 
@@ -15,11 +16,11 @@ export class GetOrderController {
   @ApiOperation({ summary: 'Read an order and its status' })
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiOkResponse({ type: OrderResponse })
-  @ApiErrors({ 400: 'id is not a UUID v4' }, { 404: 'ORDERS.NOT_FOUND' })
-  async get(@Param('id', new ParseUUIDPipe({ version: '4' })) id: string) {
+  @ApiErrors({ 400: 'id is not a UUID v4' }, { 404: OrdersErrorCodes.NOT_FOUND })
+  async get(@Param('id', uuidV4Param('id')) id: string) {
     annotateLog({ orderId: id });
     const order = await this.tx.repository(Order).findOne({ where: { id }, relations: { items: true } });
-    if (!order) throw new NotFoundException({ statusCode: 404, code: 'ORDERS.NOT_FOUND', message: `Order ${id} not found` });
+    if (!order) throw new ProblemException(HttpStatus.NOT_FOUND, OrdersErrorCodes.NOT_FOUND, `Order ${id} not found`);
     return toOrderResponse(order);
   }
 }

@@ -1,0 +1,7 @@
+/** Codes of a failed health probe (503), stable `DOMAIN.REASON` strings a monitor may branch on. */
+export const HealthErrorCodes = {
+  /** A dependency the probe checks does not answer; `error` names it. */
+  DEPENDENCY_DOWN: 'HEALTH.DEPENDENCY_DOWN',
+  /** The process received SIGTERM and drains: send traffic elsewhere. */
+  SHUTTING_DOWN: 'HEALTH.SHUTTING_DOWN',
+} as const;

@@ -1,0 +1,90 @@
+import { type ArgumentsHost, BadRequestException, HttpException, HttpStatus, Logger, NotFoundException } from '@nestjs/common';
+import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { ProblemDetailsFilter } from './problem-details.filter.js';
+import { ProblemException, validationFailed } from './problem.exception.js';
+
+/** A response that records what the filter wrote, and a host of the given transport around it. */
+function answer(exception: unknown): { status: number; contentType: string; body: Record<string, unknown> } {
+  const written = { status: 0, contentType: '', text: '' };
+  const response = {
+    headersSent: false,
+    status(code: number) {
+      written.status = code;
+      return this;
+    },
+    type(value: string) {
+      written.contentType = value;
+      return this;
+    },
+    send(text: string) {
+      written.text = text;
+      return this;
+    },
+  };
+  const host = { getType: () => 'http', switchToHttp: () => ({ getResponse: () => response }) } as unknown as ArgumentsHost;
+  new ProblemDetailsFilter().catch(exception, host);
+  return { status: written.status, contentType: written.contentType, body: JSON.parse(written.text) as Record<string, unknown> };
+}
+
+describe('ProblemDetailsFilter', () => {
+  // The filter logs every 5xx with its stack; the test output does not need them.
+  beforeAll(() => {
+    jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+  });
+  afterAll(() => {
+    jest.restoreAllMocks();
+  });
+
+  it('when a ProblemException is thrown, then the body is problem+json with its code, detail and extension members', () => {
+    const checks = { error: { database: { status: 'down' } } };
+    expect(answer(new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, 'HEALTH.DEPENDENCY_DOWN', 'Not answering: database', [], checks))).toEqual({
+      status: 503,
+      contentType: 'application/problem+json',
+      body: {
+        type: 'urn:problem-type:HEALTH.DEPENDENCY_DOWN',
+        title: 'Service Unavailable',
+        status: 503,
+        detail: 'Not answering: database',
+        code: 'HEALTH.DEPENDENCY_DOWN',
+        ...checks,
+      },
+    });
+  });
+
+  it('when extension members collide with the standard ones, then the standard ones win', () => {
+    const { body } = answer(new ProblemException(HttpStatus.CONFLICT, 'X.Y', 'detail', [], { status: 'error', code: 'OTHER' }));
+    expect(body).toMatchObject({ status: 409, code: 'X.Y' });
+  });
+
+  it('when validation fails on a field twice, then `fields` names it once and `errors` lists both problems', () => {
+    const { body } = answer(validationFailed([{ field: 'a', detail: 'a is short' }, { field: 'a', detail: 'a is odd' }, { field: 'b', detail: 'b is missing' }]));
+    expect(body).toMatchObject({
+      status: 400,
+      code: 'REQUEST.VALIDATION_FAILED',
+      detail: 'a is short; a is odd; b is missing',
+      fields: ['a', 'b'],
+      errors: [{ field: 'a', detail: 'a is short' }, { field: 'a', detail: 'a is odd' }, { field: 'b', detail: 'b is missing' }],
+    });
+  });
+
+  it.each([
+    ['the router does not know the path', new NotFoundException('Cannot GET /nowhere'), 404, 'REQUEST.ROUTE_NOT_FOUND'],
+    ['the body parser refuses broken JSON', new BadRequestException('Unexpected end', { cause: new SyntaxError('Unexpected end') }), 400, 'REQUEST.MALFORMED_JSON'],
+    ['the body parser refuses a large body', new HttpException('request entity too large', 413), 413, 'REQUEST.BODY_TOO_LARGE'],
+    ['another 4xx comes from the framework', new HttpException('Method Not Allowed', 405), 405, 'REQUEST.REFUSED'],
+  ])('when %s, then it gets a code of its own', (_case, exception, status, code) => {
+    expect(answer(exception)).toMatchObject({ status, contentType: 'application/problem+json', body: { status, code, type: `urn:problem-type:${code}` } });
+  });
+
+  it('when something that is not an HttpException escapes, then 500 SERVER.INTERNAL_ERROR says nothing of it', () => {
+    const { status, body } = answer(new Error('duplicate key value violates unique constraint "orders_pkey" on host db-7'));
+    expect({ status, code: body.code }).toEqual({ status: 500, code: 'SERVER.INTERNAL_ERROR' });
+    expect(JSON.stringify(body)).not.toMatch(/orders_pkey|db-7|duplicate/);
+  });
+
+  it('when the error happens in a Kafka handler of a hybrid app, then the filter hands it back unchanged', () => {
+    const error = new Error('handler failed');
+    const host = { getType: () => 'rpc' } as unknown as ArgumentsHost;
+    expect(() => new ProblemDetailsFilter().catch(error, host)).toThrow(error);
+  });
+});

@@ -1,0 +1,80 @@
+import { STATUS_CODES } from 'node:http';
+import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import type { Response } from 'express';
+import { PROBLEM_JSON, type ProblemDetails, problemType } from './problem-details.js';
+import { ProblemException } from './problem.exception.js';
+import { RequestErrorCodes } from './request-error-codes.js';
+
+/** What the filter knows of an error before it becomes a body. */
+interface Problem {
+  status: number;
+  code: string;
+  detail: string;
+  fieldProblems?: ProblemException['fieldProblems'];
+  extensions?: ProblemException['extensions'];
+}
+
+/**
+ * A 4xx raised by Nest or Express itself (no code of ours): the route table's 404, body-parser's
+ * 400 for broken JSON and 413 for a large body, a parse pipe's 400. Its message is safe to show:
+ * Nest's express adapter already replaced any message an error marked `expose: false`.
+ */
+function frameworkProblem(exception: HttpException): Problem {
+  const status: HttpStatus = exception.getStatus();
+  const detail = exception.message;
+  if (status === HttpStatus.BAD_REQUEST && exception.cause instanceof SyntaxError) {
+    return { status, code: RequestErrorCodes.MALFORMED_JSON, detail: `Body is not valid JSON: ${detail}` };
+  }
+  if (status === HttpStatus.PAYLOAD_TOO_LARGE) return { status, code: RequestErrorCodes.BODY_TOO_LARGE, detail: 'Body larger than HTTP_BODY_LIMIT_BYTES' };
+  if (status === HttpStatus.NOT_FOUND) return { status, code: RequestErrorCodes.ROUTE_NOT_FOUND, detail };
+  return { status, code: RequestErrorCodes.REFUSED, detail };
+}
+
+function problemOf(exception: unknown): Problem {
+  if (exception instanceof ProblemException) {
+    const { code, detail, fieldProblems, extensions } = exception;
+    return { status: exception.getStatus(), code, detail, fieldProblems, extensions };
+  }
+  if (exception instanceof HttpException && exception.getStatus() < 500) return frameworkProblem(exception);
+  // A server fault says nothing about itself to the client: its message may hold SQL, hosts or
+  // paths. The status survives (a 503 stays a 503, so a client knows to retry); the log has the rest.
+  const status = exception instanceof HttpException ? exception.getStatus() : HttpStatus.INTERNAL_SERVER_ERROR;
+  return { status, code: RequestErrorCodes.INTERNAL_ERROR, detail: 'The server failed to answer this request; it has been logged' };
+}
+
+/**
+ * The one place that writes error bodies: every exception that reaches the HTTP layer (a
+ * {@link ProblemException}, a validation failure, an unknown route, a body the parser refused, a
+ * bug) leaves as RFC 9457 `application/problem+json` with a stable `code`. Registered globally by
+ * `configureHttpApp`, so it also covers Nest's not-found handler and Express' body-parser errors,
+ * which Nest routes through global filters.
+ */
+@Catch()
+export class ProblemDetailsFilter implements ExceptionFilter {
+  private readonly logger = new Logger('HTTP');
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    // Only HTTP requests get a problem body. Hybrid apps share global filters with their Kafka
+    // side (`inheritAppConfig`); there the error goes back unchanged to the inbox, which owns
+    // retries and dead letters.
+    if (host.getType() !== 'http') throw exception;
+    const response = host.switchToHttp().getResponse<Response>();
+    const problem = problemOf(exception);
+    if (problem.status >= 500) this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+    if (response.headersSent) {
+      response.end();
+      return;
+    }
+    const fieldProblems = problem.fieldProblems ?? [];
+    const body: ProblemDetails = {
+      ...problem.extensions,
+      type: problemType(problem.code),
+      title: STATUS_CODES[problem.status] ?? 'Error',
+      status: problem.status,
+      detail: problem.detail,
+      code: problem.code,
+      ...(fieldProblems.length > 0 ? { fields: [...new Set(fieldProblems.map((problem) => problem.field))], errors: [...fieldProblems] } : {}),
+    };
+    response.status(problem.status).type(PROBLEM_JSON).send(JSON.stringify(body));
+  }
+}

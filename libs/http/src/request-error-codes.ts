@@ -1,0 +1,19 @@
+/**
+ * Codes of the errors any app's HTTP layer answers before or around a handler: stable
+ * `DOMAIN.REASON` strings a client branches on (they cross process boundaries; classes do not).
+ * Each app declares its own domain codes beside it (`orders.error-codes.ts`, ...).
+ */
+export const RequestErrorCodes = {
+  /** A body field, path parameter or header is missing or invalid; `fields` names each. */
+  VALIDATION_FAILED: 'REQUEST.VALIDATION_FAILED',
+  /** The body is not JSON at all, so no field can be named. */
+  MALFORMED_JSON: 'REQUEST.MALFORMED_JSON',
+  /** The body is larger than `HTTP_BODY_LIMIT_BYTES`. */
+  BODY_TOO_LARGE: 'REQUEST.BODY_TOO_LARGE',
+  /** No route matches the method and path. */
+  ROUTE_NOT_FOUND: 'REQUEST.ROUTE_NOT_FOUND',
+  /** Any other refusal of the HTTP layer (a 4xx raised by Nest or Express with no code of ours). */
+  REFUSED: 'REQUEST.REFUSED',
+  /** A fault of the server; the detail says nothing more on purpose, the log has the stack. */
+  INTERNAL_ERROR: 'SERVER.INTERNAL_ERROR',
+} as const;

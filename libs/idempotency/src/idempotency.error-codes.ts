@@ -1,0 +1,9 @@
+/** Codes of the `Idempotency-Key` errors, stable `DOMAIN.REASON` strings a client branches on. */
+export const IdempotencyErrorCodes = {
+  /** The endpoint requires the header and the request has none. */
+  KEY_REQUIRED: 'IDEMPOTENCY.KEY_REQUIRED',
+  /** The header is not 8 to 200 characters of the safe alphabet. */
+  KEY_MALFORMED: 'IDEMPOTENCY.KEY_MALFORMED',
+  /** The key was already used with another request body (422). */
+  KEY_REUSED: 'IDEMPOTENCY.KEY_REUSED',
+} as const;
