@@ -5,6 +5,21 @@ import { promisify } from 'node:util';
 import { freePort } from './free-port.js';
 import { findRepoRoot } from './repo-root.js';
 import { uniqueName } from './unique-name.js';
+import { waitFor } from './wait-for.js';
+
+/** Alive and not a zombie: a killed broker is not our child, so whoever adopted it may reap it late. */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+  } catch {
+    return false;
+  }
+}
 
 /**
  * A second, private Kafka broker for a test that needs "the broker is down": stopping it leaves
@@ -84,6 +99,25 @@ export class PrivateKafka {
   /** Resumes a {@link freeze}d broker (SIGCONT). */
   thaw(): void {
     process.kill(this.pid(), 'SIGCONT');
+  }
+
+  /**
+   * SIGKILL of the broker JVM: no clean shutdown, no flushed state, its logs recovered on the next
+   * {@link resume}. Resolves once the process is gone (it is not our child, so its exit is polled).
+   */
+  async kill(): Promise<void> {
+    const pid = this.pid();
+    process.kill(pid, 'SIGKILL');
+    await waitFor(() => !processAlive(pid), { timeoutMs: 30_000, intervalMs: 50, description: `broker pid ${pid} to die` });
+  }
+
+  /** True while the broker process started by {@link resume} is alive. */
+  isRunning(): boolean {
+    try {
+      return processAlive(this.pid());
+    } catch {
+      return false;
+    }
   }
 
   private pid(): number {
