@@ -1,4 +1,4 @@
-import { describeExit, scrapeMetric, type ServiceProcess } from '@app/testing';
+import { describeExit, scrapeMetric, type ServiceProcess, waitFor } from '@app/testing';
 import { CHAOS_TARGETS, type ChaosCluster, type ChaosTarget, type ServiceTarget } from './chaos-cluster.js';
 import type { SeededRandom } from './seeded-random.js';
 
@@ -19,26 +19,32 @@ export interface InboxTally {
   deadLettered: number;
 }
 
+/** At most this many processes are down at once: the system must be hurt, not switched off. */
+const MAX_DOWN = 3;
+
 const tail = (text: string, lines = 30) => text.split('\n').slice(-lines).join('\n');
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
 /**
- * Kills a random process with SIGKILL every few seconds and brings it back, until stopped. One
- * victim at a time: a restart is awaited before the next kill (an app started while the broker is
- * down would fail its start-up by design, which is not the failure this soak is after). Victims
- * are drawn from a seeded shuffle of all six targets, round after round, so every process (the
- * broker included) dies once in every six kills.
+ * Kills a random process with SIGKILL every few seconds (jittered) and brings it back, until
+ * stopped. Victims come from a seeded shuffle of all six targets, round after round, so every
+ * process, the broker included, dies once in every six kills. A victim restarts in the background
+ * while the next kills go on, with two rules that keep the failures the ones under test: an app
+ * is restarted only once the broker is up (an app that cannot reach Kafka at start-up exits by
+ * design), and the broker is killed only while no app is starting. At most {@link MAX_DOWN}
+ * processes are down at once; a victim that is still down is skipped for the next one.
  *
- * Meanwhile a watcher notices any process that exits on its own: that is recorded as a violation
- * (no process may die of the chaos it survives) and the process is restarted so the soak goes on.
+ * A watcher notices any process that exits on its own: that is recorded (a violation: no process
+ * may die of the chaos around it) and the process is restarted so the soak goes on.
  */
 export class ChaosMonkey {
   readonly kills = Object.fromEntries(CHAOS_TARGETS.map((target) => [target, 0])) as Record<ChaosTarget, number>;
   readonly unexpectedExits: UnexpectedExit[] = [];
   readonly inbox: InboxTally = { duplicates: 0, processed: 0, deadLettered: 0 };
   private readonly startedAt = Date.now();
-  private readonly beingKilled = new Set<ChaosTarget>();
-  private exclusive: Promise<unknown> = Promise.resolve();
+  /** Targets killed (or found dead) and not yet back. */
+  private readonly down = new Set<ChaosTarget>();
+  private readonly recoveries = new Set<Promise<void>>();
   private stopping = false;
   private loop: Promise<void> | undefined;
   private watcher: NodeJS.Timeout | undefined;
@@ -56,18 +62,18 @@ export class ChaosMonkey {
   }
 
   start(): void {
-    this.watcher = setInterval(() => void this.watch(), 250);
+    this.watcher = setInterval(() => this.watch(), 250);
     this.loop = this.run();
   }
 
-  /** Ends the kills, waits for the last victim to be back, and stops watching. */
+  /** Ends the kills, waits until every victim is back, and stops watching. */
   async stop(): Promise<void> {
     this.stopping = true;
     await this.loop;
-    await this.exclusive;
+    while (this.recoveries.size > 0) await Promise.all(this.recoveries);
     clearInterval(this.watcher);
-    await this.watch();
-    await this.exclusive;
+    this.watch();
+    while (this.recoveries.size > 0) await Promise.all(this.recoveries);
   }
 
   /** Adds the inbox counters of every running service (the end of the soak). */
@@ -84,7 +90,20 @@ export class ChaosMonkey {
         continue;
       }
       const victim = this.nextVictim();
-      await this.serially(() => this.killAndRestart(victim));
+      if (!victim) {
+        await sleep(100);
+        continue;
+      }
+      this.down.add(victim);
+      if (victim === 'broker') {
+        await this.cluster.broker.kill();
+      } else {
+        await this.scrape(victim);
+        await this.service(victim).kill();
+      }
+      this.kills[victim]++;
+      this.log(`SIGKILL ${victim} (#${this.totalKills}; down now: ${[...this.down].join(', ')})`);
+      this.recover(victim);
       nextKillAt = Date.now() + this.jitter();
     }
   }
@@ -93,44 +112,47 @@ export class ChaosMonkey {
     return Math.round(this.killEveryMs * (0.5 + this.random.next()));
   }
 
-  private nextVictim(): ChaosTarget {
+  /** The next target of the deck that may die now; undefined when none may (it is then tried again). */
+  private nextVictim(): ChaosTarget | undefined {
+    if (this.down.size >= MAX_DOWN) return undefined;
     if (this.deck.length === 0) this.deck = this.random.shuffle(CHAOS_TARGETS);
-    return this.deck.shift()!;
-  }
-
-  private serially<T>(action: () => Promise<T>): Promise<T> {
-    const result = this.exclusive.then(action);
-    this.exclusive = result.catch(() => undefined);
-    return result;
+    const eligible = (target: ChaosTarget) => !this.down.has(target) && (target !== 'broker' || this.down.size === 0);
+    const index = this.deck.findIndex(eligible);
+    return index < 0 ? undefined : this.deck.splice(index, 1)[0];
   }
 
   private service(target: ServiceTarget): ServiceProcess {
     return this.cluster.processes[target];
   }
 
-  private async killAndRestart(target: ChaosTarget): Promise<void> {
-    this.beingKilled.add(target);
-    try {
-      if (target === 'broker') {
-        await this.cluster.broker.kill();
-        this.kills.broker++;
-        this.log(`SIGKILL broker (#${this.totalKills})`);
-        await this.cluster.broker.resume();
-      } else {
-        await this.scrape(target);
-        await this.service(target).kill();
-        this.kills[target]++;
-        this.log(`SIGKILL ${target} (#${this.totalKills})`);
-        await this.restartService(target);
+  /** Brings `target` back in the background; `down` keeps it until it is. */
+  private recover(target: ChaosTarget): void {
+    const started = Date.now();
+    const recovery = (async () => {
+      try {
+        if (target === 'broker') await this.restartBroker();
+        else await this.restartService(target);
+        this.log(`${target} back after ${Date.now() - started} ms`);
+      } catch (error) {
+        this.log(`could not bring ${target} back: ${(error as Error).message.slice(0, 1000)}`);
+        throw error;
+      } finally {
+        this.down.delete(target);
       }
-    } finally {
-      this.beingKilled.delete(target);
-    }
+    })();
+    this.recoveries.add(recovery);
+    void recovery.catch(() => undefined).finally(() => this.recoveries.delete(recovery));
   }
 
-  /** Restarts `target`; a start-up that fails is an unexpected exit, and is tried again. */
+  private async restartBroker(): Promise<void> {
+    await this.cluster.broker.resume();
+    if (!this.cluster.broker.isRunning()) throw new Error('the broker start script returned but no broker runs');
+  }
+
+  /** Restarts `target` once the broker is up; a start-up that fails is an unexpected exit, and is tried again. */
   private async restartService(target: ServiceTarget): Promise<void> {
     for (let attempt = 1; ; attempt++) {
+      await waitFor(() => !this.down.has('broker'), { timeoutMs: 180_000, intervalMs: 100, description: 'the broker to be back' });
       try {
         await this.service(target).restart();
         return;
@@ -141,26 +163,18 @@ export class ChaosMonkey {
     }
   }
 
-  private async watch(): Promise<void> {
+  private watch(): void {
     for (const target of CHAOS_TARGETS) {
-      if (this.beingKilled.has(target)) continue;
+      if (this.down.has(target)) continue;
       const dead = target === 'broker' ? !this.cluster.broker.isRunning() : !this.service(target).process.isRunning;
       if (!dead) continue;
-      this.beingKilled.add(target);
-      void this.serially(async () => {
-        try {
-          if (target === 'broker') {
-            this.recordExit('broker', 'broker process gone', '');
-            await this.cluster.broker.resume();
-          } else {
-            const process = this.service(target).process;
-            this.recordExit(target, describeExit(await process.waitForExit(1000)), process.logs);
-            await this.restartService(target);
-          }
-        } finally {
-          this.beingKilled.delete(target);
-        }
-      }).catch((error: unknown) => this.log(`could not restart ${target}: ${(error as Error).message.slice(0, 500)}`));
+      this.down.add(target);
+      if (target === 'broker') this.recordExit('broker', 'broker process gone', '');
+      else {
+        const process = this.service(target).process;
+        this.recordExit(target, describeExit({ code: process.child.exitCode, signal: process.child.signalCode }), process.logs);
+      }
+      this.recover(target);
     }
   }
 

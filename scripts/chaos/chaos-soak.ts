@@ -108,7 +108,7 @@ export function formatChaosReport(report: ChaosReport): string {
     `chaos summary (seed ${report.options.seed}; load ${report.durationMs.load} ms, quiet after ${report.durationMs.quiet} ms, total ${report.durationMs.total} ms)`,
     `  orders:      ${orders.requested} requested, ${orders.acknowledged} acknowledged (201), ${orders.gaveUp} given up; ${orders.requests} POSTs (retries included, ${orders.repeatedAfter201} repeated after their 201)`,
     `  final:       ${Object.entries(facts.statuses).map(([status, n]) => `${status} ${n}`).join(', ')}`,
-    `  cancels:     ${orders.cancelsAcknowledged} acknowledged, ${orders.cancelsRefused} refused (409, already final); ${facts.cancelledBeforeReservation} seen by inventory before any reservation`,
+    `  cancels:     ${orders.cancelsAcknowledged} acknowledged, ${orders.cancelsRefused} refused (409, already final); ${facts.cancelledBeforeReservation} found no reservation at inventory (rejected, or cancelled before created)`,
     `  inventory:   ${facts.reservations.reserved} reservations held, ${facts.reservations.released} released; ${facts.accruals} accruals at loyalty`,
     `  kills:       ${report.totalKills} SIGKILLs (${kills})`,
     `  duplicates:  copies of a message id on the topics: ${copies}`,

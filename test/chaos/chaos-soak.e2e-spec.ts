@@ -4,9 +4,9 @@ import { formatChaosReport, runChaosSoak } from '../../scripts/chaos/chaos-soak.
 /**
  * Issue 7, point 8: the short version of `npm run chaos`, same code. Two orders, two inventory and
  * one loyalty process on a Kafka broker of the soak's own; a process (the broker included) is
- * SIGKILLed every ~1.5 s and restarted while clients place and cancel orders with retries; once
+ * SIGKILLed every ~1.2 s and restarted while clients place and cancel orders with retries; once
  * quiet, the checker reads Postgres and Kafka and must find no violation. A failure prints the
- * seed: `npm run chaos -- --seed <seed> --orders 300 --rate 5 --kill-every-ms 1500` replays its script.
+ * seed: `npm run chaos -- --seed <seed> --orders 300 --rate 4 --kill-every-ms 1200` replays its script.
  */
 const SEED = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
@@ -14,7 +14,7 @@ describe('chaos soak, short (real processes, real broker, SIGKILL)', () => {
   it('when processes and the broker are SIGKILLed under load, then once quiet every invariant holds', async () => {
     const lines: string[] = [];
     const report = await runChaosSoak(
-      { orders: 300, rate: 5, killEveryMs: 1500, seed: SEED, cancelRatio: 0.25, quietTimeoutMs: 120_000, echo: false },
+      { orders: 300, rate: 4, killEveryMs: 1200, seed: SEED, cancelRatio: 0.25, quietTimeoutMs: 120_000, echo: false },
       (line) => lines.push(line),
     );
     const summary = formatChaosReport(report);
