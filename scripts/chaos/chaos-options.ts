@@ -4,7 +4,7 @@ export interface ChaosOptions {
   orders: number;
   /** Orders started per second (each then retries on its own). Default 10. */
   rate: number;
-  /** Mean time from one SIGKILL to the next (jittered by +/-50 %); a kill waits for the previous victim to be back. Default 3000. */
+  /** Mean time from one SIGKILL to the next (jittered by +/-50 %); a kill waits for the previous victim to be back. Default 2000. */
   killEveryMs: number;
   /** Seed of every random choice (orders, retries, cancels, victims). Default: random, printed. */
   seed: number;
@@ -19,7 +19,7 @@ export interface ChaosOptions {
 export const DEFAULT_CHAOS_OPTIONS: Omit<ChaosOptions, 'seed'> = {
   orders: 500,
   rate: 10,
-  killEveryMs: 3000,
+  killEveryMs: 2000,
   cancelRatio: 0.25,
   quietTimeoutMs: 180_000,
   echo: false,
