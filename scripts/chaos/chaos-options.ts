@@ -4,7 +4,7 @@ export interface ChaosOptions {
   orders: number;
   /** Orders started per second (each then retries on its own). Default 10. */
   rate: number;
-  /** Mean time from one SIGKILL to the next (jittered by +/-50 %); a kill waits for the previous victim to be back. Default 2000. */
+  /** Mean time from one SIGKILL to the next (jittered by +/-50 %); victims restart in the background, at most three down at once. Default 2000. */
   killEveryMs: number;
   /** Seed of every random choice (orders, retries, cancels, victims). Default: random, printed. */
   seed: number;
