@@ -66,6 +66,11 @@ export class ChaosMonkey {
     this.loop = this.run();
   }
 
+  /** Resolves once at least `count` kills happened (the kills go on meanwhile). */
+  async waitForKills(count: number): Promise<void> {
+    while (this.totalKills < count && !this.stopping) await sleep(100);
+  }
+
   /** Ends the kills, waits until every victim is back, and stops watching. */
   async stop(): Promise<void> {
     this.stopping = true;

@@ -2,12 +2,17 @@
 export interface ChaosOptions {
   /** Orders placed in all (each with its own `Idempotency-Key`). Default 500. */
   orders: number;
-  /** Orders started per second (each then retries on its own). Default 10. */
+  /** Orders started per second (each then retries on its own). Default 8. */
   rate: number;
   /** Mean time from one SIGKILL to the next (jittered by +/-50 %); victims restart in the background, at most three down at once. Default 2000. */
   killEveryMs: number;
   /** Seed of every random choice (orders, retries, cancels, victims). Default: random, printed. */
   seed: number;
+  /**
+   * The kills go on after the load until at least this many happened (a slow machine restarts
+   * slowly, so kills per second vary). Default 0: the kills end with the load.
+   */
+  minKills: number;
   /** Share of acknowledged orders the client then cancels. Default 0.25. */
   cancelRatio: number;
   /** How long the system may take to become quiet after the load before the checker runs anyway. Default 180 s. */
@@ -18,8 +23,9 @@ export interface ChaosOptions {
 
 export const DEFAULT_CHAOS_OPTIONS: Omit<ChaosOptions, 'seed'> = {
   orders: 500,
-  rate: 10,
+  rate: 8,
   killEveryMs: 2000,
+  minKills: 0,
   cancelRatio: 0.25,
   quietTimeoutMs: 180_000,
   echo: false,
@@ -30,6 +36,7 @@ const NUMERIC_FLAGS = {
   '--rate': 'rate',
   '--kill-every-ms': 'killEveryMs',
   '--seed': 'seed',
+  '--min-kills': 'minKills',
   '--cancel-ratio': 'cancelRatio',
   '--quiet-timeout-ms': 'quietTimeoutMs',
 } as const;
@@ -58,10 +65,11 @@ export function parseChaosArgs(argv: string[], randomSeed = Math.floor(Math.rand
   if (!Number.isInteger(options.orders) || options.orders < 1) problems.push('--orders must be a positive integer');
   if (!(options.rate > 0)) problems.push('--rate must be above 0');
   if (!(options.killEveryMs >= 100)) problems.push('--kill-every-ms must be at least 100');
+  if (!Number.isInteger(options.minKills) || options.minKills < 0) problems.push('--min-kills must be a non-negative integer');
   if (!Number.isInteger(options.seed) || options.seed < 0) problems.push('--seed must be a non-negative integer');
   if (!(options.cancelRatio >= 0 && options.cancelRatio <= 1)) problems.push('--cancel-ratio must be between 0 and 1');
   if (problems.length > 0) {
-    throw new Error(`chaos: ${problems.join('; ')}\nusage: npm run chaos -- [--orders N] [--rate R] [--kill-every-ms M] [--seed S] [--cancel-ratio P] [--quiet-timeout-ms T] [--echo]`);
+    throw new Error(`chaos: ${problems.join('; ')}\nusage: npm run chaos -- [--orders N] [--rate R] [--kill-every-ms M] [--seed S] [--min-kills K] [--cancel-ratio P] [--quiet-timeout-ms T] [--echo]`);
   }
   return options;
 }

@@ -59,6 +59,8 @@ export async function runChaosSoak(options: ChaosOptions, log: (line: string) =>
       skus: [...cluster.initialStock.keys()],
       random: random.fork('orders'),
     });
+    if (monkey.totalKills < options.minKills) log(`chaos: load done with ${monkey.totalKills} kills; killing on until ${options.minKills}`);
+    await monkey.waitForKills(options.minKills);
     await monkey.stop();
     const loadMs = Date.now() - loadStarted;
     log(`chaos: load done in ${loadMs} ms with ${monkey.totalKills} kills; waiting for quiet`);
