@@ -1,10 +1,47 @@
 import { execFile } from 'node:child_process';
-import { existsSync, copyFileSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { existsSync, copyFileSync, mkdirSync, readdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { connect } from 'node:net';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { freePort } from './free-port.js';
 import { findRepoRoot } from './repo-root.js';
 import { uniqueName } from './unique-name.js';
+import { waitFor } from './wait-for.js';
+
+/**
+ * Alive, or still dying. A killed broker is not our child, so whoever adopted it may reap it late:
+ * a zombie counts as dead, but only once its last thread is gone (the main thread of a JVM turns
+ * zombie while its other threads still exit and hold the sockets).
+ */
+function processAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const zombie = /^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    return !zombie || readdirSync(`/proc/${pid}/task`).length > 1;
+  } catch {
+    return false;
+  }
+}
+
+/** True when nothing accepts a TCP connection on 127.0.0.1:`port`. */
+function portClosed(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = connect({ host: '127.0.0.1', port });
+    socket.setTimeout(1000, () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('connect', () => {
+      socket.destroy();
+      resolve(false);
+    });
+    socket.once('error', () => resolve(true));
+  });
+}
 
 /**
  * A second, private Kafka broker for a test that needs "the broker is down": stopping it leaves
@@ -84,6 +121,27 @@ export class PrivateKafka {
   /** Resumes a {@link freeze}d broker (SIGCONT). */
   thaw(): void {
     process.kill(this.pid(), 'SIGCONT');
+  }
+
+  /**
+   * SIGKILL of the broker JVM: no clean shutdown, no flushed state, its logs recovered on the next
+   * {@link resume}. Resolves once the process is gone (it is not our child, so its exit is polled).
+   */
+  async kill(): Promise<void> {
+    const pid = this.pid();
+    process.kill(pid, 'SIGKILL');
+    await waitFor(() => !processAlive(pid), { timeoutMs: 30_000, intervalMs: 50, description: `broker pid ${pid} to die` });
+    // The start script takes an open port for a running broker: wait until the old one lets go.
+    await waitFor(() => portClosed(this.port), { timeoutMs: 30_000, intervalMs: 50, description: `port ${this.port} to close` });
+  }
+
+  /** True while the broker process started by {@link resume} is alive. */
+  isRunning(): boolean {
+    try {
+      return processAlive(this.pid());
+    } catch {
+      return false;
+    }
   }
 
   private pid(): number {

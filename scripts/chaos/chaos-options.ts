@@ -1,0 +1,75 @@
+/** What one chaos soak does; `npm run chaos -- --orders N --rate R --kill-every-ms M --seed S`. */
+export interface ChaosOptions {
+  /** Orders placed in all (each with its own `Idempotency-Key`). Default 500. */
+  orders: number;
+  /** Orders started per second (each then retries on its own). Default 8. */
+  rate: number;
+  /** Mean time from one SIGKILL to the next (jittered by +/-50 %); victims restart in the background, at most three down at once. Default 2000. */
+  killEveryMs: number;
+  /** Seed of every random choice (orders, retries, cancels, victims). Default: random, printed. */
+  seed: number;
+  /**
+   * The kills go on after the load until at least this many happened (a slow machine restarts
+   * slowly, so kills per second vary). Default 0: the kills end with the load.
+   */
+  minKills: number;
+  /** Share of acknowledged orders the client then cancels. Default 0.25. */
+  cancelRatio: number;
+  /** How long the system may take to become quiet after the load before the checker runs anyway. Default 180 s. */
+  quietTimeoutMs: number;
+  /** Print the services' output live. Default false (the tail of a process's output is kept for a report). */
+  echo: boolean;
+}
+
+export const DEFAULT_CHAOS_OPTIONS: Omit<ChaosOptions, 'seed'> = {
+  orders: 500,
+  rate: 8,
+  killEveryMs: 2000,
+  minKills: 0,
+  cancelRatio: 0.25,
+  quietTimeoutMs: 180_000,
+  echo: false,
+};
+
+const NUMERIC_FLAGS = {
+  '--orders': 'orders',
+  '--rate': 'rate',
+  '--kill-every-ms': 'killEveryMs',
+  '--seed': 'seed',
+  '--min-kills': 'minKills',
+  '--cancel-ratio': 'cancelRatio',
+  '--quiet-timeout-ms': 'quietTimeoutMs',
+} as const;
+
+/** Parses the command line; every problem is reported at once. */
+export function parseChaosArgs(argv: string[], randomSeed = Math.floor(Math.random() * 2 ** 31)): ChaosOptions {
+  const options: ChaosOptions = { ...DEFAULT_CHAOS_OPTIONS, seed: randomSeed };
+  const problems: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const flag = argv[i];
+    if (flag === '--echo') {
+      options.echo = true;
+      continue;
+    }
+    const [name, inline] = flag.split('=', 2) as [string, string | undefined];
+    const field = NUMERIC_FLAGS[name as keyof typeof NUMERIC_FLAGS];
+    if (!field) {
+      problems.push(`unknown flag ${flag}`);
+      continue;
+    }
+    const text = inline ?? argv[++i];
+    const value = Number(text);
+    if (text === undefined || !Number.isFinite(value)) problems.push(`${name} needs a number, got ${text ?? 'nothing'}`);
+    else options[field] = value;
+  }
+  if (!Number.isInteger(options.orders) || options.orders < 1) problems.push('--orders must be a positive integer');
+  if (!(options.rate > 0)) problems.push('--rate must be above 0');
+  if (!(options.killEveryMs >= 100)) problems.push('--kill-every-ms must be at least 100');
+  if (!Number.isInteger(options.minKills) || options.minKills < 0) problems.push('--min-kills must be a non-negative integer');
+  if (!Number.isInteger(options.seed) || options.seed < 0) problems.push('--seed must be a non-negative integer');
+  if (!(options.cancelRatio >= 0 && options.cancelRatio <= 1)) problems.push('--cancel-ratio must be between 0 and 1');
+  if (problems.length > 0) {
+    throw new Error(`chaos: ${problems.join('; ')}\nusage: npm run chaos -- [--orders N] [--rate R] [--kill-every-ms M] [--seed S] [--min-kills K] [--cancel-ratio P] [--quiet-timeout-ms T] [--echo]`);
+  }
+  return options;
+}

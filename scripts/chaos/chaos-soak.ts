@@ -1,0 +1,123 @@
+import { ChaosCluster, type ChaosTarget } from './chaos-cluster.js';
+import { ChaosMonkey, type InboxTally } from './chaos-monkey.js';
+import type { ChaosOptions } from './chaos-options.js';
+import { type CheckFacts, checkInvariants } from './invariant-checker.js';
+import { runOrderLoad } from './order-load.js';
+import { waitForQuiet } from './quiet.js';
+import { SeededRandom } from './seeded-random.js';
+
+/** Everything one soak observed; {@link formatChaosReport} prints it. */
+export interface ChaosReport {
+  options: ChaosOptions;
+  durationMs: { load: number; quiet: number; total: number };
+  orders: {
+    requested: number;
+    acknowledged: number;
+    gaveUp: number;
+    requests: number;
+    repeatedAfter201: number;
+    cancelsAcknowledged: number;
+    cancelsRefused: number;
+  };
+  kills: Record<ChaosTarget, number>;
+  totalKills: number;
+  inbox: InboxTally;
+  facts: CheckFacts;
+  /** What still moved when the quiet wait gave up; undefined when the system became quiet. */
+  notQuiet?: string;
+  violations: string[];
+}
+
+/** SKUs and their stock: about half the orders find stock, the rest are rejected (both paths run). */
+function stockPlan(orders: number): number[] {
+  // Each order takes 1-3 of 6 SKUs, 1-4 units each: about 1.25 units per SKU per order.
+  return Array.from({ length: 6 }, (_, i) => Math.max(20, Math.round(orders * (i < 3 ? 1.5 : 0.4))));
+}
+
+/**
+ * One chaos soak: starts the cluster, places the orders while the monkey kills, waits for quiet,
+ * proves the invariants, tears everything down. Used by `npm run chaos` and by the short soak in
+ * `npm test`, so both run the same code.
+ */
+export async function runChaosSoak(options: ChaosOptions, log: (line: string) => void = console.log): Promise<ChaosReport> {
+  const startedAt = Date.now();
+  const random = new SeededRandom(options.seed);
+  log(`chaos: seed ${options.seed}, ${options.orders} orders at ${options.rate}/s, a kill every ~${options.killEveryMs} ms`);
+  const cluster = await ChaosCluster.start({ stock: stockPlan(options.orders), echo: options.echo, onStep: (step) => log(`chaos: ${step}`) });
+  const stopOnSignal = () => void cluster.tearDown().finally(() => process.exit(130));
+  process.once('SIGINT', stopOnSignal);
+  try {
+    const monkey = new ChaosMonkey(cluster, random.fork('kills'), options.killEveryMs, (line) => log(`chaos: ${line}`));
+    log('chaos: load and kills start');
+    const loadStarted = Date.now();
+    monkey.start();
+    const outcomes = await runOrderLoad({
+      ordersUrls: cluster.ordersUrls,
+      orders: options.orders,
+      rate: options.rate,
+      cancelRatio: options.cancelRatio,
+      skus: [...cluster.initialStock.keys()],
+      random: random.fork('orders'),
+    });
+    if (monkey.totalKills < options.minKills) log(`chaos: load done with ${monkey.totalKills} kills; killing on until ${options.minKills}`);
+    await monkey.waitForKills(options.minKills);
+    await monkey.stop();
+    const loadMs = Date.now() - loadStarted;
+    log(`chaos: load done in ${loadMs} ms with ${monkey.totalKills} kills; waiting for quiet`);
+    const quietStarted = Date.now();
+    const notQuiet = await waitForQuiet(cluster, options.quietTimeoutMs);
+    const quietMs = Date.now() - quietStarted;
+    await monkey.scrapeAll();
+    log(notQuiet ? `chaos: NOT quiet after ${quietMs} ms: ${notQuiet}` : `chaos: quiet after ${quietMs} ms; checking invariants`);
+    const { violations, facts } = await checkInvariants(
+      { serverUrl: cluster.serverUrl, databases: cluster.databases, brokers: cluster.broker.brokers, initialStock: cluster.initialStock },
+      outcomes,
+      monkey.unexpectedExits,
+    );
+    if (notQuiet) violations.unshift(`not quiet within ${options.quietTimeoutMs} ms: ${notQuiet}`);
+    const acknowledged = outcomes.filter((outcome) => outcome.orderIds.length > 0);
+    return {
+      options,
+      durationMs: { load: loadMs, quiet: quietMs, total: Date.now() - startedAt },
+      orders: {
+        requested: outcomes.length,
+        acknowledged: acknowledged.length,
+        gaveUp: outcomes.filter((outcome) => outcome.orderIds.length === 0 && outcome.gaveUp).length,
+        requests: outcomes.reduce((sum, outcome) => sum + outcome.requests, 0),
+        repeatedAfter201: outcomes.filter((outcome) => outcome.repeatedAfter201).length,
+        cancelsAcknowledged: outcomes.filter((outcome) => outcome.cancel === 'acknowledged').length,
+        cancelsRefused: outcomes.filter((outcome) => outcome.cancel === 'not-cancellable').length,
+      },
+      kills: { ...monkey.kills },
+      totalKills: monkey.totalKills,
+      inbox: { ...monkey.inbox },
+      facts,
+      notQuiet,
+      violations,
+    };
+  } finally {
+    process.removeListener('SIGINT', stopOnSignal);
+    await cluster.tearDown();
+  }
+}
+
+/** The summary `npm run chaos` prints. */
+export function formatChaosReport(report: ChaosReport): string {
+  const { orders, facts } = report;
+  const kills = Object.entries(report.kills).map(([target, n]) => `${target} ${n}`).join(', ');
+  const copies = Object.entries(facts.copiesOnTopic).map(([topic, n]) => `${topic} ${n}`).join(', ');
+  const lines = [
+    `chaos summary (seed ${report.options.seed}; load ${report.durationMs.load} ms, quiet after ${report.durationMs.quiet} ms, total ${report.durationMs.total} ms)`,
+    `  orders:      ${orders.requested} requested, ${orders.acknowledged} acknowledged (201), ${orders.gaveUp} given up; ${orders.requests} POSTs (retries included, ${orders.repeatedAfter201} repeated after their 201)`,
+    `  final:       ${Object.entries(facts.statuses).map(([status, n]) => `${status} ${n}`).join(', ')}`,
+    `  cancels:     ${orders.cancelsAcknowledged} acknowledged, ${orders.cancelsRefused} refused (409, already final); ${facts.cancelledBeforeReservation} found no reservation at inventory (rejected, or cancelled before created)`,
+    `  inventory:   ${facts.reservations.reserved} reservations held, ${facts.reservations.released} released; ${facts.accruals} accruals at loyalty`,
+    `  kills:       ${report.totalKills} SIGKILLs (${kills})`,
+    `  duplicates:  copies of a message id on the topics: ${copies}`,
+    `               redeliveries absorbed by the inboxes: ${report.inbox.duplicates} (inbox_duplicates_total, scraped before each kill; ${report.inbox.processed} processed)`,
+    `               loyalty calls re-sent and absorbed by its Idempotency-Key: ${facts.loyaltyResends}`,
+    `  violations:  ${report.violations.length === 0 ? 'none' : report.violations.length}`,
+    ...report.violations.map((violation) => `    - ${violation}`),
+  ];
+  return lines.join('\n');
+}

@@ -1,0 +1,39 @@
+import { describe, expect, it } from '@jest/globals';
+import { DEFAULT_CHAOS_OPTIONS, parseChaosArgs } from '../../scripts/chaos/chaos-options.js';
+import { SeededRandom } from '../../scripts/chaos/seeded-random.js';
+
+describe('chaos soak options and seeded choices', () => {
+  it('when flags are given in either form, then they override the defaults', () => {
+    expect(parseChaosArgs(['--orders', '2000', '--rate=5', '--kill-every-ms', '1500', '--seed', '42', '--min-kills', '30', '--echo'], 7)).toEqual({
+      ...DEFAULT_CHAOS_OPTIONS,
+      orders: 2000,
+      rate: 5,
+      killEveryMs: 1500,
+      seed: 42,
+      minKills: 30,
+      echo: true,
+    });
+    expect(parseChaosArgs([], 7).seed).toBe(7);
+  });
+
+  it('when flags are unknown or malformed, then every problem is reported at once', () => {
+    expect(() => parseChaosArgs(['--orders', 'many', '--kill-every-ms', '10', '--nope'])).toThrow(
+      /--orders needs a number, got many; unknown flag --nope; --kill-every-ms must be at least 100/,
+    );
+  });
+
+  it('when two generators share a seed, then they draw the same numbers, and a fork does not depend on draws elsewhere', () => {
+    const draws = (random: SeededRandom) => Array.from({ length: 5 }, () => random.int(0, 1000));
+    expect(draws(new SeededRandom(3))).toEqual(draws(new SeededRandom(3)));
+    expect(draws(new SeededRandom(3))).not.toEqual(draws(new SeededRandom(4)));
+    const busy = new SeededRandom(3);
+    draws(busy);
+    expect(draws(busy.fork('order-1'))).toEqual(draws(new SeededRandom(3).fork('order-1')));
+    expect(draws(busy.fork('order-1'))).not.toEqual(draws(busy.fork('order-2')));
+  });
+
+  it('when shuffling the targets, then each appears exactly once', () => {
+    const targets = ['a', 'b', 'c', 'd', 'e', 'f'];
+    expect(new SeededRandom(9).shuffle(targets).sort()).toEqual(targets);
+  });
+});
