@@ -1,6 +1,6 @@
 export { Topics, deadLetterTopic, type TopicName } from './topics.js';
 export { Headers, DeadLetterHeaders } from './headers.js';
-export { check, codePointLength, type Check } from './payload-checks.js';
+export { check, codePointLength, type Check, type JsonSchema } from './payload-checks.js';
 export { OrderLimits } from './order-limits.js';
 export { OrderEvents, OrderChecks, SKU_PATTERN, type OrderCreated, type OrderCancelled, type OrderLine } from './order-events.js';
 export {

@@ -1,4 +1,4 @@
-import type { Check } from './payload-checks.js';
+import type { SchemaCheck } from './payload-checks.js';
 import { OrderEvents } from './order-events.js';
 import { ReservationEvents } from './reservation-events.js';
 import { Topics } from './topics.js';
@@ -6,7 +6,8 @@ import { Topics } from './topics.js';
 export interface MessageDefinition {
   readonly type: string;
   readonly schemaVersion: number;
-  readonly validate: Check;
+  /** The payload check; its `schema` is what the AsyncAPI document (docs/asyncapi.json) publishes. */
+  readonly validate: SchemaCheck;
 }
 
 /** Which message types may appear on which topic: anything else is dead-lettered at once. */

@@ -32,7 +32,7 @@ const isLine = (value: unknown): value is OrderLine => {
  * The rules that span lines: units per SKU summed over its lines, and the order total. Lines that
  * are malformed are skipped here (their own checks report them).
  */
-const lineTotals: Check = (value, path) => {
+const sumsOverLines: Check = (value, path) => {
   if (!Array.isArray(value)) return [];
   const lines = value.filter(isLine);
   const perSku = new Map<string, number>();
@@ -44,6 +44,12 @@ const lineTotals: Check = (value, path) => {
   if (total > OrderLimits.totalCentsMax) problems.push(`${path} total ${total} cents; an order total must be at most ${OrderLimits.totalCentsMax} cents`);
   return problems;
 };
+
+/** {@link sumsOverLines} with its schema: JSON Schema cannot sum over array entries, so the rule is stated in words. */
+const lineTotals = check.rule(
+  `Units of one SKU summed over its lines: at most ${OrderLimits.quantityPerSkuMax}. Sum of quantity x unitPriceCents over the lines: at most ${OrderLimits.totalCentsMax} cents.`,
+  sumsOverLines,
+);
 
 /** The checks of each field of an order, shared by the HTTP request and the event contracts. */
 export const OrderChecks = {

@@ -1,0 +1,9 @@
+// `npm run asyncapi`: rewrites docs/asyncapi.json from libs/contracts.
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { findRepoRoot } from '@app/testing';
+import { ASYNCAPI_PATH, renderAsyncApiDocument } from './asyncapi-document.js';
+
+const target = join(findRepoRoot(), ASYNCAPI_PATH);
+writeFileSync(target, renderAsyncApiDocument());
+console.log(`[asyncapi] wrote ${target}`);
