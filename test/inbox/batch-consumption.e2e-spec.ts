@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { DeadLetterHeaders, deadLetterTopic, Headers, type OrderCreated, type StockReserved, Topics } from '@app/contracts';
 import type { FailpointName } from '@app/failpoints';
+import { createKafka } from '@app/kafka';
 import {
   committedOffsets,
   eventRecord,
@@ -57,16 +58,26 @@ describe(`inventory killed after a batch committed, before its offsets (${FAILPO
     );
     const records = orders.map((order) => eventRecord(Topics.orders, 'OrderCreated', order));
     const target = orders[ORDERS - 1];
-    // A backlog: queued while the consumer is away, so it arrives in batches.
+    // Armed before the records exist, so the failpoint cannot fire while the restart still waits
+    // for /health. The records then go out in ONE produce request: each partition's records are
+    // appended together and reach the consumer in one fetch, as a backlog would.
     await inventory.stop();
-    const positions = await publishRecords(brokers, Topics.orders, records);
-    const targetPosition = positions[ORDERS - 1];
     await inventory.restart({ failpoints: [`${FAILPOINT}@${target.orderId}`] });
+    const producer = createKafka({ brokers, clientId: uniqueName('test-batch-producer') }).producer({ allowAutoTopicCreation: false });
+    await producer.connect();
+    try {
+      await producer.send({ topic: Topics.orders, acks: -1, messages: records.map(({ key, value, headers }) => ({ key, value, headers })) });
+    } finally {
+      await producer.disconnect();
+    }
     await inventory.waitForFailpoint(FAILPOINT);
+    const targetId = records[ORDERS - 1].headers![Headers.messageId];
+    const [claimed] = await inventorySql('SELECT partition, "offset" FROM inbox_messages WHERE message_id = $1', [targetId]);
+    expect(claimed).toBeDefined();
+    const targetPosition = { partition: Number(claimed.partition), offset: Number(claimed.offset) };
 
     // The batch holding the target committed (its reservation is there) with other orders in the
     // same transaction (same received_at), and no offset moved past it.
-    const targetId = records[ORDERS - 1].headers![Headers.messageId];
     const batchSize = await count(
       inventorySql('SELECT count(*)::int AS n FROM inbox_messages WHERE received_at = (SELECT received_at FROM inbox_messages WHERE message_id = $1)', [targetId]),
     );
