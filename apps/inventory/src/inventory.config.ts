@@ -21,7 +21,7 @@ export const inventoryEnv = {
   }),
   LOYALTY_DISPATCH_INTERVAL_MS: env.integer({
     description: 'How often an idle dispatcher looks for due commands (a backlog is drained without waiting); lower means faster accruals, more idle queries',
-    default: 500,
+    default: 100,
     min: 10,
     max: 3_600_000,
   }),
