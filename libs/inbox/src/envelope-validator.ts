@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import { canonicalJson, Headers, MessageCatalog } from '@app/contracts';
+import { headerText } from './header-text.js';
 import type { InboxEnvelope, RawInboxMessage } from './inbox-envelope.js';
 
 /** Why a message can never be handled; becomes the `dlq-reason` header. Stable codes. */
@@ -8,11 +9,6 @@ export type InvalidReason = 'NOT_JSON' | 'MISSING_MESSAGE_ID' | 'UNKNOWN_TYPE' |
 export type EnvelopeCheck = { valid: true; envelope: InboxEnvelope } | { valid: false; reason: InvalidReason; error: string };
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
-
-function headerText(value: unknown): string | undefined {
-  if (value === undefined || value === null) return undefined;
-  return typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString() : JSON.stringify(value);
-}
 
 export function payloadHash(payload: unknown): string {
   return createHash('sha256').update(canonicalJson(payload)).digest('hex');

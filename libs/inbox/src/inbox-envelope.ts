@@ -22,3 +22,19 @@ export interface RawInboxMessage {
   value: unknown;
   headers: Record<string, unknown>;
 }
+
+/** A record as Nest decoded it (key, value and headers parsed), as the inbox sees it. */
+export function rawInboxMessage(
+  topic: string,
+  partition: number,
+  message: { offset: string; key?: string | Buffer | null; value: unknown; headers?: Record<string, unknown> | null },
+): RawInboxMessage {
+  return {
+    topic,
+    partition,
+    offset: message.offset,
+    key: message.key === null || message.key === undefined ? null : String(message.key),
+    value: message.value,
+    headers: message.headers ?? {},
+  };
+}

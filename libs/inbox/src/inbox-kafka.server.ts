@@ -3,7 +3,7 @@ import { ServerKafka } from '@nestjs/microservices';
 import type { Consumer, EachBatchPayload, KafkaMessage } from 'kafkajs';
 import type { KafkaOptions } from '@nestjs/microservices';
 import type { InboxBatchConsumer } from './inbox-batch.consumer.js';
-import type { RawInboxMessage } from './inbox-envelope.js';
+import { type RawInboxMessage, rawInboxMessage } from './inbox-envelope.js';
 
 /**
  * Nest's Kafka transport, consuming a batch of records per partition instead of one message at a
@@ -41,14 +41,7 @@ export class InboxKafkaServer extends ServerKafka implements CustomTransportStra
     const records = batch.messages.map((message) => {
       // The same decoding Nest applies before a handler sees the message.
       const parsed = this.parser!.parse<KafkaMessage & { value: unknown; headers: Record<string, unknown> }>(message);
-      const record: RawInboxMessage = {
-        topic,
-        partition,
-        offset: message.offset,
-        key: parsed.key === null || parsed.key === undefined ? null : String(parsed.key),
-        value: parsed.value,
-        headers: parsed.headers ?? {},
-      };
+      const record = rawInboxMessage(topic, partition, parsed);
       sources.set(record, message);
       return record;
     });

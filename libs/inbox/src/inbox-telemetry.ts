@@ -2,6 +2,7 @@ import { performance } from 'node:perf_hooks';
 import { type Context, type Link, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
 import { Headers } from '@app/contracts';
 import { appLogger, appTracer, contextFromTraceparent, endWithError, isExportingSpans, type LogFields, runWithLogFields, SpanKind, withContext } from '@app/telemetry';
+import { headerText } from './header-text.js';
 import type { RawInboxMessage } from './inbox-envelope.js';
 
 /** The span, log fields and clock of one consumed message. */
@@ -14,9 +15,7 @@ export interface MessageTelemetry {
 }
 
 function header(record: RawInboxMessage, name: string): string | undefined {
-  const value = record.headers?.[name];
-  if (value === undefined || value === null) return undefined;
-  return typeof value === 'string' ? value : Buffer.isBuffer(value) ? value.toString() : JSON.stringify(value);
+  return headerText(record.headers?.[name]);
 }
 
 /**

@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { KafkaContext } from '@nestjs/microservices';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { inboxBatchScope } from './inbox-batch.scope.js';
-import type { InboxEnvelope } from './inbox-envelope.js';
+import { type InboxEnvelope, rawInboxMessage } from './inbox-envelope.js';
 import { INBOX_OPTIONS, type InboxHandlerOptions } from './inbox.options.js';
 import { InboxProcessor } from './inbox.processor.js';
 
@@ -35,14 +35,7 @@ export class InboxInterceptor implements NestInterceptor {
       envelopes.set(message, claimed);
       return next.handle();
     }
-    const raw = {
-      topic: kafka.getTopic(),
-      partition: kafka.getPartition(),
-      offset: message.offset,
-      key: message.key === null || message.key === undefined ? null : String(message.key),
-      value: message.value,
-      headers: (message.headers ?? {}) as Record<string, unknown>,
-    };
+    const raw = rawInboxMessage(kafka.getTopic(), kafka.getPartition(), message);
     return from(
       this.processor.process(
         raw,
