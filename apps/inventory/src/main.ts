@@ -9,7 +9,7 @@ import { connectInboxKafka } from '@app/inbox';
 import { assertInboxOutlivesTopics, createKafka, ensureTopics, kafkaServerOptions } from '@app/kafka';
 import { inventoryApiDocs } from './inventory.api-docs.js';
 import { inventoryEnv } from './inventory.config.js';
-import { InventoryAppModule } from './inventory.module.js';
+import { InventoryAppModule } from './inventory-app.module.js';
 
 bootstrapOrExit('inventory', async () => {
   const config = loadConfig(inventoryEnv);

@@ -6,12 +6,12 @@ import { configureHttpApp } from '@app/http';
 import { loyaltyApiDocs } from './loyalty.api-docs.js';
 import { NestPinoLogger, startTelemetry } from '@app/telemetry';
 import { loyaltyEnv } from './loyalty.config.js';
-import { LoyaltyModule } from './loyalty.module.js';
+import { LoyaltyAppModule } from './loyalty-app.module.js';
 
 bootstrapOrExit('loyalty', async () => {
   const config = loadConfig(loyaltyEnv);
   startTelemetry('loyalty', config);
-  const app = await NestFactory.create<NestExpressApplication>(LoyaltyModule.forRoot(config), { logger: new NestPinoLogger() });
+  const app = await NestFactory.create<NestExpressApplication>(LoyaltyAppModule.forRoot(config), { logger: new NestPinoLogger() });
   configureHttpApp(app, { bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES, docs: loyaltyApiDocs });
   await app.listen(config.LOYALTY_PORT, config.HTTP_HOST);
 });

@@ -9,7 +9,7 @@ import { connectInboxKafka } from '@app/inbox';
 import { assertInboxOutlivesTopics, createKafka, ensureTopics, kafkaServerOptions } from '@app/kafka';
 import { ordersApiDocs } from './orders.api-docs.js';
 import { ordersEnv } from './orders.config.js';
-import { OrdersAppModule } from './orders.module.js';
+import { OrdersAppModule } from './orders-app.module.js';
 
 bootstrapOrExit('orders', async () => {
   const config = loadConfig(ordersEnv);

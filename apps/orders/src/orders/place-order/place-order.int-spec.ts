@@ -11,7 +11,7 @@ import { countRows, createTestDatabase, dropTestDatabase, queryTestDatabase, req
 import { ordersApiDocs } from '../../orders.api-docs.js';
 import { ordersEnv } from '../../orders.config.js';
 import { createOrdersDataSource } from '../../orders.data-source.js';
-import { OrdersAppModule } from '../../orders.module.js';
+import { OrdersAppModule } from '../../orders-app.module.js';
 import { orderEvent } from '../order-event.js';
 
 const { serverUrl, brokers } = testInfrastructure();

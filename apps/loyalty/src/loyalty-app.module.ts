@@ -11,10 +11,10 @@ import { createLoyaltyDataSource } from './loyalty.data-source.js';
 
 /** Loyalty: stands in for an external partner API that credits points, idempotently. */
 @Module({})
-export class LoyaltyModule {
+export class LoyaltyAppModule {
   static forRoot(config: LoyaltyConfig): DynamicModule {
     return {
-      module: LoyaltyModule,
+      module: LoyaltyAppModule,
       imports: [
         DatabaseModule.forRoot({ useFactory: () => createLoyaltyDataSource(config) }),
         MetricsModule.forRoot({ service: 'loyalty' }),
