@@ -2,7 +2,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 
-/** The dependency rules of STYLE.md, executable: they fail the build, not a code review. */
+/** The dependency rules of the workspace, executable: they fail the build, not a code review. */
 const root = new URL('../..', import.meta.url).pathname;
 
 function sourceFiles(dir: string): string[] {
