@@ -2,12 +2,12 @@ import { validateCronExpression } from 'cron';
 import * as z from 'zod';
 import { redactCredentials } from './redact-credentials.js';
 
-/**
- * Environment variables declared with zod, the schema library the workspace uses for messages too
- * (Standard Schema). Each variable is ONE declaration: a zod schema from the raw text (`undefined`
- * when unset) to its typed value, carrying its default, its bounds and, in {@link envDocs}, the
- * description and type name that `.env.example` and the "is required" error show.
- */
+// Environment variables declared with zod, the schema library the workspace uses for messages too
+// (Standard Schema). Each variable is ONE declaration: a zod schema from the raw text (`undefined`
+// when unset) to its typed value, carrying its default and bounds, and, in `envDocs`, the
+// description and type name that `.env.example` and the "is required" error show.
+
+/** What a variable may parse to. */
 export type EnvValue = string | number | boolean | string[];
 
 /** One environment variable: parses its raw text, or `undefined` when unset (the default, if any, applies). */
@@ -39,6 +39,7 @@ interface Common<T> {
 
 /** Wraps `value` (a schema of the text) into a variable: required unless defaulted, documented. */
 function variable<T extends EnvValue>(type: string, options: Common<T>, value: z.ZodType<T, string>): EnvVariable<T> {
+  // The leading string check is where an unset variable without default fails: say what it is for.
   const text = z.string({
     error: (issue) => (issue.input === undefined ? `is required (${type}): ${options.description}` : undefined),
   });
@@ -57,6 +58,11 @@ function integerText(min: number, max: number): z.ZodType<number, string> {
     .pipe(z.number().min(min, between).max(max, between));
 }
 
+/**
+ * Builders of {@link EnvVariable}s, one per kind of value. Every one takes a `description` (shown in
+ * `.env.example` and in the error when the variable is missing) and an optional `default` (used when
+ * the variable is unset or empty; without one, the variable is required).
+ */
 export const env = {
   string(options: Common<string> & { pattern?: RegExp }): EnvVariable<string> {
     const nonEmpty = z.string().refine((raw) => raw.trim() !== '', { abort: true, error: 'must not be empty' });
