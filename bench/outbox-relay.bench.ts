@@ -21,7 +21,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { Kafka, type Message, type Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
-import { env, type EnvConfig, loadConfig } from '@app/config';
+import { env, envDefault, type EnvConfig, loadConfig } from '@app/config';
 import { migrateDatabase, DatabaseModule, TransactionContext } from '@app/database';
 import { createIdempotentProducer, createKafka, ensureTopics, KafkaModule } from '@app/kafka';
 import { MetricsModule } from '@app/metrics';
@@ -38,7 +38,7 @@ const benchEnv = {
   }),
   BENCH_BATCH_SIZE: env.integer({
     description: "Messages per sendBatch, for both; the relay's OUTBOX_BATCH_SIZE",
-    default: outboxEnv.OUTBOX_BATCH_SIZE.default,
+    default: envDefault(outboxEnv.OUTBOX_BATCH_SIZE),
     min: 1,
     max: 2000,
   }),

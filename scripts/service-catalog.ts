@@ -38,13 +38,9 @@ export function migrateEntry(service: ServiceDescriptor): string {
 
 /** The port the service will listen on with `env`, parsed by its own schema (so `abc` fails here too). */
 export function servicePort(service: ServiceDescriptor, env: NodeJS.ProcessEnv): number {
-  const spec = service.schema[service.portVariable];
-  const raw = env[service.portVariable];
-  try {
-    return Number(raw ? spec.parse(raw) : spec.default);
-  } catch (error) {
-    throw new Error(`${service.portVariable} ${(error as Error).message}`);
-  }
+  const result = service.schema[service.portVariable].safeParse(env[service.portVariable] || undefined);
+  if (!result.success) throw new Error(`${service.portVariable} ${result.error.issues.map((issue) => issue.message).join('; ')}`);
+  return Number(result.data);
 }
 
 /**

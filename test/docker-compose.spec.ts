@@ -1,5 +1,6 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
+import { envDefault } from '@app/config';
 import { LocalDefaults } from '@app/testing';
 import { migrateEntry, services } from '../scripts/service-catalog.js';
 import { buildArg, dependencyConditions, environmentOf, hostBindings, portMappings, readComposeServices, withDefaults } from './support/compose-file.js';
@@ -17,13 +18,8 @@ for (const service of services) describe(`docker-compose service ${service.name}
   // The port the app will listen on with this environment; NaN when the value is malformed (the
   // parser test above names it), so the port test fails too instead of aborting the whole file.
   const expectedPort = (() => {
-    const spec = service.schema[service.portVariable];
-    const raw = environment[service.portVariable];
-    try {
-      return Number(raw === undefined ? spec.default : spec.parse(raw));
-    } catch {
-      return Number.NaN;
-    }
+    const port = service.schema[service.portVariable].safeParse(environment[service.portVariable]);
+    return port.success ? Number(port.data) : Number.NaN;
   })();
 
   it('exists in the compose file', () => {
@@ -31,7 +27,7 @@ for (const service of services) describe(`docker-compose service ${service.name}
   });
 
   it('when the schema has no default for a variable, then compose sets it', () => {
-    const required = Object.entries(service.schema).filter(([, spec]) => spec.default === undefined).map(([variable]) => variable);
+    const required = Object.entries(service.schema).filter(([, spec]) => envDefault(spec) === undefined).map(([variable]) => variable);
     expect(required.filter((variable) => !(variable in environment))).toEqual([]);
   });
 
@@ -41,14 +37,8 @@ for (const service of services) describe(`docker-compose service ${service.name}
 
   it("when compose sets a variable, then the schema's own parser accepts the value", () => {
     const problems = Object.entries(environment).flatMap(([variable, value]) => {
-      const spec = service.schema[variable];
-      if (!spec) return [];
-      try {
-        spec.parse(value);
-        return [];
-      } catch (error) {
-        return [`${variable}=${value}: ${(error as Error).message}`];
-      }
+      const result = service.schema[variable]?.safeParse(value);
+      return result?.success === false ? result.error.issues.map((issue) => `${variable}=${value}: ${issue.message}`) : [];
     });
     expect(problems).toEqual([]);
   });

@@ -1,12 +1,14 @@
-import type { EnvSchema } from './env-schema.js';
+import { envDefault, envDoc, type EnvSchema } from './env-variable.js';
 
 /** Renders a schema as `.env.example` lines: a comment with type, default and meaning, then `NAME=default`. */
 export function renderEnvExample(title: string, schema: EnvSchema): string {
   const lines = [`# --- ${title} ---`];
-  for (const [name, spec] of Object.entries(schema)) {
-    const defaultText = spec.default === undefined ? 'required' : `default ${formatValue(spec.default)}`;
-    lines.push(`# ${spec.description} [${spec.type}; ${defaultText}]`);
-    lines.push(`${name}=${spec.default === undefined ? '' : quoteForShell(formatValue(spec.default))}`);
+  for (const [name, variable] of Object.entries(schema)) {
+    const { description, type } = envDoc(name, variable);
+    const value = envDefault(variable);
+    const defaultText = value === undefined ? 'required' : `default ${formatValue(value)}`;
+    lines.push(`# ${description} [${type}; ${defaultText}]`);
+    lines.push(`${name}=${value === undefined ? '' : quoteForShell(formatValue(value))}`);
   }
   return lines.join('\n');
 }

@@ -1,5 +1,5 @@
-export { env } from './env-schema.js';
-export type { EnvConfig, EnvSchema, EnvValue, EnvVarSpec } from './env-schema.js';
+export { env, envDefault } from './env-variable.js';
+export type { EnvConfig, EnvSchema, EnvValue, EnvVariable } from './env-variable.js';
 export { ConfigValidationError } from './config-validation.error.js';
 export { loadConfig } from './load-config.js';
 export { renderEnvExample } from './env-example.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { ConfigValidationError } from './config-validation.error.js';
-import { env } from './env-schema.js';
+import { env } from './env-variable.js';
 import { loadConfig } from './load-config.js';
 import { redactCredentials } from './redact-credentials.js';
 

@@ -1,4 +1,4 @@
-import { env } from '@app/config';
+import { env, type EnvConfig } from '@app/config';
 
 /**
  * Environment variables every app with a database reads. Each service owns one database on the
@@ -38,11 +38,8 @@ export function databaseEnv(defaultName: string) {
   };
 }
 
-export interface DatabaseConfig {
-  DATABASE_URL: string;
-  DATABASE_NAME: string;
-  DATABASE_POOL_SIZE: number;
-  /** Default none; the apps always pass theirs (see {@link databaseEnv}). */
-  DATABASE_STATEMENT_TIMEOUT_MS?: number;
-  DATABASE_LOCK_TIMEOUT_MS?: number;
-}
+type DatabaseEnv = EnvConfig<ReturnType<typeof databaseEnv>>;
+type DatabaseTimeouts = 'DATABASE_STATEMENT_TIMEOUT_MS' | 'DATABASE_LOCK_TIMEOUT_MS';
+
+/** What {@link databaseEnv} yields; the timeouts default to none here, the apps always pass theirs. */
+export type DatabaseConfig = Omit<DatabaseEnv, DatabaseTimeouts> & Partial<Pick<DatabaseEnv, DatabaseTimeouts>>;

@@ -1,4 +1,4 @@
-import { env } from '@app/config';
+import { env, type EnvConfig } from '@app/config';
 
 /** Environment variables of every app that talks to Kafka. */
 export function kafkaEnv(defaultClientId: string) {
@@ -37,11 +37,5 @@ export function kafkaEnv(defaultClientId: string) {
   };
 }
 
-export interface KafkaConfig {
-  KAFKA_BROKERS: string[];
-  KAFKA_CLIENT_ID: string;
-  KAFKA_CONSUMER_GROUP: string;
-  KAFKA_TOPIC_PARTITIONS: number;
-  KAFKA_PARTITIONS_CONSUMED_CONCURRENTLY: number;
-  KAFKA_SESSION_TIMEOUT_MS: number;
-}
+/** What {@link kafkaEnv} yields, defaults applied. */
+export type KafkaConfig = EnvConfig<ReturnType<typeof kafkaEnv>>;
