@@ -1,26 +1,17 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
-import { INVENTORY_CONFIG } from '../inventory-config.token.js';
-import type { InventoryConfig } from '../inventory.config.js';
-import { LoyaltyDispatcher } from './loyalty.dispatcher.js';
+import { JobScheduler } from '@app/scheduling';
+import { CommandDispatcher } from './command.dispatcher.js';
+import { COMMANDS_OPTIONS, type CommandsOptions } from './commands.options.js';
 
-const DISPATCH_INTERVAL = 'loyalty-dispatch';
-
-/** Runs the dispatcher on an `@nestjs/schedule` interval; awaits the running cycle on shutdown. */
+/** Runs the dispatcher every `pollIntervalMs`; awaits the calls in flight on shutdown. */
 @Injectable()
-export class LoyaltyDispatchScheduler implements OnApplicationBootstrap, OnModuleDestroy {
+export class CommandDispatchScheduler extends JobScheduler {
   constructor(
-    @Inject(SchedulerRegistry) private readonly registry: SchedulerRegistry,
-    @Inject(LoyaltyDispatcher) private readonly dispatcher: LoyaltyDispatcher,
-    @Inject(INVENTORY_CONFIG) private readonly config: InventoryConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.registry.addInterval(DISPATCH_INTERVAL, setInterval(() => this.dispatcher.tick(), this.config.LOYALTY_DISPATCH_INTERVAL_MS));
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    if (this.registry.doesExist('interval', DISPATCH_INTERVAL)) this.registry.deleteInterval(DISPATCH_INTERVAL);
-    await this.dispatcher.stop();
+    @Inject(SchedulerRegistry) registry: SchedulerRegistry,
+    @Inject(CommandDispatcher) dispatcher: CommandDispatcher,
+    @Inject(COMMANDS_OPTIONS) options: CommandsOptions,
+  ) {
+    super(registry, `${options.table}-dispatch`, dispatcher, { intervalMs: options.pollIntervalMs });
   }
 }
