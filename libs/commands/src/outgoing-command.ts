@@ -10,6 +10,3 @@ export interface OutgoingCommand {
   /** The JSON body, stored as `jsonb` and sent unchanged on every attempt. */
   body: unknown;
 }
-
-/** `PENDING` until the partner answers 2xx (`DONE`) or refuses for good with a 4xx (`PARKED`, for a human). */
-export type CommandStatus = 'PENDING' | 'DONE' | 'PARKED';
