@@ -109,6 +109,7 @@ export class CommandDispatcher {
       });
   }
 
+  /** Resolves when no cycle is running; unlike {@link trigger}, never starts one. */
   async idle(): Promise<void> {
     while (this.inFlight) await this.inFlight;
   }
