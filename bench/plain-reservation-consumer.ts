@@ -37,8 +37,8 @@ async function reserve(pool: pg.Pool, order: OrderCreatedPayload): Promise<void>
       await client.query("INSERT INTO reservations (order_id, status, items) VALUES ($1, 'RESERVED', $2)", [order.orderId, JSON.stringify(lines)]);
       const points = Math.floor(order.totalCents / 100);
       if (points > 0) {
-        await client.query('INSERT INTO loyalty_commands (id, customer_id, order_id, points) VALUES ($1, $2, $3, $4)', [
-          `loyalty-accrual:${order.orderId}`, order.customerId, order.orderId, points,
+        await client.query("INSERT INTO loyalty_commands (id, path, body) VALUES ($1, '/accruals', $2)", [
+          `loyalty-accrual:${order.orderId}`, JSON.stringify({ customerId: order.customerId, orderId: order.orderId, points }),
         ]);
       }
     }

@@ -68,9 +68,9 @@ describe('npm run ops -- outbox and loyalty (real Postgres, real processes)', ()
       // A command loyalty refused earlier (as after a 4xx while a partner-side bug was live).
       await sql(
         inventoryDatabase,
-        `INSERT INTO loyalty_commands (id, customer_id, order_id, points, status, attempts, last_error)
-         VALUES ($1, $2, $3, 12, 'PARKED', 1, 'HTTP 400 from loyalty: customerId rejected')`,
-        [commandId, customerId, orderId],
+        `INSERT INTO loyalty_commands (id, path, body, status, attempts, last_error)
+         VALUES ($1, '/accruals', $2, 'PARKED', 1, 'HTTP 400 from loyalty: customerId rejected')`,
+        [commandId, JSON.stringify({ customerId, orderId, points: 12 })],
       );
     });
 

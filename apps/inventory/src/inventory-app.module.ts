@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
+import { CommandsModule } from '@app/commands';
 import { Topics } from '@app/contracts';
 import { DatabaseModule } from '@app/database';
 import { HealthModule } from '@app/health';
@@ -12,7 +13,6 @@ import { TelemetryModule } from '@app/telemetry';
 import { INVENTORY_CONFIG } from './inventory-config.token.js';
 import type { InventoryConfig } from './inventory.config.js';
 import { createInventoryDataSource } from './inventory.data-source.js';
-import { LoyaltyModule } from './loyalty/loyalty.module.js';
 import { ReservationsModule } from './reservations/reservations.module.js';
 import { StockModule } from './stock/stock.module.js';
 
@@ -39,10 +39,20 @@ export class InventoryAppModule {
         // Every event is checked against the contract its consumers use before it reaches the outbox.
         OutboxModule.forRoot(config, { validateEvent: messageProblems }),
         InboxModule.forRoot(config),
+        // Loyalty accruals, written by the reservation and sent to loyalty until it acknowledges them.
+        CommandsModule.forRoot({
+          table: 'loyalty_commands',
+          baseUrl: config.LOYALTY_BASE_URL,
+          pollIntervalMs: config.LOYALTY_DISPATCH_INTERVAL_MS,
+          batchSize: config.LOYALTY_DISPATCH_BATCH_SIZE,
+          concurrency: config.LOYALTY_DISPATCH_CONCURRENCY,
+          requestTimeoutMs: config.LOYALTY_REQUEST_TIMEOUT_MS,
+          retryBaseMs: config.LOYALTY_RETRY_BASE_MS,
+          retryMaxMs: config.LOYALTY_RETRY_MAX_MS,
+        }),
         HealthModule.forRoot({ kafka: true }),
         StockModule,
         ReservationsModule,
-        LoyaltyModule,
       ],
     };
   }

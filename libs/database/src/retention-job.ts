@@ -1,17 +1,17 @@
 import { Logger } from '@nestjs/common';
-import type { SchedulerRegistry } from '@nestjs/schedule';
-import { CronJob } from 'cron';
 import type { DataSource } from 'typeorm';
 import { type BatchedDelete, deleteInBatches } from './delete-in-batches.js';
 
 /**
  * A retention job over one table: {@link run} deletes what {@link expired} selects, in bounded
  * batches, and never runs twice at once (a second call joins the running one, so a slow run and
- * the next cron tick cannot delete in parallel).
+ * the next cron tick cannot delete in parallel). {@link trigger} and {@link stop} make it a
+ * `ScheduledJob` of `@app/scheduling`, which runs it on its cron.
  */
 export abstract class RetentionJob {
   private readonly logger = new Logger(this.constructor.name);
   private running: Promise<number> | undefined;
+  private stopped = false;
 
   protected constructor(private readonly retentionDataSource: DataSource) {}
 
@@ -34,24 +34,15 @@ export abstract class RetentionJob {
     await this.running?.catch(() => undefined);
   }
 
-  /**
-   * Runs this job on `cronTime` (cron with seconds) as `name` in `@nestjs/schedule`'s registry.
-   * Registered at runtime rather than by `@Cron()`, because the schedule is configuration.
-   */
-  schedule(registry: SchedulerRegistry, name: string, cronTime: string): void {
-    const job = CronJob.from({
-      cronTime,
-      onTick: () => {
-        this.run().catch((error: Error) => this.logger.error(`${name} failed: ${error.message}`));
-      },
-    });
-    registry.addCronJob(name, job);
-    job.start();
+  /** Starts a run unless one is in flight, and logs its failure: what a schedule calls. */
+  trigger(): void {
+    if (this.stopped) return;
+    this.run().catch((error: Error) => this.logger.error(`Retention run failed: ${error.message}`));
   }
 
-  /** Stops the schedule and waits for the run in flight, e.g. before the DataSource closes. */
-  async unschedule(registry: SchedulerRegistry, name: string): Promise<void> {
-    if (registry.doesExist('cron', name)) registry.deleteCronJob(name);
+  /** Ignores later triggers and waits for the run in flight, e.g. before the DataSource closes. */
+  async stop(): Promise<void> {
+    this.stopped = true;
     await this.idle();
   }
 

@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { IdempotencyCleanup } from './idempotency.cleanup.js';
+import { IdempotencyCleanupScheduler } from './idempotency-cleanup.scheduler.js';
 import { IDEMPOTENCY_CONFIG, type IdempotencyConfig } from './idempotency.config.js';
 
 /**
@@ -12,7 +13,7 @@ export class IdempotencyCleanupModule {
   static forRoot(config: IdempotencyConfig): DynamicModule {
     return {
       module: IdempotencyCleanupModule,
-      providers: [{ provide: IDEMPOTENCY_CONFIG, useValue: config }, IdempotencyCleanup],
+      providers: [{ provide: IDEMPOTENCY_CONFIG, useValue: config }, IdempotencyCleanup, IdempotencyCleanupScheduler],
       exports: [IdempotencyCleanup],
     };
   }

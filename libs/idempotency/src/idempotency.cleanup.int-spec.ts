@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { SchedulerRegistry } from '@nestjs/schedule';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '@app/config';
 import { createDataSource, migrateDatabase } from '@app/database';
@@ -39,7 +38,7 @@ describe('IdempotencyCleanup (real Postgres)', () => {
     await migrateDatabase(dataSource, serverUrl, database);
     // Retention 30 days; batches of 2 so that 5 expired keys need several statements.
     const config = loadConfig(idempotencyEnv, { IDEMPOTENCY_RETENTION_MS: String(30 * DAY_MS), IDEMPOTENCY_CLEANUP_BATCH_SIZE: '2' });
-    cleanup = new IdempotencyCleanup(dataSource, new SchedulerRegistry(), config);
+    cleanup = new IdempotencyCleanup(dataSource, config);
   });
 
   afterAll(async () => {

@@ -1,10 +1,7 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { SchedulerRegistry } from '@nestjs/schedule';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { type BatchedDelete, RetentionJob } from '@app/database';
 import { IDEMPOTENCY_CONFIG, type IdempotencyConfig } from './idempotency.config.js';
-
-const CLEANUP_JOB = 'idempotency-cleanup';
 
 /**
  * Deletes stored Idempotency-Keys older than `IDEMPOTENCY_RETENTION_MS`, in bounded batches, on
@@ -13,21 +10,12 @@ const CLEANUP_JOB = 'idempotency-cleanup';
  * retention must exceed how long any caller keeps retrying.
  */
 @Injectable()
-export class IdempotencyCleanup extends RetentionJob implements OnApplicationBootstrap, OnModuleDestroy {
+export class IdempotencyCleanup extends RetentionJob {
   constructor(
     @Inject(DataSource) dataSource: DataSource,
-    @Inject(SchedulerRegistry) private readonly registry: SchedulerRegistry,
     @Inject(IDEMPOTENCY_CONFIG) private readonly config: IdempotencyConfig,
   ) {
     super(dataSource);
-  }
-
-  onApplicationBootstrap(): void {
-    this.schedule(this.registry, CLEANUP_JOB, this.config.IDEMPOTENCY_CLEANUP_CRON);
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.unschedule(this.registry, CLEANUP_JOB);
   }
 
   protected expired(): BatchedDelete {

@@ -1,24 +1,17 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
+import { Inject, Injectable } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
+import { JobScheduler } from '@app/scheduling';
 import { INBOX_CONFIG, type InboxConfig } from './inbox.config.js';
 import { InboxCleanup } from './inbox.cleanup.js';
 
-const CLEANUP_JOB = 'inbox-cleanup';
-
 /** Runs {@link InboxCleanup} on `INBOX_CLEANUP_CRON`; awaits a run in flight on shutdown. */
 @Injectable()
-export class InboxCleanupScheduler implements OnApplicationBootstrap, OnModuleDestroy {
+export class InboxCleanupScheduler extends JobScheduler {
   constructor(
-    @Inject(SchedulerRegistry) private readonly registry: SchedulerRegistry,
-    @Inject(InboxCleanup) private readonly cleanup: InboxCleanup,
-    @Inject(INBOX_CONFIG) private readonly config: InboxConfig,
-  ) {}
-
-  onApplicationBootstrap(): void {
-    this.cleanup.schedule(this.registry, CLEANUP_JOB, this.config.INBOX_CLEANUP_CRON);
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.cleanup.unschedule(this.registry, CLEANUP_JOB);
+    @Inject(SchedulerRegistry) registry: SchedulerRegistry,
+    @Inject(InboxCleanup) cleanup: InboxCleanup,
+    @Inject(INBOX_CONFIG) config: InboxConfig,
+  ) {
+    super(registry, 'inbox-cleanup', cleanup, { cron: config.INBOX_CLEANUP_CRON });
   }
 }

@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { OUTBOX_CONFIG, type OutboxConfig } from './outbox-options.js';
 import { OutboxCleanup } from './outbox.cleanup.js';
+import { OutboxCleanupScheduler } from './outbox-cleanup.scheduler.js';
 import { OutboxListener } from './outbox.listener.js';
 import { OutboxMetrics } from './outbox.metrics.js';
 import { OutboxPublisher } from './outbox.publisher.js';
@@ -39,6 +40,7 @@ export class OutboxModule {
         OutboxListener,
         OutboxCleanup,
         OutboxRelayScheduler,
+        OutboxCleanupScheduler,
       ],
       exports: [OutboxWriter, OutboxRelay, OutboxCleanup],
     };

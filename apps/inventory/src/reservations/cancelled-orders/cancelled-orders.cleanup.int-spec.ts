@@ -1,5 +1,4 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { SchedulerRegistry } from '@nestjs/schedule';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '@app/config';
 import { migrateDatabase } from '@app/database';
@@ -40,7 +39,7 @@ describe('CancelledOrdersCleanup (real Postgres)', () => {
     });
     dataSource = await createInventoryDataSource(config).initialize();
     await migrateDatabase(dataSource, serverUrl, database);
-    cleanup = new CancelledOrdersCleanup(dataSource, new SchedulerRegistry(), config);
+    cleanup = new CancelledOrdersCleanup(dataSource, config);
   });
 
   afterAll(async () => {

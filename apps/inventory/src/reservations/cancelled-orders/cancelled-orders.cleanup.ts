@@ -1,11 +1,8 @@
-import { Inject, Injectable, type OnApplicationBootstrap, type OnModuleDestroy } from '@nestjs/common';
-import { SchedulerRegistry } from '@nestjs/schedule';
+import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { type BatchedDelete, RetentionJob } from '@app/database';
 import { INVENTORY_CONFIG } from '../../inventory-config.token.js';
 import type { InventoryConfig } from '../../inventory.config.js';
-
-const CLEANUP_JOB = 'cancelled-orders-cleanup';
 
 /**
  * Forgets remembered cancellations (`cancelled_orders`) as the inbox forgets message ids: after
@@ -15,21 +12,12 @@ const CLEANUP_JOB = 'cancelled-orders-cleanup';
  * keeps records longer than that). Without it the table grows by every cancel that came first.
  */
 @Injectable()
-export class CancelledOrdersCleanup extends RetentionJob implements OnApplicationBootstrap, OnModuleDestroy {
+export class CancelledOrdersCleanup extends RetentionJob {
   constructor(
     @Inject(DataSource) dataSource: DataSource,
-    @Inject(SchedulerRegistry) private readonly registry: SchedulerRegistry,
     @Inject(INVENTORY_CONFIG) private readonly config: InventoryConfig,
   ) {
     super(dataSource);
-  }
-
-  onApplicationBootstrap(): void {
-    this.schedule(this.registry, CLEANUP_JOB, this.config.INBOX_CLEANUP_CRON);
-  }
-
-  async onModuleDestroy(): Promise<void> {
-    await this.unschedule(this.registry, CLEANUP_JOB);
   }
 
   protected expired(): BatchedDelete {

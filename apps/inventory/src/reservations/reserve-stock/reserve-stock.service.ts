@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
+import { CommandWriter } from '@app/commands';
 import {
-  accrualRequestCheck,
   type OrderCreated,
   type RejectionCode,
   rejectionReason,
@@ -12,11 +12,10 @@ import {
 import { TransactionContext } from '@app/database';
 import type { InboxEnvelope } from '@app/inbox';
 import { OutboxWriter } from '@app/outbox';
-import { currentTraceparent } from '@app/telemetry';
 import { InventoryErrorCodes } from '../../inventory.error-codes.js';
-import { accrualOperationId, pointsFor } from '../../loyalty/loyalty-command.entity.js';
 import { lockOrder } from '../order-lock.js';
 import { reservationEventBase } from '../reservation-event-base.js';
+import { loyaltyAccrualCommand } from './loyalty-accrual.command.js';
 
 /**
  * Sums quantities per SKU, sorted by SKU: rows are then locked in one global order (no deadlocks).
@@ -29,14 +28,6 @@ export function linesBySku(items: { sku: string; quantity: number }[]): Reserved
   return [...totals].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([sku, quantity]) => ({ sku, quantity }));
 }
 
-/** Thrown when a loyalty command would break loyalty's contract: a bug in the limits, never parked silently. */
-class LoyaltyCommandRejectedError extends Error {
-  constructor(orderId: string, problems: string[]) {
-    super(`INVENTORY.INVALID_LOYALTY_COMMAND: the accrual of order ${orderId} violates loyalty's contract: ${problems.join('; ')}`);
-    this.name = 'LoyaltyCommandRejectedError';
-  }
-}
-
 /**
  * Reserves every line of an order or none, inside the inbox transaction: stock, reservation,
  * the answer event (outbox) and the loyalty command commit together with the inbox row.
@@ -46,6 +37,7 @@ export class ReserveStockService {
   constructor(
     private readonly tx: TransactionContext,
     private readonly outbox: OutboxWriter,
+    private readonly commands: CommandWriter,
   ) {}
 
   async reserve(envelope: InboxEnvelope<OrderCreated>): Promise<void> {
@@ -86,22 +78,10 @@ export class ReserveStockService {
       order.orderId,
       JSON.stringify(lines),
     ]);
-    const points = pointsFor(order.totalCents);
-    if (points > 0) {
-      const accrual = { customerId: order.customerId, orderId: order.orderId, points };
-      // Checked as loyalty will check it: a command loyalty would refuse fails this transaction now
-      // (and the order is retried, then dead-lettered, visibly) instead of being parked later.
-      const problems = accrualRequestCheck(accrual, 'accrual');
-      if (problems.length > 0) throw new LoyaltyCommandRejectedError(order.orderId, problems);
-      // The consumer span's context goes with the command, so the loyalty call joins this trace.
-      await manager.query('INSERT INTO loyalty_commands (id, customer_id, order_id, points, traceparent) VALUES ($1, $2, $3, $4, $5)', [
-        accrualOperationId(order.orderId),
-        accrual.customerId,
-        accrual.orderId,
-        accrual.points,
-        currentTraceparent() ?? null,
-      ]);
-    }
+    // Written with the reservation, so loyalty is owed the accrual exactly when the stock is held;
+    // the command carries this consumer span's context, so the loyalty call joins the order's trace.
+    const accrual = loyaltyAccrualCommand(order);
+    if (accrual) await this.commands.enqueue(accrual);
     const payload: StockReserved = { orderId: order.orderId, items: lines, reservedAt: new Date().toISOString() };
     await this.outbox.add({ ...reservationEventBase(envelope, ReservationEvents.StockReserved), payload });
   }

@@ -4,17 +4,15 @@ import { DataSource } from 'typeorm';
 import { retryDelayMs } from '@app/backoff';
 import { failpoint } from '@app/failpoints';
 import { appTracer, contextFromTraceparent, endWithError, formatTraceparent, SpanKind } from '@app/telemetry';
-import { INVENTORY_CONFIG } from '../inventory-config.token.js';
-import type { InventoryConfig } from '../inventory.config.js';
-import type { LoyaltyCommand } from './loyalty-command.entity.js';
-import { type CallOutcome, sendAccrual } from './loyalty.client.js';
-import { LoyaltyMetrics } from './loyalty.metrics.js';
+import { type CallOutcome, sendCommand } from './command.client.js';
+import { CommandMetrics } from './command.metrics.js';
+import { COMMANDS_OPTIONS, type CommandsOptions } from './commands.options.js';
 import { runConcurrently } from './run-concurrently.js';
 
 /**
  * Claims up to $1 due commands for claim $2 until now + $3 ms, in one statement.
  *
- * Why a claim: every inventory replica runs a dispatcher, and without one each replica sent every
+ * Why a claim: every replica of the app runs a dispatcher, and without one each replica sent every
  * due command (issue 7, point 6). `FOR UPDATE SKIP LOCKED` lets concurrent claims pass each other
  * instead of queueing: a row another replica is claiming right now is skipped, and one it has
  * claimed is no longer due (its `next_attempt_at` moved past now, re-checked under the row lock).
@@ -22,84 +20,96 @@ import { runConcurrently } from './run-concurrently.js';
  * commands until the lease ends; no sweeper is needed. Raw SQL: one round trip per batch on the
  * hot path, which the ORM cannot express (UPDATE ... FROM a locked sub-select).
  */
-const CLAIM_DUE = `
+const claimDue = (table: string) => `
   WITH due AS (
-    SELECT id FROM loyalty_commands
+    SELECT id FROM ${table}
     WHERE status = 'PENDING' AND next_attempt_at <= now()
     ORDER BY next_attempt_at
     LIMIT $1
     FOR UPDATE SKIP LOCKED),
   claimed AS (
-    UPDATE loyalty_commands c
+    UPDATE ${table} c
     SET claim_id = $2, next_attempt_at = now() + make_interval(secs => $3::float / 1000)
     FROM due WHERE c.id = due.id
-    RETURNING c.id, c.customer_id AS "customerId", c.order_id AS "orderId", c.points, c.attempts, c.traceparent, c.next_attempt_at)
-  SELECT id, "customerId", "orderId", points, attempts, traceparent FROM claimed ORDER BY next_attempt_at`;
+    RETURNING c.id, c.path, c.body, c.attempts, c.traceparent, c.next_attempt_at)
+  SELECT id, path, body, attempts, traceparent FROM claimed ORDER BY next_attempt_at`;
 
 /**
  * Every status change is conditional on the status the dispatcher read (`PENDING`): a late answer
  * can never turn `DONE` into `PARKED` or reschedule a finished command. Retrying and parking also
  * require our claim to still be the current one, so a replica whose lease expired cannot undo the
- * work of the replica that holds the command now. `DONE` does not: loyalty acknowledged the key,
+ * work of the replica that holds the command now. `DONE` does not: the partner acknowledged the key,
  * which is true whoever asked.
  */
-const MARK_DONE = `
-  UPDATE loyalty_commands
+const markDone = (table: string) => `
+  UPDATE ${table}
   SET status = 'DONE', attempts = attempts + 1, last_error = NULL, completed_at = now(), claim_id = NULL
   WHERE id = $1 AND status = 'PENDING'
   RETURNING id`;
-const MARK_PARKED = `
-  UPDATE loyalty_commands
+const markParked = (table: string) => `
+  UPDATE ${table}
   SET status = 'PARKED', attempts = attempts + 1, last_error = $3, claim_id = NULL
   WHERE id = $1 AND status = 'PENDING' AND claim_id = $2
   RETURNING id`;
-const SCHEDULE_RETRY = `
-  UPDATE loyalty_commands
+const scheduleRetry = (table: string) => `
+  UPDATE ${table}
   SET attempts = attempts + 1, last_error = $3, claim_id = NULL, next_attempt_at = now() + make_interval(secs => $4::float / 1000)
   WHERE id = $1 AND status = 'PENDING' AND claim_id = $2
   RETURNING id`;
 
-type DueCommand = Pick<LoyaltyCommand, 'id' | 'customerId' | 'orderId' | 'points' | 'attempts' | 'traceparent'>;
-
-/**
- * How long a claim lasts: the slowest a claimed batch can take (its calls run in waves of
- * `LOYALTY_DISPATCH_CONCURRENCY`, each bounded by the request timeout), plus one more timeout of
- * margin for the database writes. Derived rather than configured, so it can never be set shorter
- * than the work it protects. Exported for its unit test.
- */
-export function claimLeaseMs(config: Pick<InventoryConfig, 'LOYALTY_DISPATCH_BATCH_SIZE' | 'LOYALTY_DISPATCH_CONCURRENCY' | 'LOYALTY_REQUEST_TIMEOUT_MS'>): number {
-  const waves = Math.ceil(config.LOYALTY_DISPATCH_BATCH_SIZE / config.LOYALTY_DISPATCH_CONCURRENCY);
-  return (waves + 1) * config.LOYALTY_REQUEST_TIMEOUT_MS;
+/** A claimed command, as the claim returns it. */
+interface DueCommand {
+  id: string;
+  path: string;
+  body: unknown;
+  attempts: number;
+  traceparent: string | null;
 }
 
 /**
- * Sends pending loyalty commands until loyalty acknowledges them. Sending twice is safe by design
- * (the key makes loyalty replay its stored answer), so the claim is a lease, not a lock held across
- * the HTTP call: a crash after loyalty accepted and before we marked the row just means one more,
- * harmless, call once the lease ends.
+ * How long a claim lasts: the slowest a claimed batch can take (its calls run in waves of
+ * `concurrency`, each bounded by the request timeout), plus one more timeout of
+ * margin for the database writes. Derived rather than configured, so it can never be set shorter
+ * than the work it protects. Exported for its unit test.
+ */
+export function claimLeaseMs(options: Pick<CommandsOptions, 'batchSize' | 'concurrency' | 'requestTimeoutMs'>): number {
+  const waves = Math.ceil(options.batchSize / options.concurrency);
+  return (waves + 1) * options.requestTimeoutMs;
+}
+
+/**
+ * Sends pending commands until the partner acknowledges them. Sending twice is safe by design
+ * (the key makes the partner replay its stored answer), so the claim is a lease, not a lock held
+ * across the HTTP call: a crash after the partner accepted and before we marked the row just means
+ * one more, harmless, call once the lease ends.
  */
 @Injectable()
-export class LoyaltyDispatcher {
-  private readonly logger = new Logger(LoyaltyDispatcher.name);
+export class CommandDispatcher {
+  private readonly logger = new Logger(CommandDispatcher.name);
+  private readonly sql: { claimDue: string; markDone: string; markParked: string; scheduleRetry: string };
   private inFlight: Promise<void> | undefined;
   private stopping = false;
 
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
-    @Inject(LoyaltyMetrics) private readonly metrics: LoyaltyMetrics,
-    @Inject(INVENTORY_CONFIG) private readonly config: InventoryConfig,
-  ) {}
+    @Inject(CommandMetrics) private readonly metrics: CommandMetrics,
+    @Inject(COMMANDS_OPTIONS) private readonly options: CommandsOptions,
+  ) {
+    const { table } = options;
+    this.sql = { claimDue: claimDue(table), markDone: markDone(table), markParked: markParked(table), scheduleRetry: scheduleRetry(table) };
+  }
 
   /** Starts a cycle unless one is running (cycles never overlap). */
-  tick(): void {
+  trigger(): void {
     if (this.stopping) return;
     this.inFlight ??= this.dispatchDue()
-      .catch((error: Error) => this.logger.error(`Loyalty dispatch failed: ${error.message}`))
+      .catch((error: Error) => this.logger.error(`Dispatching ${this.options.table} failed: ${error.message}`))
       .finally(() => {
         this.inFlight = undefined;
       });
   }
 
+  /** Resolves when no cycle is running; unlike {@link trigger}, never starts one. */
   async idle(): Promise<void> {
     while (this.inFlight) await this.inFlight;
   }
@@ -112,50 +122,56 @@ export class LoyaltyDispatcher {
 
   /**
    * Claims and sends batch after batch while batches come back full: a backlog drains at the speed
-   * of loyalty, not at one batch per `LOYALTY_DISPATCH_INTERVAL_MS` (which capped it near 100/s).
+   * of the partner, not at one batch per `pollIntervalMs` (which capped it near 100/s).
    */
   private async dispatchDue(): Promise<void> {
-    const batchSize = this.config.LOYALTY_DISPATCH_BATCH_SIZE;
+    const { batchSize } = this.options;
     while (!this.stopping) {
       const claimId = randomUUID();
-      const due: DueCommand[] = await this.dataSource.query(CLAIM_DUE, [batchSize, claimId, claimLeaseMs(this.config)]);
-      await runConcurrently(due, this.config.LOYALTY_DISPATCH_CONCURRENCY, (command) => this.dispatch(command, claimId));
+      const due: DueCommand[] = await this.dataSource.query(this.sql.claimDue, [batchSize, claimId, claimLeaseMs(this.options)]);
+      await runConcurrently(due, this.options.concurrency, (command) => this.dispatch(command, claimId));
       if (due.length < batchSize) return;
     }
   }
 
   private async dispatch(command: DueCommand, claimId: string): Promise<void> {
-    // A CLIENT span continuing the trace of the reservation that wrote the command; its context
-    // goes out as the request's `traceparent`, so loyalty's server span is its child.
+    // A CLIENT span continuing the trace of the transaction that wrote the command; its context
+    // goes out as the request's `traceparent`, so the partner's server span is its child.
     const span = appTracer().startSpan(
-      'POST /accruals',
-      { kind: SpanKind.CLIENT, attributes: { 'http.request.method': 'POST', 'loyalty.command.id': command.id, 'loyalty.attempt': command.attempts + 1 } },
+      `POST ${command.path}`,
+      { kind: SpanKind.CLIENT, attributes: { 'http.request.method': 'POST', 'command.id': command.id, 'command.attempt': command.attempts + 1 } },
       contextFromTraceparent(command.traceparent ?? undefined),
     );
-    const outcome = await sendAccrual(this.config.LOYALTY_BASE_URL, command, this.config.LOYALTY_REQUEST_TIMEOUT_MS, formatTraceparent(span.spanContext()));
-    span.setAttribute('loyalty.outcome', outcome.kind);
+    const outcome = await sendCommand({
+      url: new URL(command.path, this.options.baseUrl),
+      idempotencyKey: command.id,
+      body: command.body,
+      timeoutMs: this.options.requestTimeoutMs,
+      traceparent: formatTraceparent(span.spanContext()),
+    });
+    span.setAttribute('command.outcome', outcome.kind);
     if (outcome.kind === 'accepted') span.end();
     else endWithError(span, new Error(outcome.error));
     try {
       await this.record(command, claimId, outcome);
     } catch (error) {
-      // The claim's lease brings the command back; loyalty answers the resend from its stored response.
-      this.logger.error(`Loyalty command ${command.id}: recording ${outcome.kind} failed: ${(error as Error).message}`);
+      // The claim's lease brings the command back; the partner answers the resend from its stored response.
+      this.logger.error(`Command ${command.id}: recording ${outcome.kind} failed: ${(error as Error).message}`);
     }
   }
 
   private async record(command: DueCommand, claimId: string, outcome: CallOutcome): Promise<void> {
     if (outcome.kind === 'accepted') {
       await failpoint('dispatcher.after-accepted-before-mark', command.id);
-      if (await this.changed(MARK_DONE, [command.id])) this.metrics.done.inc();
+      if (await this.changed(this.sql.markDone, [command.id])) this.metrics.done.inc();
     } else if (outcome.kind === 'rejected') {
-      if (await this.changed(MARK_PARKED, [command.id, claimId, outcome.error])) {
+      if (await this.changed(this.sql.markParked, [command.id, claimId, outcome.error])) {
         this.metrics.parked.inc();
-        this.logger.error(`Loyalty command ${command.id} parked: ${outcome.error}`);
+        this.logger.error(`Command ${command.id} parked: ${outcome.error}`);
       }
     } else {
-      const delayMs = retryDelayMs(command.attempts + 1, this.config.LOYALTY_RETRY_BASE_MS, this.config.LOYALTY_RETRY_MAX_MS);
-      if (await this.changed(SCHEDULE_RETRY, [command.id, claimId, outcome.error, delayMs])) this.metrics.retried.inc();
+      const delayMs = retryDelayMs(command.attempts + 1, this.options.retryBaseMs, this.options.retryMaxMs);
+      if (await this.changed(this.sql.scheduleRetry, [command.id, claimId, outcome.error, delayMs])) this.metrics.retried.inc();
     }
   }
 

@@ -1,5 +1,3 @@
-import type { LoyaltyCommand } from './loyalty-command.entity.js';
-
 export type CallOutcome =
   | { kind: 'accepted'; status: number }
   | { kind: 'rejected'; status: number; error: string }
@@ -19,23 +17,30 @@ export function classifyStatus(status: number): CallOutcome['kind'] {
   return 'retry';
 }
 
+/** One attempt at a command: where, what, and under which key. */
+export interface CommandCall {
+  url: URL;
+  /** The command id, sent as `Idempotency-Key`. */
+  idempotencyKey: string;
+  /** The stored JSON body, sent as it is. */
+  body: unknown;
+  timeoutMs: number;
+  /** The calling span's W3C context, so the partner's server span joins the trace. */
+  traceparent?: string;
+}
+
 /**
- * One `POST /accruals` with the command id as `Idempotency-Key` and the caller's span as `traceparent`. Classifies the answer: 2xx is
- * done; most 4xx will never succeed (park it for a human); 5xx, 408/409/425/429, timeouts and
- * network errors may.
+ * One `POST` of a command with its id as `Idempotency-Key`. Classifies the answer: 2xx is done;
+ * most 4xx will never succeed (park it for a human); 5xx, 408/409/425/429, timeouts and network
+ * errors may.
  */
-export async function sendAccrual(
-  baseUrl: string,
-  command: Pick<LoyaltyCommand, 'id' | 'customerId' | 'orderId' | 'points'>,
-  timeoutMs: number,
-  traceparent?: string,
-): Promise<CallOutcome> {
+export async function sendCommand(call: CommandCall): Promise<CallOutcome> {
   try {
-    const response = await fetch(new URL('/accruals', baseUrl), {
+    const response = await fetch(call.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': command.id, ...(traceparent ? { traceparent } : {}) },
-      body: JSON.stringify({ customerId: command.customerId, orderId: command.orderId, points: command.points }),
-      signal: AbortSignal.timeout(timeoutMs),
+      headers: { 'content-type': 'application/json', 'idempotency-key': call.idempotencyKey, ...(call.traceparent ? { traceparent: call.traceparent } : {}) },
+      body: JSON.stringify(call.body),
+      signal: AbortSignal.timeout(call.timeoutMs),
     });
     const text = await response.text();
     const kind = classifyStatus(response.status);

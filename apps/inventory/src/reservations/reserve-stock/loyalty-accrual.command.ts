@@ -1,0 +1,31 @@
+import type { OutgoingCommand } from '@app/commands';
+import { type AccrualRequest, accrualRequestCheck, type OrderCreated } from '@app/contracts';
+import { pointsFor } from './points-for.js';
+
+/** The business operation id of an order's accrual: the same order always yields the same key. */
+export function accrualOperationId(orderId: string): string {
+  return `loyalty-accrual:${orderId}`;
+}
+
+/** Thrown when a loyalty command would break loyalty's contract: a bug in the limits, never parked silently. */
+class LoyaltyCommandRejectedError extends Error {
+  constructor(orderId: string, problems: string[]) {
+    super(`INVENTORY.INVALID_LOYALTY_COMMAND: the accrual of order ${orderId} violates loyalty's contract: ${problems.join('; ')}`);
+    this.name = 'LoyaltyCommandRejectedError';
+  }
+}
+
+/**
+ * The loyalty call a reserved order owes, `POST /accruals` of its points under its operation id,
+ * or undefined when it earns no points. Checked as loyalty
+ * will check it: a command loyalty would refuse fails the reservation transaction now (and the
+ * order is retried, then dead-lettered, visibly) instead of being parked later.
+ */
+export function loyaltyAccrualCommand(order: Pick<OrderCreated, 'orderId' | 'customerId' | 'totalCents'>): (OutgoingCommand & { body: AccrualRequest }) | undefined {
+  const points = pointsFor(order.totalCents);
+  if (points <= 0) return undefined;
+  const body: AccrualRequest = { customerId: order.customerId, orderId: order.orderId, points };
+  const problems = accrualRequestCheck(body, 'accrual');
+  if (problems.length > 0) throw new LoyaltyCommandRejectedError(order.orderId, problems);
+  return { id: accrualOperationId(order.orderId), path: '/accruals', body };
+}

@@ -1,0 +1,54 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { Counter, Gauge, Registry } from 'prom-client';
+import { DataSource } from 'typeorm';
+import { COMMANDS_OPTIONS, type CommandsOptions } from './commands.options.js';
+
+/**
+ * The dispatcher's counters and the table's gauges, every name prefixed with the table
+ * (`loyalty_commands_done_total`, ...): the dashboards and alert rules name them.
+ */
+@Injectable()
+export class CommandMetrics {
+  readonly done: Counter;
+  readonly parked: Counter;
+  readonly retried: Counter;
+  readonly staleOutcomes: Counter;
+
+  constructor(@Inject(Registry) registry: Registry, @Inject(DataSource) dataSource: DataSource, @Inject(COMMANDS_OPTIONS) { table }: CommandsOptions) {
+    this.done = new Counter({ name: `${table}_done_total`, help: `Commands of ${table} acknowledged with 2xx`, registers: [registry] });
+    this.parked = new Counter({
+      name: `${table}_parked_total`,
+      help: `Commands of ${table} parked after a 4xx: they need a human`,
+      registers: [registry],
+    });
+    this.retried = new Counter({
+      name: `${table}_retried_total`,
+      help: `Calls of ${table} commands that timed out, failed or got 5xx, and were scheduled again`,
+      registers: [registry],
+    });
+    this.staleOutcomes = new Counter({
+      name: `${table}_stale_outcomes_total`,
+      help: 'Answers not recorded because the command was finished or claimed again meanwhile (a lease outlived by a slow call)',
+      registers: [registry],
+    });
+    new Gauge({
+      name: `${table}_pending`,
+      help: `Commands of ${table} not yet acknowledged`,
+      registers: [registry],
+      async collect() {
+        const [row] = await dataSource.query(`SELECT count(*)::int AS n FROM ${table} WHERE status = 'PENDING'`);
+        this.set(row.n);
+      },
+    });
+    // A gauge beside the counter: an alert on the gauge resolves once a human retried the commands.
+    new Gauge({
+      name: `${table}_parked`,
+      help: `Commands of ${table} parked after a 4xx, waiting for a human`,
+      registers: [registry],
+      async collect() {
+        const [row] = await dataSource.query(`SELECT count(*)::int AS n FROM ${table} WHERE status = 'PARKED'`);
+        this.set(row.n);
+      },
+    });
+  }
+}

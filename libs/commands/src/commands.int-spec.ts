@@ -1,0 +1,176 @@
+import { once } from 'node:events';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Registry } from 'prom-client';
+import type { DataSource } from 'typeorm';
+import { createDataSource, NoActiveTransactionError, TransactionContext } from '@app/database';
+import { createTestDatabase, dropTestDatabase, testInfrastructure, uniqueName, waitFor } from '@app/testing';
+import { CommandDispatcher } from './command.dispatcher.js';
+import { CommandMetrics } from './command.metrics.js';
+import { CommandWriter } from './command.writer.js';
+import type { CommandsOptions } from './commands.options.js';
+
+const { serverUrl } = testInfrastructure();
+const TABLE = 'partner_commands';
+
+/** The columns docs/commands.md lists: what an app's migrations must create under its own table name. */
+const CREATE_TABLE = `
+  CREATE TABLE ${TABLE} (
+    id text PRIMARY KEY,
+    path text NOT NULL,
+    body jsonb NOT NULL,
+    status text NOT NULL DEFAULT 'PENDING' CHECK (status IN ('PENDING', 'DONE', 'PARKED')),
+    attempts int NOT NULL DEFAULT 0,
+    last_error text,
+    next_attempt_at timestamptz NOT NULL DEFAULT now(),
+    claim_id uuid,
+    traceparent text,
+    created_at timestamptz NOT NULL DEFAULT now(),
+    completed_at timestamptz
+  );
+  CREATE INDEX ${TABLE}_due_idx ON ${TABLE} (next_attempt_at) WHERE status = 'PENDING'`;
+
+interface Received {
+  path: string;
+  key: string | undefined;
+  body: { answers: number[] };
+}
+
+/**
+ * The library against real Postgres and a stand-in partner over real HTTP: each command's body
+ * lists the statuses the partner answers it with, attempt after attempt.
+ */
+describe('@app/commands (real Postgres, a partner over HTTP)', () => {
+  let database: string;
+  let dataSource: DataSource;
+  let tx: TransactionContext;
+  let writer: CommandWriter;
+  let registry: Registry;
+  let dispatcher: CommandDispatcher;
+  let partner: Server;
+  const received: Received[] = [];
+  const dispatchers: CommandDispatcher[] = [];
+
+  const options = (baseUrl: string): CommandsOptions => ({
+    table: TABLE,
+    baseUrl,
+    pollIntervalMs: 100,
+    batchSize: 4,
+    concurrency: 2,
+    requestTimeoutMs: 2000,
+    retryBaseMs: 20,
+    retryMaxMs: 40,
+  });
+  const newDispatcher = (metricsRegistry: Registry) => {
+    const opts = options(`http://127.0.0.1:${(partner.address() as AddressInfo).port}`);
+    const dispatcher = new CommandDispatcher(dataSource, new CommandMetrics(metricsRegistry, dataSource, opts), opts);
+    dispatchers.push(dispatcher);
+    return dispatcher;
+  };
+  const rowOf = async (id: string) => (await dataSource.query(`SELECT status, attempts, last_error, path, body, traceparent FROM ${TABLE} WHERE id = $1`, [id]))[0];
+  const metric = async (name: string, from = registry) => (await from.getSingleMetric(name)!.get()).values[0]?.value ?? 0;
+  /** Runs dispatch cycles until `id` reaches `status` (a retried command is due again after its backoff). */
+  const dispatchUntil = (id: string, status: string) =>
+    waitFor(
+      async () => {
+        dispatcher.trigger();
+        await dispatcher.idle();
+        return (await rowOf(id))?.status === status;
+      },
+      { timeoutMs: 10_000, intervalMs: 20, description: `${id} to be ${status}` },
+    );
+  const enqueue = (id: string, answers: number[]) => tx.run(() => writer.enqueue({ id, path: '/calls', body: { answers } }));
+
+  beforeAll(async () => {
+    database = await createTestDatabase(serverUrl, 'commands');
+    dataSource = await createDataSource({ serverUrl, database, entities: [], migrations: [], poolSize: 4 }).initialize();
+    await dataSource.query(CREATE_TABLE);
+    tx = new TransactionContext(dataSource);
+    partner = createServer((request, response) => {
+      let text = '';
+      request.on('data', (chunk) => (text += chunk));
+      request.on('end', () => {
+        const body = JSON.parse(text) as Received['body'];
+        const attempt = received.filter((one) => one.key === request.headers['idempotency-key']).length;
+        received.push({ path: request.url!, key: request.headers['idempotency-key'] as string | undefined, body });
+        response.writeHead(body.answers[Math.min(attempt, body.answers.length - 1)]).end('{}');
+      });
+    });
+    partner.listen(0, '127.0.0.1');
+    await once(partner, 'listening');
+    registry = new Registry();
+    writer = new CommandWriter(tx, options('http://unused'));
+    dispatcher = newDispatcher(registry);
+  });
+
+  afterAll(async () => {
+    await Promise.all(dispatchers.map((dispatcher) => dispatcher.stop()));
+    partner?.close();
+    await dataSource?.destroy();
+    if (database) await dropTestDatabase(serverUrl, database);
+  });
+
+  it('when a command is enqueued outside a transaction, then the writer refuses', async () => {
+    await expect(writer.enqueue({ id: uniqueName('op'), path: '/calls', body: {} })).rejects.toBeInstanceOf(NoActiveTransactionError);
+  });
+
+  it('when the business transaction rolls back, then its command is gone with it', async () => {
+    const id = uniqueName('op');
+    await expect(
+      tx.run(async () => {
+        await writer.enqueue({ id, path: '/calls', body: { answers: [201] } });
+        throw new Error('business rule failed');
+      }),
+    ).rejects.toThrow('business rule failed');
+    expect(await rowOf(id)).toBeUndefined();
+  });
+
+  it('when the partner answers 2xx, then the command is sent once, with its id as Idempotency-Key, and is DONE', async () => {
+    const id = uniqueName('op-accepted');
+    await enqueue(id, [201]);
+    expect(await rowOf(id)).toMatchObject({ status: 'PENDING', attempts: 0, path: '/calls', body: { answers: [201] } });
+
+    await dispatchUntil(id, 'DONE');
+    expect(received.filter((one) => one.key === id)).toEqual([{ path: '/calls', key: id, body: { answers: [201] } }]);
+    expect(await rowOf(id)).toMatchObject({ status: 'DONE', attempts: 1, last_error: null });
+    expect(await metric(`${TABLE}_done_total`)).toBe(1);
+  });
+
+  it('when the partner answers 5xx, then the command is retried with the same key until it is accepted', async () => {
+    const id = uniqueName('op-retried');
+    await enqueue(id, [503, 500, 200]);
+
+    await dispatchUntil(id, 'DONE');
+    expect(received.filter((one) => one.key === id)).toHaveLength(3);
+    expect(await rowOf(id)).toMatchObject({ status: 'DONE', attempts: 3 });
+    expect(await metric(`${TABLE}_retried_total`)).toBe(2);
+  });
+
+  it('when the partner refuses with a 4xx, then the command is PARKED with the answer, and never sent again', async () => {
+    const id = uniqueName('op-parked');
+    await enqueue(id, [422]);
+
+    await dispatchUntil(id, 'PARKED');
+    expect(await rowOf(id)).toMatchObject({ status: 'PARKED', attempts: 1, last_error: 'HTTP 422: {}' });
+    expect(await metric(`${TABLE}_parked_total`)).toBe(1);
+    expect(await metric(`${TABLE}_parked`)).toBe(1);
+    dispatcher.trigger();
+    await dispatcher.idle();
+    expect(received.filter((one) => one.key === id)).toHaveLength(1);
+  });
+
+  it('when two replicas dispatch the same backlog, then their claims split it: every command is sent exactly once', async () => {
+    const replicas = [newDispatcher(new Registry()), newDispatcher(new Registry())];
+    const ids = Array.from({ length: 12 }, (_, n) => uniqueName(`op-backlog-${n}`));
+    await tx.run(async () => {
+      for (const id of ids) await writer.enqueue({ id, path: '/calls', body: { answers: [200] } });
+    });
+
+    for (const replica of replicas) replica.trigger();
+    await Promise.all(replicas.map((replica) => replica.idle()));
+    const [{ done }] = await dataSource.query(`SELECT count(*)::int AS done FROM ${TABLE} WHERE id = ANY($1) AND status = 'DONE'`, [ids]);
+    expect(done).toBe(ids.length);
+    expect(received.filter((one) => ids.includes(one.key!)).map((one) => one.key).sort()).toEqual([...ids].sort());
+  });
+});

@@ -1,0 +1,23 @@
+import { describe, expect, it } from '@jest/globals';
+import { checkedCommandsOptions, type CommandsOptions } from './commands.options.js';
+
+const options = (table: string): CommandsOptions => ({
+  table,
+  baseUrl: 'http://127.0.0.1:3002',
+  pollIntervalMs: 100,
+  batchSize: 50,
+  concurrency: 8,
+  requestTimeoutMs: 3000,
+  retryBaseMs: 500,
+  retryMaxMs: 30_000,
+});
+
+describe('checkedCommandsOptions (the table name goes into SQL text)', () => {
+  it.each(['loyalty_commands', 'partner.payment_commands'])('when the table is %s, then the options are accepted', (table) => {
+    expect(checkedCommandsOptions(options(table)).table).toBe(table);
+  });
+
+  it.each(['loyalty_commands; DROP TABLE orders', 'Loyalty', '"quoted"', ''])('when the table is %j, then the module refuses to start', (table) => {
+    expect(() => checkedCommandsOptions(options(table))).toThrow('table must be a lower-case SQL identifier');
+  });
+});

@@ -1,0 +1,37 @@
+/**
+ * What an app tells `CommandsModule.forRoot`. No defaults here: the app owns its environment
+ * variables (inventory's `LOYALTY_*`, with their defaults and bounds in its configuration) and
+ * passes the validated values.
+ */
+export interface CommandsOptions {
+  /**
+   * The app's table of commands, created by the app's own migrations with the columns listed in
+   * docs/commands.md. Also the prefix of every metric name (`<table>_done_total`, ...), so one name
+   * finds the rows and the dashboards. A plain (optionally schema-qualified) SQL identifier.
+   */
+  table: string;
+  /** Base URL every command's `path` is resolved against, e.g. `http://loyalty:3002`. */
+  baseUrl: string;
+  /** How often an idle dispatcher looks for due commands; a backlog drains without waiting. Lower: faster sends, more idle queries. */
+  pollIntervalMs: number;
+  /** Commands claimed per statement; a full batch is followed at once by the next. Larger: fewer claims, a longer lease. */
+  batchSize: number;
+  /** Calls in flight at once per process. Higher drains faster until the partner saturates, and shortens the lease. */
+  concurrency: number;
+  /** Timeout of one call; a timeout is retried with the same Idempotency-Key. */
+  requestTimeoutMs: number;
+  /** First retry delay after a timeout, 5xx or network error; doubles per attempt, with jitter. */
+  retryBaseMs: number;
+  /** Cap of the retry delay: the worst extra latency once the partner is back. */
+  retryMaxMs: number;
+}
+
+export const COMMANDS_OPTIONS = Symbol('COMMANDS_OPTIONS');
+
+const SQL_IDENTIFIER = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/;
+
+/** The options, once checked: the table name goes into SQL text, so it must be an identifier and nothing else. */
+export function checkedCommandsOptions(options: CommandsOptions): CommandsOptions {
+  if (!SQL_IDENTIFIER.test(options.table)) throw new Error(`CommandsModule: table must be a lower-case SQL identifier, got ${JSON.stringify(options.table)}`);
+  return options;
+}

@@ -1,0 +1,1 @@
+export { JobScheduler, type JobSchedule, type ScheduledJob } from './job-scheduler.js';
