@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
+import { schemaProblems } from '@app/envelope';
 import { OrderEvents, type OrderLine, SKU_PATTERN } from './order-events.js';
 import { OrderLimits } from './order-limits.js';
 
@@ -10,7 +11,7 @@ const created = (items: OrderLine[], customerId = 'customer') => ({
   totalCents: items.reduce((sum, line) => sum + line.quantity * line.unitPriceCents, 0),
   createdAt: new Date().toISOString(),
 });
-const validate = (payload: unknown) => OrderEvents.OrderCreated.validate(payload, 'payload');
+const validate = (payload: unknown) => schemaProblems(OrderEvents.OrderCreated.schema, payload, 'payload');
 
 describe('OrderCreated contract', () => {
   it('when lines of one SKU sum to more than the per-SKU limit, then it names items (issue 7: 2 x 600 of one SKU)', () => {

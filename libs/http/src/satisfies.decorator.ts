@@ -1,29 +1,28 @@
 import { registerDecorator, type ValidationArguments } from 'class-validator';
-
-/** A check as `libs/contracts` declares them: the problems of `value` at `path`, empty when valid. */
-export type FieldCheck = (value: unknown, path: string) => string[];
+import { schemaProblems, type StandardSchemaV1 } from '@app/envelope';
 
 /**
- * Validates a request field with a contract's own check instead of a second, hand-written set of
- * decorators: the API then refuses exactly what the event's consumers would refuse, counting
- * lengths the same way (issue 7: `@Length` and the contract counted different units). The 400
- * names the field with the check's message.
+ * Validates a request field with a contract's own schema (any Standard Schema: the domain's
+ * contracts declare theirs with zod) instead of a second, hand-written set of decorators: the API
+ * then refuses exactly what the event's consumers would refuse, counting lengths the same way
+ * (issue 7: `@Length` and the contract counted different units). The 400 names the field with the
+ * schema's message.
  *
  * @example
  * class PlaceOrderRequest {
- *   @Satisfies(OrderChecks.customerId)
+ *   @Satisfies(OrderFields.customerId)
  *   customerId: string;
  * }
  */
-export function Satisfies(fieldCheck: FieldCheck): PropertyDecorator {
+export function Satisfies(schema: StandardSchemaV1): PropertyDecorator {
   return (target, propertyName) => {
     registerDecorator({
       name: 'satisfiesContract',
       target: target.constructor,
       propertyName: String(propertyName),
       validator: {
-        validate: (value: unknown, args: ValidationArguments) => fieldCheck(value, args.property).length === 0,
-        defaultMessage: (args?: ValidationArguments) => fieldCheck(args?.value, args?.property ?? String(propertyName)).join('; '),
+        validate: (value: unknown) => schemaProblems(schema, value).length === 0,
+        defaultMessage: (args?: ValidationArguments) => schemaProblems(schema, args?.value, args?.property ?? String(propertyName)).join('; '),
       },
     });
   };

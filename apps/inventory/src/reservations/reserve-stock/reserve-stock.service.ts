@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
 import {
-  accrualRequestCheck,
+  AccrualRequestSchema,
   type OrderCreated,
   type RejectionCode,
   rejectionReason,
@@ -10,6 +10,7 @@ import {
   type StockReserved,
 } from '@app/contracts';
 import { TransactionContext } from '@app/database';
+import { schemaProblems } from '@app/envelope';
 import type { InboxEnvelope } from '@app/inbox';
 import { OutboxWriter } from '@app/outbox';
 import { currentTraceparent } from '@app/telemetry';
@@ -91,7 +92,7 @@ export class ReserveStockService {
       const accrual = { customerId: order.customerId, orderId: order.orderId, points };
       // Checked as loyalty will check it: a command loyalty would refuse fails this transaction now
       // (and the order is retried, then dead-lettered, visibly) instead of being parked later.
-      const problems = accrualRequestCheck(accrual, 'accrual');
+      const problems = schemaProblems(AccrualRequestSchema, accrual, 'accrual');
       if (problems.length > 0) throw new LoyaltyCommandRejectedError(order.orderId, problems);
       // The consumer span's context goes with the command, so the loyalty call joins this trace.
       await manager.query('INSERT INTO loyalty_commands (id, customer_id, order_id, points, traceparent) VALUES ($1, $2, $3, $4, $5)', [

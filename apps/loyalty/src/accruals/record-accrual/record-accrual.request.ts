@@ -1,5 +1,5 @@
 import { ApiProperty } from '@nestjs/swagger';
-import { AccrualChecks, AccrualLimits, OrderLimits } from '@app/contracts';
+import { AccrualFields, AccrualLimits, OrderLimits } from '@app/contracts';
 import { Satisfies } from '@app/http';
 
 /**
@@ -9,14 +9,14 @@ import { Satisfies } from '@app/http';
  */
 export class RecordAccrualRequest {
   @ApiProperty({ minLength: 1, maxLength: OrderLimits.customerIdMaxLength, example: 'c1' })
-  @Satisfies(AccrualChecks.customerId)
+  @Satisfies(AccrualFields.customerId)
   customerId: string;
 
   @ApiProperty({ format: 'uuid' })
-  @Satisfies(AccrualChecks.orderId)
+  @Satisfies(AccrualFields.orderId)
   orderId: string;
 
   @ApiProperty({ minimum: 1, maximum: AccrualLimits.pointsMax, example: 21 })
-  @Satisfies(AccrualChecks.points)
+  @Satisfies(AccrualFields.points)
   points: number;
 }

@@ -1,31 +1,31 @@
 import { ApiProperty } from '@nestjs/swagger';
 import { Type } from 'class-transformer';
 import { ArrayMaxSize, ArrayMinSize, IsArray, ValidateNested } from 'class-validator';
-import { OrderChecks, OrderLimits, SKU_PATTERN } from '@app/contracts';
+import { OrderFields, OrderLimits, SKU_PATTERN } from '@app/contracts';
 import { Satisfies } from '@app/http';
 
 /**
- * Every field is checked by the `OrderCreated` contract's own field checks: the API accepts
+ * Every field is checked by the `OrderCreated` contract's own field schemas: the API accepts
  * exactly what inventory will accept, and every limit lives in `OrderLimits`. `@ApiProperty` only
  * describes (the swc build runs no swagger plugin), from the same limits.
  */
 export class OrderLineRequest {
   @ApiProperty({ pattern: SKU_PATTERN.source, maxLength: OrderLimits.skuMaxLength, example: 'SKU-APPLE' })
-  @Satisfies(OrderChecks.sku)
+  @Satisfies(OrderFields.sku)
   sku: string;
 
   @ApiProperty({ minimum: 1, maximum: OrderLimits.quantityPerSkuMax, example: 2 })
-  @Satisfies(OrderChecks.quantity)
+  @Satisfies(OrderFields.quantity)
   quantity: number;
 
   @ApiProperty({ minimum: 0, maximum: OrderLimits.unitPriceCentsMax, example: 1050 })
-  @Satisfies(OrderChecks.unitPriceCents)
+  @Satisfies(OrderFields.unitPriceCents)
   unitPriceCents: number;
 }
 
 export class PlaceOrderRequest {
   @ApiProperty({ minLength: 1, maxLength: OrderLimits.customerIdMaxLength, example: 'c1', description: 'Length in Unicode code points' })
-  @Satisfies(OrderChecks.customerId)
+  @Satisfies(OrderFields.customerId)
   customerId: string;
 
   /**
@@ -43,6 +43,6 @@ export class PlaceOrderRequest {
   @ArrayMaxSize(OrderLimits.linesMax)
   @ValidateNested({ each: true })
   @Type(() => OrderLineRequest)
-  @Satisfies(OrderChecks.lineTotals)
+  @Satisfies(OrderFields.lineTotals)
   items: OrderLineRequest[];
 }
