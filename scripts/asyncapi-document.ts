@@ -4,9 +4,8 @@
 // `npm run asyncapi` writes it; test/asyncapi.spec.ts fails when the committed copy is stale.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { z } from 'zod';
 import { MessageCatalog, timestamp, Topics, uuid } from '@app/contracts';
-import { DeadLetterHeaders, deadLetterTopic, Headers, type MessageDeclaration } from '@app/envelope';
+import { DeadLetterHeaders, deadLetterTopic, Headers, jsonSchemaOf, type MessageDeclaration } from '@app/envelope';
 import { findRepoRoot } from '@app/testing';
 
 /** Where the document is committed, relative to the repository root. */
@@ -14,17 +13,6 @@ export const ASYNCAPI_PATH = 'docs/asyncapi.json';
 
 /** A JSON Schema (draft-07, the dialect AsyncAPI's schema format extends), as a plain object. */
 export type JsonSchema = Record<string, unknown>;
-
-/**
- * The JSON Schema of a contract's zod schema, without the `$schema` key (a schema inside an
- * AsyncAPI document takes the document's dialect). Contracts are declared with zod; a declaration
- * with another Standard Schema library would need its own converter here.
- */
-export function jsonSchemaOf(schema: unknown): JsonSchema {
-  if (!(schema instanceof z.ZodType)) throw new Error('asyncapi: a contract schema must be a zod schema to be published');
-  const { $schema: _, ...rest } = z.toJSONSchema(schema, { target: 'draft-07' }) as JsonSchema;
-  return rest;
-}
 
 /** Kafka bindings version of every `bindings.kafka` object below. */
 const KAFKA_BINDING_VERSION = '0.5.0';

@@ -2,8 +2,8 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import Ajv from 'ajv';
 import { MessageCatalog, OrderLimits, oneOf, RejectionCodes, ReservationLimits, text, Topics } from '@app/contracts';
-import { DeadLetterHeaders, deadLetterTopic, Headers, schemaProblems } from '@app/envelope';
-import { ASYNCAPI_PATH, buildAsyncApiDocument, jsonSchemaOf, type JsonSchema, renderAsyncApiDocument } from '../scripts/asyncapi-document.js';
+import { DeadLetterHeaders, deadLetterTopic, Headers, jsonSchemaOf, schemaProblems } from '@app/envelope';
+import { ASYNCAPI_PATH, buildAsyncApiDocument, type JsonSchema, renderAsyncApiDocument } from '../scripts/asyncapi-document.js';
 
 // The schemas are checked by an independent JSON Schema implementation (ajv, draft-07, the dialect
 // AsyncAPI's schema format extends), not by the code that wrote them.

@@ -2,7 +2,8 @@
  * The part of the Standard Schema spec (https://standardschema.dev, v1) this project uses: a
  * schema is any value with a `~standard.validate`. zod, valibot and arktype implement it, so the
  * envelope, the inbox and the outbox depend on this interface, not on a schema library; the
- * domain (`libs/contracts`) chooses zod.
+ * domain (`libs/contracts`) chooses zod. `jsonSchema` is the Standard JSON Schema extension
+ * (zod 4.2 and later), read by {@link jsonSchemaOf}.
  */
 export interface StandardSchemaV1<Input = unknown, Output = Input> {
   readonly '~standard': {
@@ -10,8 +11,12 @@ export interface StandardSchemaV1<Input = unknown, Output = Input> {
     readonly vendor: string;
     readonly validate: (value: unknown) => StandardResult<Output> | Promise<StandardResult<Output>>;
     readonly types?: { readonly input: Input; readonly output: Output } | undefined;
+    readonly jsonSchema?: { readonly input: (options: { readonly target: JsonSchemaTarget }) => Record<string, unknown> };
   };
 }
+
+/** The JSON Schema dialects this project publishes: AsyncAPI's payloads (draft-07) and OpenAPI 3.0 request bodies. */
+export type JsonSchemaTarget = 'draft-07' | 'openapi-3.0';
 
 /** What `validate` returns: the value, or the issues (`issues` present means invalid). */
 export type StandardResult<Output> =
@@ -49,4 +54,16 @@ export function schemaProblems(schema: StandardSchemaV1, value: unknown, root = 
     const field = pathText(root, issue.path);
     return field ? `${field} ${issue.message}` : issue.message;
   });
+}
+
+/**
+ * The JSON Schema of what `schema` accepts, from the schema itself (Standard JSON Schema), without
+ * the `$schema` key: a schema embedded in an AsyncAPI or OpenAPI document takes the document's
+ * dialect. Throws for a schema library that does not implement the extension.
+ */
+export function jsonSchemaOf(schema: StandardSchemaV1, target: JsonSchemaTarget = 'draft-07'): Record<string, unknown> {
+  const converter = schema['~standard'].jsonSchema;
+  if (!converter) throw new TypeError(`jsonSchemaOf: a ${schema['~standard'].vendor} schema does not implement Standard JSON Schema`);
+  const { $schema: _, ...rest } = converter.input({ target });
+  return rest;
 }

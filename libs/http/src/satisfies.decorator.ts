@@ -1,21 +1,25 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import { registerDecorator, type ValidationArguments } from 'class-validator';
-import { schemaProblems, type StandardSchemaV1 } from '@app/envelope';
+import { jsonSchemaOf, schemaProblems, type StandardSchemaV1 } from '@app/envelope';
 
 /**
- * Validates a request field with a contract's own schema (any Standard Schema: the domain's
- * contracts declare theirs with zod) instead of a second, hand-written set of decorators: the API
- * then refuses exactly what the event's consumers would refuse, counting lengths the same way
- * (issue 7: `@Length` and the contract counted different units). The 400 names the field with the
- * schema's message.
+ * Validates and documents a request field with a contract's own schema (any Standard Schema: the
+ * domain's contracts declare theirs with zod) instead of a second, hand-written set of validation
+ * and `@ApiProperty` decorators: the API then refuses exactly what the event's consumers would
+ * refuse, counting lengths the same way (issue 7: `@Length` and the contract counted different
+ * units), and its OpenAPI schema is the contract's (Standard JSON Schema, OpenAPI 3.0 dialect).
+ * The 400 names the field with the schema's message. `api` adds to the documentation (an
+ * example) or overrides it.
  *
  * @example
  * class PlaceOrderRequest {
- *   @Satisfies(OrderFields.customerId)
+ *   @Satisfies(OrderFields.customerId, { example: 'c1' })
  *   customerId: string;
  * }
  */
-export function Satisfies(schema: StandardSchemaV1): PropertyDecorator {
-  return (target, propertyName) => {
+export function Satisfies(schema: StandardSchemaV1, api: ApiPropertyOptions = {}): PropertyDecorator {
+  const validate: PropertyDecorator = (target, propertyName) => {
     registerDecorator({
       name: 'satisfiesContract',
       target: target.constructor,
@@ -26,4 +30,5 @@ export function Satisfies(schema: StandardSchemaV1): PropertyDecorator {
       },
     });
   };
+  return applyDecorators(ApiProperty({ ...(jsonSchemaOf(schema, 'openapi-3.0') as ApiPropertyOptions), ...api } as ApiPropertyOptions), validate);
 }
