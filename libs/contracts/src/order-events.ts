@@ -34,8 +34,16 @@ const lineTotals = z.superRefine(
   { when: () => true },
 );
 
-/** How the published JSON Schema states {@link lineTotals}, in words. */
-const lineTotalsDescription = `Units of one SKU summed over its lines: at most ${OrderLimits.quantityPerSkuMax}. Sum of quantity x unitPriceCents over the lines: at most ${OrderLimits.totalCentsMax} cents.`;
+/**
+ * The lines of an order: 1 to `linesMax` of `line`, and the rules over them, which the published
+ * JSON Schema states in words.
+ */
+const linesOf = <T extends z.ZodType>(line: T) =>
+  list(line, { min: 1, max: OrderLimits.linesMax })
+    .check(lineTotals)
+    .meta({
+      description: `Units of one SKU summed over its lines: at most ${OrderLimits.quantityPerSkuMax}. Sum of quantity x unitPriceCents over the lines: at most ${OrderLimits.totalCentsMax} cents.`,
+    });
 
 /** The schema of each field of an order, shared by the HTTP request and the event contracts. */
 export const OrderFields = {
@@ -43,20 +51,21 @@ export const OrderFields = {
   sku: text({ pattern: SKU_PATTERN, description: `must be 1 to ${OrderLimits.skuMaxLength} upper-case letters, digits or dashes` }),
   quantity: integer({ min: 1, max: OrderLimits.quantityPerSkuMax }),
   unitPriceCents: integer({ min: 0, max: OrderLimits.unitPriceCentsMax }),
-  /** The rules over an order's lines (units per SKU, order total) alone, for a request whose lines are checked one by one. */
-  lineTotals: z.unknown().check(lineTotals).meta({ description: lineTotalsDescription }),
+  /**
+   * The lines as a list (1 to `linesMax`, units per SKU, order total) without checking each line:
+   * for a request whose lines are validated one by one with the fields above.
+   */
+  lines: linesOf(z.unknown()),
   totalCents: integer({ min: 0, max: OrderLimits.totalCentsMax }),
 } as const;
 
 const orderLine = record({ sku: OrderFields.sku, quantity: OrderFields.quantity, unitPriceCents: OrderFields.unitPriceCents });
 
-/** The lines of an order: each line valid, 1 to `linesMax` of them, and the rules over them. */
-const orderLines = list(orderLine, { min: 1, max: OrderLimits.linesMax }).check(lineTotals).meta({ description: lineTotalsDescription });
 
 const orderCreated = record({
   orderId: uuid(),
   customerId: OrderFields.customerId,
-  items: orderLines,
+  items: linesOf(orderLine),
   totalCents: OrderFields.totalCents,
   createdAt: timestamp(),
 });

@@ -10,7 +10,8 @@ import { jsonSchemaOf, schemaProblems, type StandardSchemaV1 } from '@app/envelo
  * refuse, counting lengths the same way (issue 7: `@Length` and the contract counted different
  * units), and its OpenAPI schema is the contract's (Standard JSON Schema, OpenAPI 3.0 dialect).
  * The 400 names the field with the schema's message. `api` adds to the documentation (an
- * example) or overrides it.
+ * example) or overrides it; a class given as `api.type` documents the value, and for an array its
+ * items, instead of the schema.
  *
  * @example
  * class PlaceOrderRequest {
@@ -30,5 +31,7 @@ export function Satisfies(schema: StandardSchemaV1, api: ApiPropertyOptions = {}
       },
     });
   };
-  return applyDecorators(ApiProperty({ ...(jsonSchemaOf(schema, 'openapi-3.0') as ApiPropertyOptions), ...api } as ApiPropertyOptions), validate);
+  const documented = jsonSchemaOf(schema, 'openapi-3.0');
+  if (api.type !== undefined) delete documented.items;
+  return applyDecorators(ApiProperty({ ...documented, ...api }), validate);
 }

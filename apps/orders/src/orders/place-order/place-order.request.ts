@@ -1,6 +1,6 @@
 import { Type } from 'class-transformer';
-import { ArrayMaxSize, ArrayMinSize, IsArray, ValidateNested } from 'class-validator';
-import { OrderFields, OrderLimits } from '@app/contracts';
+import { ValidateNested } from 'class-validator';
+import { OrderFields } from '@app/contracts';
 import { Satisfies } from '@app/http';
 
 /**
@@ -25,12 +25,10 @@ export class PlaceOrderRequest {
 
   /**
    * Lines of one SKU may repeat (inventory merges them), but their units are summed against the
-   * per-SKU limit, and the order total is bounded: both are the contract's `lineTotals` rule.
+   * per-SKU limit, and the order total is bounded: the contract's rules over the lines. Each line
+   * is then validated with its own fields.
    */
-  @Satisfies(OrderFields.lineTotals, { type: [OrderLineRequest], minItems: 1, maxItems: OrderLimits.linesMax })
-  @IsArray()
-  @ArrayMinSize(1)
-  @ArrayMaxSize(OrderLimits.linesMax)
+  @Satisfies(OrderFields.lines, { type: [OrderLineRequest] })
   @ValidateNested({ each: true })
   @Type(() => OrderLineRequest)
   items: OrderLineRequest[];
