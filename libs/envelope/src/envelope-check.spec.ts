@@ -47,7 +47,6 @@ describe('checkEnvelope', () => {
 
   it('when a header arrives as a Buffer, then it is read as text', () => {
     const id = randomUUID();
-    expect(checkEnvelope(message({ headerChanges: {} }), accepts, 'c')).toMatchObject({ valid: true });
     const raw = message();
     raw.headers[Headers.messageId] = Buffer.from(id);
     expect(checkEnvelope(raw, accepts, 'c')).toMatchObject({ valid: true, message: { messageId: id } });
