@@ -61,7 +61,6 @@ export const OrderFields = {
 
 const orderLine = record({ sku: OrderFields.sku, quantity: OrderFields.quantity, unitPriceCents: OrderFields.unitPriceCents });
 
-
 const orderCreated = record({
   orderId: uuid(),
   customerId: OrderFields.customerId,
