@@ -22,6 +22,7 @@ import { Test, type TestingModule } from '@nestjs/testing';
 import { Kafka, type Message, type Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
 import { env, envDefault, type EnvConfig, loadConfig } from '@app/config';
+import { OrderEvents } from '@app/contracts';
 import { migrateDatabase, DatabaseModule, TransactionContext } from '@app/database';
 import { createIdempotentProducer, createKafka, ensureTopics, KafkaModule } from '@app/kafka';
 import { MetricsModule } from '@app/metrics';
@@ -85,8 +86,7 @@ function orderCreated(topic: string, n: number): OutboxEvent {
   const orderId = randomUUID();
   return {
     topic,
-    messageType: 'OrderCreated',
-    schemaVersion: 1,
+    message: OrderEvents.OrderCreated,
     aggregateType: 'order',
     aggregateId: orderId,
     payload: {
@@ -151,10 +151,6 @@ async function outboxApp(run: Run, kafka: Kafka, outbox: Record<string, string>)
           OUTBOX_BATCHES_PER_TRANSACTION: String(run.config.OUTBOX_BATCHES_PER_TRANSACTION),
           ...outbox,
         }),
-        {
-        // Synthetic bench events on a bench topic: no domain contract applies.
-          validateEvent: () => [],
-        },
       ),
     ],
   })

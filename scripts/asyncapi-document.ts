@@ -4,20 +4,15 @@
 // `npm run asyncapi` writes it; test/asyncapi.spec.ts fails when the committed copy is stale.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  check,
-  DeadLetterHeaders,
-  deadLetterTopic,
-  Headers,
-  type JsonSchema,
-  MessageCatalog,
-  type MessageDefinition,
-  Topics,
-} from '@app/contracts';
+import { MessageCatalog, timestamp, Topics, uuid } from '@app/contracts';
+import { DeadLetterHeaders, deadLetterTopic, Headers, jsonSchemaOf, type MessageDeclaration } from '@app/envelope';
 import { findRepoRoot } from '@app/testing';
 
 /** Where the document is committed, relative to the repository root. */
 export const ASYNCAPI_PATH = 'docs/asyncapi.json';
+
+/** A JSON Schema (draft-07, the dialect AsyncAPI's schema format extends), as a plain object. */
+export type JsonSchema = Record<string, unknown>;
 
 /** Kafka bindings version of every `bindings.kafka` object below. */
 const KAFKA_BINDING_VERSION = '0.5.0';
@@ -35,13 +30,11 @@ const Flows: Record<string, { id: string; producer: string; consumer: string }> 
 const text = (description: string, schema: JsonSchema = { type: 'string' }): JsonSchema => ({ ...schema, description });
 
 /** The envelope headers the outbox writer puts on every message (libs/outbox's `OutboxWriter.add`). */
-function envelopeHeaderProperties(definition?: MessageDefinition): Record<string, JsonSchema> {
-  const uuid = check.uuid().schema;
-  const timestamp = check.timestamp().schema;
+function envelopeHeaderProperties(definition?: MessageDeclaration): Record<string, JsonSchema> {
   return {
-    [Headers.messageId]: text('Id of the outbox row: stable across republishing, the consumer inbox deduplication key.', uuid),
+    [Headers.messageId]: text('Id of the outbox row: stable across republishing, the consumer inbox deduplication key.', jsonSchemaOf(uuid())),
     [Headers.messageType]: text(
-      'The message type; the consumer looks it up in the topic catalog.',
+      'The message type; a consumer dead-letters a type its handler does not accept (UNKNOWN_TYPE).',
       definition ? { type: 'string', enum: [definition.type] } : { type: 'string' },
     ),
     [Headers.schemaVersion]: text(
@@ -49,7 +42,7 @@ function envelopeHeaderProperties(definition?: MessageDefinition): Record<string
       definition ? { type: 'string', enum: [String(definition.schemaVersion)] } : { type: 'string' },
     ),
     [Headers.aggregateId]: text('Id of the aggregate (the order) the message is about; also the record key.'),
-    [Headers.occurredAt]: text('When the producing transaction wrote the message (ISO-8601).', timestamp),
+    [Headers.occurredAt]: text('When the producing transaction wrote the message (ISO-8601).', jsonSchemaOf(timestamp())),
     [Headers.correlationId]: text('Id shared by every message of one business flow; the aggregate id when none was given.'),
     [Headers.causationId]: text(
       'Message id of the message whose handling produced this one; absent on messages caused by an HTTP request.',
@@ -61,7 +54,7 @@ function envelopeHeaderProperties(definition?: MessageDefinition): Record<string
   };
 }
 
-function envelopeHeaders(definition: MessageDefinition): JsonSchema {
+function envelopeHeaders(definition: MessageDeclaration): JsonSchema {
   const properties = envelopeHeaderProperties(definition);
   return { type: 'object', properties, required: Object.keys(properties).filter((name) => name !== Headers.causationId) };
 }
@@ -85,7 +78,7 @@ function deadLetterHeaders(): JsonSchema {
     [DeadLetterHeaders.originalTopic]: text('The topic the message was read from; replay sends it back there.'),
     [DeadLetterHeaders.originalPartition]: text('Its partition there, as decimal text.'),
     [DeadLetterHeaders.originalOffset]: text('Its offset there, as decimal text.'),
-    [DeadLetterHeaders.deadLetteredAt]: text('When it was dead-lettered (ISO-8601).', check.timestamp().schema),
+    [DeadLetterHeaders.deadLetteredAt]: text('When it was dead-lettered (ISO-8601).', jsonSchemaOf(timestamp())),
   };
   // The original headers are kept as they were: possibly missing or malformed, since that may be
   // why the message is here, so none of them is required.
@@ -115,7 +108,7 @@ export function buildAsyncApiDocument(version: string = packageVersion()): Recor
         title: `${definition.type} v${definition.schemaVersion}`,
         contentType: 'application/json',
         headers: envelopeHeaders(definition),
-        payload: definition.validate.schema,
+        payload: jsonSchemaOf(definition.schema),
         bindings: keyBinding,
       };
     }

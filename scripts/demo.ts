@@ -8,7 +8,8 @@
 // LOYALTY_DATABASE_NAME say otherwise (its own test runs it against throw-away databases).
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { Headers, Topics } from '@app/contracts';
+import { Topics } from '@app/contracts';
+import { Headers } from '@app/envelope';
 import {
   AppProcess,
   deleteConsumerGroups,

@@ -1,19 +1,9 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import Ajv from 'ajv';
-import {
-  check,
-  DeadLetterHeaders,
-  deadLetterTopic,
-  Headers,
-  MessageCatalog,
-  OrderLimits,
-  RejectionCodes,
-  ReservationLimits,
-  Topics,
-  type JsonSchema,
-} from '@app/contracts';
-import { ASYNCAPI_PATH, buildAsyncApiDocument, renderAsyncApiDocument } from '../scripts/asyncapi-document.js';
+import { MessageCatalog, OrderLimits, oneOf, RejectionCodes, ReservationLimits, text, Topics } from '@app/contracts';
+import { DeadLetterHeaders, deadLetterTopic, Headers, jsonSchemaOf, schemaProblems } from '@app/envelope';
+import { ASYNCAPI_PATH, buildAsyncApiDocument, type JsonSchema, renderAsyncApiDocument } from '../scripts/asyncapi-document.js';
 
 // The schemas are checked by an independent JSON Schema implementation (ajv, draft-07, the dialect
 // AsyncAPI's schema format extends), not by the code that wrote them.
@@ -102,12 +92,12 @@ describe('docs/asyncapi.json', () => {
       const message = () => document.components.messages[definition.type];
 
       it('when a payload is valid, then its published schema and its check both accept it', () => {
-        expect(definition.validate(samples[definition.type].good, 'payload')).toEqual([]);
+        expect(schemaProblems(definition.schema, samples[definition.type].good, 'payload')).toEqual([]);
         expect(accepts(message().payload, samples[definition.type].good)).toBe(true);
       });
 
       it('when a payload is one past a limit, then its published schema and its check both refuse it', () => {
-        expect(definition.validate(samples[definition.type].pastLimit, 'payload')).not.toEqual([]);
+        expect(schemaProblems(definition.schema, samples[definition.type].pastLimit, 'payload')).not.toEqual([]);
         expect(accepts(message().payload, samples[definition.type].pastLimit)).toBe(false);
       });
 
@@ -131,21 +121,21 @@ describe('docs/asyncapi.json', () => {
   }
 });
 
-describe('check builders and their schemas', () => {
+describe('field schemas and their published JSON Schema', () => {
   it('when a string limit is counted, then JSON Schema counts the same code points as the check', () => {
-    const customer = check.string({ maxLength: OrderLimits.customerIdMaxLength });
+    const customer = text({ maxLength: OrderLimits.customerIdMaxLength });
     const emoji = '😀'.repeat(OrderLimits.customerIdMaxLength);
-    expect([customer(emoji, 'c'), accepts(customer.schema, emoji)]).toEqual([[], true]);
-    expect([customer(`${emoji}😀`, 'c').length, accepts(customer.schema, `${emoji}😀`)]).toEqual([1, false]);
+    expect([schemaProblems(customer, emoji), accepts(jsonSchemaOf(customer), emoji)]).toEqual([[], true]);
+    expect([schemaProblems(customer, `${emoji}😀`).length, accepts(jsonSchemaOf(customer), `${emoji}😀`)]).toEqual([1, false]);
   });
 
-  it('when a pattern has a flag JSON Schema cannot carry, then the check is refused where it is declared', () => {
-    expect(() => check.string({ pattern: /^a$/i })).toThrow(/flags/);
+  it('when a pattern has a flag JSON Schema cannot carry, then the field is refused where it is declared', () => {
+    expect(() => text({ pattern: /^a$/i })).toThrow(/flags/);
   });
 
   it('when a code is not a declared rejection code, then schema and check both refuse it', () => {
-    const code = check.oneOf(RejectionCodes);
-    expect([code('INVENTORY.NOPE', 'code').length, accepts(code.schema, 'INVENTORY.NOPE')]).toEqual([1, false]);
-    expect([code(RejectionCodes[1], 'code'), accepts(code.schema, RejectionCodes[1])]).toEqual([[], true]);
+    const code = oneOf(RejectionCodes);
+    expect([schemaProblems(code, 'INVENTORY.NOPE').length, accepts(jsonSchemaOf(code), 'INVENTORY.NOPE')]).toEqual([1, false]);
+    expect([schemaProblems(code, RejectionCodes[1]), accepts(jsonSchemaOf(code), RejectionCodes[1])]).toEqual([[], true]);
   });
 });

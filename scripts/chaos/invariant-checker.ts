@@ -1,4 +1,5 @@
-import { deadLetterTopic, Topics } from '@app/contracts';
+import { Topics } from '@app/contracts';
+import { deadLetterTopic } from '@app/envelope';
 import { queryTestDatabase, type RecordedMessage } from '@app/testing';
 import type { ChaosDatabases } from './chaos-cluster.js';
 import type { UnexpectedExit } from './chaos-monkey.js';

@@ -1,5 +1,5 @@
 import type { IHeaders, Kafka } from 'kafkajs';
-import { DeadLetterHeaders, Headers } from '@app/contracts';
+import { DeadLetterHeaders, Headers } from '@app/envelope';
 import { createIdempotentProducer } from '@app/kafka';
 import { headerText, readTopic, type StoredRecord } from './read-topic.js';
 

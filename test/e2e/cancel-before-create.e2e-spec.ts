@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DeadLetterHeaders, deadLetterTopic, Headers, Topics } from '@app/contracts';
+import { Topics } from '@app/contracts';
+import { DeadLetterHeaders, deadLetterTopic, Headers } from '@app/envelope';
 import {
   type OrderView,
   placeOrder,

@@ -24,26 +24,26 @@ const projectOf = (file: string) => relative(root, file).split('/').slice(0, 2).
  * Which library may import which (`@app/<name>`), in runtime code; tests of a library may also
  * import `@app/testing`. The one place that says how the libraries layer: a new dependency is a
  * design decision, made here, not found in a review. Foundations (no arrow out) first.
- * `outbox` and `inbox` still import `contracts` (topic names, headers, the message catalog): the
- * target is an envelope library with no domain knowledge (DESIGN.md, "Workspace layout").
+ * The pattern libraries know the envelope, never the domain's `contracts` (DESIGN.md, "Workspace layout").
  */
 const ALLOWED_LIBRARY_IMPORTS: Record<string, readonly string[]> = {
   backoff: [],
   config: [],
-  contracts: [],
+  envelope: [],
   failpoints: [],
   metrics: [],
   scheduling: [],
+  contracts: ['envelope'],
   database: ['config'],
   telemetry: ['config'],
-  http: ['config', 'telemetry'],
+  http: ['config', 'envelope', 'telemetry'],
   kafka: ['config'],
   health: ['database', 'http', 'kafka'],
-  idempotency: ['config', 'contracts', 'database', 'failpoints', 'http', 'metrics', 'scheduling'],
-  inbox: ['backoff', 'config', 'contracts', 'database', 'failpoints', 'scheduling', 'telemetry'],
-  outbox: ['backoff', 'config', 'contracts', 'database', 'failpoints', 'scheduling', 'telemetry'],
+  idempotency: ['config', 'database', 'envelope', 'failpoints', 'http', 'metrics', 'scheduling'],
+  inbox: ['backoff', 'config', 'database', 'envelope', 'failpoints', 'scheduling', 'telemetry'],
+  outbox: ['backoff', 'config', 'database', 'envelope', 'failpoints', 'scheduling', 'telemetry'],
   commands: ['backoff', 'database', 'failpoints', 'scheduling', 'telemetry'],
-  testing: ['contracts', 'database', 'failpoints', 'kafka'],
+  testing: ['contracts', 'database', 'envelope', 'failpoints', 'kafka'],
 };
 
 /** A cycle of `table` as `a -> b -> a`, or undefined when there is none. */

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { DeadLetterHeaders, deadLetterTopic, Headers, type OrderCreated, type StockReserved, Topics } from '@app/contracts';
+import { type OrderCreated, type StockReserved, Topics } from '@app/contracts';
+import { DeadLetterHeaders, deadLetterTopic, Headers } from '@app/envelope';
 import type { FailpointName } from '@app/failpoints';
 import { createKafka } from '@app/kafka';
 import {

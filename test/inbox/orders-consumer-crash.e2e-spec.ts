@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Headers, type StockReserved, Topics } from '@app/contracts';
+import { type StockReserved, Topics } from '@app/contracts';
+import { Headers } from '@app/envelope';
 import type { FailpointName } from '@app/failpoints';
 import {
   committedOffsets,

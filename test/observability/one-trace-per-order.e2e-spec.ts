@@ -1,6 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Headers, Topics } from '@app/contracts';
+import { Topics } from '@app/contracts';
+import { Headers } from '@app/envelope';
 import {
   eventRecord,
   orderCreatedPayload,

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DeadLetterHeaders, deadLetterTopic, Headers, type StockReserved, Topics } from '@app/contracts';
+import { type StockReserved, Topics } from '@app/contracts';
+import { DeadLetterHeaders, deadLetterTopic, Headers } from '@app/envelope';
 import { createKafka, ensureTopics } from '@app/kafka';
 import {
   eventRecord,

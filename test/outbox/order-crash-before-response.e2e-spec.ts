@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { FailpointName } from '@app/failpoints';
-import { Headers, Topics } from '@app/contracts';
+import { Topics } from '@app/contracts';
+import { Headers } from '@app/envelope';
 import {
   countRows,
   queryTestDatabase,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Headers, Topics } from '@app/contracts';
+import { Topics } from '@app/contracts';
+import { Headers } from '@app/envelope';
 import { placeOrder, type ServiceProcess, TestServices, type TopicRecorder } from '@app/testing';
 
 /** Far below the 60 s poll interval: only a LISTEN/NOTIFY wake-up can beat it. */

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Headers, Topics } from '@app/contracts';
+import { Topics } from '@app/contracts';
+import { Headers } from '@app/envelope';
 import { type FailpointName, failpointSleepMarker } from '@app/failpoints';
 import {
   eventRecord,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Headers, type OrderCreated, Topics } from '@app/contracts';
+import { type OrderCreated, Topics } from '@app/contracts';
+import { Headers } from '@app/envelope';
 import {
   eventRecord,
   orderCreatedPayload,

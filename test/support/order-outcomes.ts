@@ -1,4 +1,5 @@
-import { DeadLetterHeaders, deadLetterTopic, Topics } from '@app/contracts';
+import { Topics } from '@app/contracts';
+import { DeadLetterHeaders, deadLetterTopic } from '@app/envelope';
 import {
   type OrderView,
   queryTestDatabase,

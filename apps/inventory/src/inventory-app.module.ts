@@ -8,7 +8,6 @@ import { InboxModule } from '@app/inbox';
 import { ConsumerLagModule, KafkaModule } from '@app/kafka';
 import { MetricsModule } from '@app/metrics';
 import { OutboxModule } from '@app/outbox';
-import { messageProblems } from '@app/contracts';
 import { TelemetryModule } from '@app/telemetry';
 import { INVENTORY_CONFIG } from './inventory-config.token.js';
 import type { InventoryConfig } from './inventory.config.js';
@@ -36,8 +35,7 @@ export class InventoryAppModule {
           intervalMs: config.KAFKA_LAG_INTERVAL_MS,
         }),
         ScheduleModule.forRoot(),
-        // Every event is checked against the contract its consumers use before it reaches the outbox.
-        OutboxModule.forRoot(config, { validateEvent: messageProblems }),
+        OutboxModule.forRoot(config),
         InboxModule.forRoot(config),
         // Loyalty accruals, written by the reservation and sent to loyalty until it acknowledges them.
         CommandsModule.forRoot({

@@ -8,7 +8,6 @@ import { InboxModule } from '@app/inbox';
 import { ConsumerLagModule, KafkaModule } from '@app/kafka';
 import { MetricsModule } from '@app/metrics';
 import { OutboxModule } from '@app/outbox';
-import { messageProblems } from '@app/contracts';
 import { TelemetryModule } from '@app/telemetry';
 import type { OrdersConfig } from './orders.config.js';
 import { createOrdersDataSource } from './orders.data-source.js';
@@ -32,8 +31,7 @@ export class OrdersAppModule {
           intervalMs: config.KAFKA_LAG_INTERVAL_MS,
         }),
         ScheduleModule.forRoot(),
-        // Every event is checked against the contract its consumers use before it reaches the outbox.
-        OutboxModule.forRoot(config, { validateEvent: messageProblems }),
+        OutboxModule.forRoot(config),
         InboxModule.forRoot(config),
         IdempotencyCleanupModule.forRoot(config),
         HealthModule.forRoot({ kafka: true }),

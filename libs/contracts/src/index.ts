@@ -1,8 +1,7 @@
-export { Topics, deadLetterTopic, type TopicName } from './topics.js';
-export { Headers, DeadLetterHeaders } from './headers.js';
-export { check, codePointLength, type Check, type JsonSchema } from './payload-checks.js';
+export { Topics, type TopicName } from './topics.js';
+export { codePointLength, oneOf, text, timestamp, uuid } from './field-schemas.js';
 export { OrderLimits } from './order-limits.js';
-export { OrderEvents, OrderChecks, SKU_PATTERN, type OrderCreated, type OrderCancelled, type OrderLine } from './order-events.js';
+export { OrderEvents, OrderFields, SKU_PATTERN, type OrderCreated, type OrderCancelled, type OrderLine } from './order-events.js';
 export {
   ReservationEvents,
   ReservationLimits,
@@ -14,6 +13,5 @@ export {
   type StockRejected,
   type StockReleased,
 } from './reservation-events.js';
-export { AccrualLimits, AccrualChecks, accrualRequestCheck, type AccrualRequest } from './loyalty-accruals.js';
-export { MessageCatalog, messageProblems, type MessageDefinition, type MessageType, type OutgoingMessage } from './message-catalog.js';
-export { canonicalJson } from './canonical-json.js';
+export { AccrualLimits, AccrualFields, AccrualRequestSchema, type AccrualRequest } from './loyalty-accruals.js';
+export { MessageCatalog } from './message-catalog.js';

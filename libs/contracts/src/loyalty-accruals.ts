@@ -1,12 +1,6 @@
-import { OrderChecks } from './order-events.js';
-import { check } from './payload-checks.js';
-
-/** The body inventory sends to loyalty's `POST /accruals` (with the operation id as Idempotency-Key). */
-export interface AccrualRequest {
-  customerId: string;
-  orderId: string;
-  points: number;
-}
+import type { z } from 'zod';
+import { integer, record, uuid } from './field-schemas.js';
+import { OrderFields } from './order-events.js';
 
 /**
  * Limits of an accrual, sized for what inventory can send: one point per 100 cents of an order
@@ -18,12 +12,14 @@ export const AccrualLimits = {
   pointsMax: 10_000_000,
 } as const;
 
-/** The checks of each field of an accrual, shared by loyalty's HTTP request and inventory's command. */
-export const AccrualChecks = {
-  customerId: OrderChecks.customerId,
-  orderId: check.uuid(),
-  points: check.integer({ min: 1, max: AccrualLimits.pointsMax }),
+/** The schema of each field of an accrual, shared by loyalty's HTTP request and inventory's command. */
+export const AccrualFields = {
+  customerId: OrderFields.customerId,
+  orderId: uuid(),
+  points: integer({ min: 1, max: AccrualLimits.pointsMax }),
 } as const;
 
-/** The whole request body, checked by inventory before it stores the command it will send. */
-export const accrualRequestCheck = check.object(AccrualChecks);
+/** The body inventory sends to loyalty's `POST /accruals` (with the operation id as Idempotency-Key), checked before it stores the command. */
+export const AccrualRequestSchema = record(AccrualFields);
+
+export type AccrualRequest = z.infer<typeof AccrualRequestSchema>;

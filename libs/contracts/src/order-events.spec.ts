@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { OrderEvents, type OrderLine, SKU_PATTERN } from './order-events.js';
+import { schemaProblems } from '@app/envelope';
+import { OrderEvents, OrderFields, type OrderLine, SKU_PATTERN } from './order-events.js';
 import { OrderLimits } from './order-limits.js';
 
 const created = (items: OrderLine[], customerId = 'customer') => ({
@@ -10,7 +11,7 @@ const created = (items: OrderLine[], customerId = 'customer') => ({
   totalCents: items.reduce((sum, line) => sum + line.quantity * line.unitPriceCents, 0),
   createdAt: new Date().toISOString(),
 });
-const validate = (payload: unknown) => OrderEvents.OrderCreated.validate(payload, 'payload');
+const validate = (payload: unknown) => schemaProblems(OrderEvents.OrderCreated.schema, payload, 'payload');
 
 describe('OrderCreated contract', () => {
   it('when lines of one SKU sum to more than the per-SKU limit, then it names items (issue 7: 2 x 600 of one SKU)', () => {
@@ -48,5 +49,18 @@ describe('OrderCreated contract', () => {
   it('when a SKU has the maximum length, then it matches; one more character does not', () => {
     expect(SKU_PATTERN.test('A'.repeat(OrderLimits.skuMaxLength))).toBe(true);
     expect(SKU_PATTERN.test('A'.repeat(OrderLimits.skuMaxLength + 1))).toBe(false);
+  });
+});
+
+describe('OrderFields.lines (the list rules of a request, whose lines are validated one by one)', () => {
+  const problems = (items: unknown) => schemaProblems(OrderFields.lines, items, 'items');
+
+  it('when the lines break a rule over the list, then it names items; when a line itself is malformed, it leaves that to the line', () => {
+    expect(problems([])).toEqual([`items must have 1 to ${OrderLimits.linesMax} entries`]);
+    expect(problems({ sku: 'A' })).toEqual(['items must be an array']);
+    expect(problems([{ sku: 'A', quantity: 600, unitPriceCents: 1 }, { sku: 'A', quantity: 600, unitPriceCents: 1 }])).toEqual([
+      'items hold 1200 units of A over its lines; at most 1000 units per SKU',
+    ]);
+    expect(problems([{ sku: 'bad sku', quantity: 0 }])).toEqual([]);
   });
 });

@@ -1,87 +1,86 @@
+import type { MessageDeclaration } from '@app/envelope';
+import { z } from 'zod';
+import { integer, list, record, text, timestamp, uuid } from './field-schemas.js';
 import { OrderLimits } from './order-limits.js';
-import { check, type Check } from './payload-checks.js';
-
-export interface OrderLine {
-  sku: string;
-  quantity: number;
-  unitPriceCents: number;
-}
-
-export interface OrderCreated {
-  orderId: string;
-  customerId: string;
-  items: OrderLine[];
-  totalCents: number;
-  createdAt: string;
-}
-
-export interface OrderCancelled {
-  orderId: string;
-  customerId: string;
-  cancelledAt: string;
-}
 
 export const SKU_PATTERN = new RegExp(`^[A-Z0-9][A-Z0-9-]{0,${OrderLimits.skuMaxLength - 1}}$`);
 
-const isLine = (value: unknown): value is OrderLine => {
-  const line = value as OrderLine;
+const isLine = (value: unknown): value is { sku: string; quantity: number; unitPriceCents: number } => {
+  const line = value as { sku: unknown; quantity: unknown; unitPriceCents: unknown };
   return typeof line === 'object' && line !== null && typeof line.sku === 'string' && Number.isSafeInteger(line.quantity) && Number.isSafeInteger(line.unitPriceCents);
 };
 
 /**
- * The rules that span lines: units per SKU summed over its lines, and the order total. Lines that
- * are malformed are skipped here (their own checks report them).
+ * The rules that span lines, which JSON Schema cannot express (a sum over array entries): units per
+ * SKU summed over its lines, and the order total. Lines that are malformed are skipped here (their
+ * own checks report them), and the rule runs even when some are: every problem is reported at once.
  */
-const sumsOverLines: Check = (value, path) => {
-  if (!Array.isArray(value)) return [];
-  const lines = value.filter(isLine);
-  const perSku = new Map<string, number>();
-  for (const line of lines) perSku.set(line.sku, (perSku.get(line.sku) ?? 0) + line.quantity);
-  const problems = [...perSku]
-    .filter(([, quantity]) => quantity > OrderLimits.quantityPerSkuMax)
-    .map(([sku, quantity]) => `${path} hold ${quantity} units of ${sku} over its lines; at most ${OrderLimits.quantityPerSkuMax} units per SKU`);
-  const total = lines.reduce((sum, line) => sum + line.quantity * line.unitPriceCents, 0);
-  if (total > OrderLimits.totalCentsMax) problems.push(`${path} total ${total} cents; an order total must be at most ${OrderLimits.totalCentsMax} cents`);
-  return problems;
-};
-
-/** {@link sumsOverLines} with its schema: JSON Schema cannot sum over array entries, so the rule is stated in words. */
-const lineTotals = check.rule(
-  `Units of one SKU summed over its lines: at most ${OrderLimits.quantityPerSkuMax}. Sum of quantity x unitPriceCents over the lines: at most ${OrderLimits.totalCentsMax} cents.`,
-  sumsOverLines,
+const lineTotals = z.superRefine(
+  (value: unknown, context) => {
+    if (!Array.isArray(value)) return;
+    const lines = value.filter(isLine);
+    const perSku = new Map<string, number>();
+    for (const line of lines) perSku.set(line.sku, (perSku.get(line.sku) ?? 0) + line.quantity);
+    for (const [sku, quantity] of perSku) {
+      if (quantity > OrderLimits.quantityPerSkuMax) {
+        context.addIssue({ code: 'custom', input: value, message: `hold ${quantity} units of ${sku} over its lines; at most ${OrderLimits.quantityPerSkuMax} units per SKU` });
+      }
+    }
+    const total = lines.reduce((sum, line) => sum + line.quantity * line.unitPriceCents, 0);
+    if (total > OrderLimits.totalCentsMax) {
+      context.addIssue({ code: 'custom', input: value, message: `total ${total} cents; an order total must be at most ${OrderLimits.totalCentsMax} cents` });
+    }
+  },
+  { when: () => true },
 );
 
-/** The checks of each field of an order, shared by the HTTP request and the event contracts. */
-export const OrderChecks = {
-  customerId: check.string({ maxLength: OrderLimits.customerIdMaxLength }),
-  sku: check.string({ pattern: SKU_PATTERN, description: `must be 1 to ${OrderLimits.skuMaxLength} upper-case letters, digits or dashes` }),
-  quantity: check.integer({ min: 1, max: OrderLimits.quantityPerSkuMax }),
-  unitPriceCents: check.integer({ min: 0, max: OrderLimits.unitPriceCentsMax }),
-  lineTotals,
-  totalCents: check.integer({ min: 0, max: OrderLimits.totalCentsMax }),
+/**
+ * The lines of an order: 1 to `linesMax` of `line`, and the rules over them, which the published
+ * JSON Schema states in words.
+ */
+const linesOf = <T extends z.ZodType>(line: T) =>
+  list(line, { min: 1, max: OrderLimits.linesMax })
+    .check(lineTotals)
+    .meta({
+      description: `Units of one SKU summed over its lines: at most ${OrderLimits.quantityPerSkuMax}. Sum of quantity x unitPriceCents over the lines: at most ${OrderLimits.totalCentsMax} cents.`,
+    });
+
+/** The schema of each field of an order, shared by the HTTP request and the event contracts. */
+export const OrderFields = {
+  customerId: text({ maxLength: OrderLimits.customerIdMaxLength }),
+  sku: text({ pattern: SKU_PATTERN, description: `must be 1 to ${OrderLimits.skuMaxLength} upper-case letters, digits or dashes` }),
+  quantity: integer({ min: 1, max: OrderLimits.quantityPerSkuMax }),
+  unitPriceCents: integer({ min: 0, max: OrderLimits.unitPriceCentsMax }),
+  /**
+   * The lines as a list (1 to `linesMax`, units per SKU, order total) without checking each line:
+   * for a request whose lines are validated one by one with the fields above.
+   */
+  lines: linesOf(z.unknown()),
+  totalCents: integer({ min: 0, max: OrderLimits.totalCentsMax }),
 } as const;
 
-const orderLine = check.object({ sku: OrderChecks.sku, quantity: OrderChecks.quantity, unitPriceCents: OrderChecks.unitPriceCents });
+const orderLine = record({ sku: OrderFields.sku, quantity: OrderFields.quantity, unitPriceCents: OrderFields.unitPriceCents });
 
+const orderCreated = record({
+  orderId: uuid(),
+  customerId: OrderFields.customerId,
+  items: linesOf(orderLine),
+  totalCents: OrderFields.totalCents,
+  createdAt: timestamp(),
+});
+
+const orderCancelled = record({
+  orderId: uuid(),
+  customerId: OrderFields.customerId,
+  cancelledAt: timestamp(),
+});
+
+export type OrderLine = z.infer<typeof orderLine>;
+export type OrderCreated = z.infer<typeof orderCreated>;
+export type OrderCancelled = z.infer<typeof orderCancelled>;
+
+/** The messages of `orders.order.v1`, each declared once: type, schema version, payload schema. */
 export const OrderEvents = {
-  OrderCreated: {
-    type: 'OrderCreated',
-    schemaVersion: 1,
-    validate: check.object({
-      orderId: check.uuid(),
-      customerId: OrderChecks.customerId,
-      items: check.all(check.array(orderLine, { min: 1, max: OrderLimits.linesMax }), OrderChecks.lineTotals),
-      totalCents: OrderChecks.totalCents,
-      createdAt: check.timestamp(),
-    }),
-  },
-  OrderCancelled: {
-    type: 'OrderCancelled',
-    schemaVersion: 1,
-    validate: check.object({
-      orderId: check.uuid(),
-      customerId: OrderChecks.customerId,
-      cancelledAt: check.timestamp(),
-    }),
-  },
+  OrderCreated: { type: 'OrderCreated', schemaVersion: 1, schema: orderCreated } satisfies MessageDeclaration<OrderCreated>,
+  OrderCancelled: { type: 'OrderCancelled', schemaVersion: 1, schema: orderCancelled } satisfies MessageDeclaration<OrderCancelled>,
 } as const;

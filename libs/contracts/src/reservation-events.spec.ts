@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { codePointLength } from './payload-checks.js';
+import { schemaProblems } from '@app/envelope';
+import { codePointLength } from './field-schemas.js';
 import { rejectionReason, ReservationEvents, ReservationLimits } from './reservation-events.js';
 
 describe('rejectionReason', () => {
@@ -16,7 +17,7 @@ describe('rejectionReason', () => {
     const listed = reason.split(', ').length;
     expect(reason.endsWith(` and ${10 - listed} more`)).toBe(true);
     const payload = { orderId: randomUUID(), reasonCode: 'INVENTORY.UNKNOWN_SKU', reason, rejectedAt: new Date().toISOString() };
-    expect(ReservationEvents.StockRejected.validate(payload, 'payload')).toEqual([]);
+    expect(schemaProblems(ReservationEvents.StockRejected.schema, payload, 'payload')).toEqual([]);
   });
 
   it('when any number of details of any length are given, then the reason never exceeds the limit', () => {

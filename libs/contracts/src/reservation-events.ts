@@ -1,17 +1,8 @@
-import { OrderLimits } from './order-limits.js';
+import type { MessageDeclaration } from '@app/envelope';
+import type { z } from 'zod';
+import { codePointLength, integer, list, oneOf, record, text, timestamp, uuid } from './field-schemas.js';
 import { SKU_PATTERN } from './order-events.js';
-import { check, codePointLength } from './payload-checks.js';
-
-export interface ReservedLine {
-  sku: string;
-  quantity: number;
-}
-
-export interface StockReserved {
-  orderId: string;
-  items: ReservedLine[];
-  reservedAt: string;
-}
+import { OrderLimits } from './order-limits.js';
 
 /**
  * Stable codes: they cross process boundaries, so they never change meaning.
@@ -20,19 +11,6 @@ export interface StockReserved {
  */
 export const RejectionCodes = ['INVENTORY.UNKNOWN_SKU', 'INVENTORY.INSUFFICIENT_STOCK', 'INVENTORY.ORDER_CANCELLED'] as const;
 export type RejectionCode = (typeof RejectionCodes)[number];
-
-export interface StockRejected {
-  orderId: string;
-  reasonCode: RejectionCode;
-  reason: string;
-  rejectedAt: string;
-}
-
-export interface StockReleased {
-  orderId: string;
-  items: ReservedLine[];
-  releasedAt: string;
-}
 
 /** Limits of the reservation answers. Lines and quantities are the order's ({@link OrderLimits}). */
 export const ReservationLimits = {
@@ -49,7 +27,7 @@ export const ReservationLimits = {
  * 700-character reason that the orders side dead-lettered.
  */
 export function rejectionReason(summary: string, details: string[], maxLength: number = ReservationLimits.reasonMaxLength): string {
-  const cut = (text: string, length: number) => [...text].slice(0, Math.max(0, length)).join('');
+  const cut = (value: string, length: number) => [...value].slice(0, Math.max(0, length)).join('');
   const unlisted = (count: number, listed: number) => (count === 0 ? '' : listed === 0 ? `: ${count} not listed` : ` and ${count} more`);
   let reason = cut(summary, maxLength);
   for (const [index, detail] of details.entries()) {
@@ -63,38 +41,38 @@ export function rejectionReason(summary: string, details: string[], maxLength: n
   return reason;
 }
 
-const reservedLine = check.object({
-  sku: check.string({ pattern: SKU_PATTERN }),
-  quantity: check.integer({ min: 1, max: OrderLimits.quantityPerSkuMax }),
+const reservedLine = record({
+  sku: text({ pattern: SKU_PATTERN }),
+  quantity: integer({ min: 1, max: OrderLimits.quantityPerSkuMax }),
 });
 
+const stockReserved = record({
+  orderId: uuid(),
+  items: list(reservedLine, { min: 1, max: OrderLimits.linesMax }),
+  reservedAt: timestamp(),
+});
+
+const stockRejected = record({
+  orderId: uuid(),
+  reasonCode: oneOf(RejectionCodes),
+  reason: text({ maxLength: ReservationLimits.reasonMaxLength }),
+  rejectedAt: timestamp(),
+});
+
+const stockReleased = record({
+  orderId: uuid(),
+  items: list(reservedLine, { min: 0, max: OrderLimits.linesMax }),
+  releasedAt: timestamp(),
+});
+
+export type ReservedLine = z.infer<typeof reservedLine>;
+export type StockReserved = z.infer<typeof stockReserved>;
+export type StockRejected = z.infer<typeof stockRejected>;
+export type StockReleased = z.infer<typeof stockReleased>;
+
+/** The messages of `inventory.reservation.v1`, each declared once: type, schema version, payload schema. */
 export const ReservationEvents = {
-  StockReserved: {
-    type: 'StockReserved',
-    schemaVersion: 1,
-    validate: check.object({
-      orderId: check.uuid(),
-      items: check.array(reservedLine, { min: 1, max: OrderLimits.linesMax }),
-      reservedAt: check.timestamp(),
-    }),
-  },
-  StockRejected: {
-    type: 'StockRejected',
-    schemaVersion: 1,
-    validate: check.object({
-      orderId: check.uuid(),
-      reasonCode: check.oneOf(RejectionCodes),
-      reason: check.string({ maxLength: ReservationLimits.reasonMaxLength }),
-      rejectedAt: check.timestamp(),
-    }),
-  },
-  StockReleased: {
-    type: 'StockReleased',
-    schemaVersion: 1,
-    validate: check.object({
-      orderId: check.uuid(),
-      items: check.array(reservedLine, { min: 0, max: OrderLimits.linesMax }),
-      releasedAt: check.timestamp(),
-    }),
-  },
+  StockReserved: { type: 'StockReserved', schemaVersion: 1, schema: stockReserved } satisfies MessageDeclaration<StockReserved>,
+  StockRejected: { type: 'StockRejected', schemaVersion: 1, schema: stockRejected } satisfies MessageDeclaration<StockRejected>,
+  StockReleased: { type: 'StockReleased', schemaVersion: 1, schema: stockReleased } satisfies MessageDeclaration<StockReleased>,
 } as const;

@@ -9,7 +9,3 @@ export const Topics = {
 
 export type TopicName = (typeof Topics)[keyof typeof Topics];
 
-/** Dead letters of `topic`: messages that could not be handled, with the reason in headers. */
-export function deadLetterTopic(topic: string): string {
-  return `${topic}.dlq`;
-}

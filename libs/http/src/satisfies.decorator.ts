@@ -1,30 +1,37 @@
+import { applyDecorators } from '@nestjs/common';
+import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import { registerDecorator, type ValidationArguments } from 'class-validator';
-
-/** A check as `libs/contracts` declares them: the problems of `value` at `path`, empty when valid. */
-export type FieldCheck = (value: unknown, path: string) => string[];
+import { jsonSchemaOf, schemaProblems, type StandardSchemaV1 } from '@app/envelope';
 
 /**
- * Validates a request field with a contract's own check instead of a second, hand-written set of
- * decorators: the API then refuses exactly what the event's consumers would refuse, counting
- * lengths the same way (issue 7: `@Length` and the contract counted different units). The 400
- * names the field with the check's message.
+ * Validates and documents a request field with a contract's own schema (any Standard Schema: the
+ * domain's contracts declare theirs with zod) instead of a second, hand-written set of validation
+ * and `@ApiProperty` decorators: the API then refuses exactly what the event's consumers would
+ * refuse, counting lengths the same way (issue 7: `@Length` and the contract counted different
+ * units), and its OpenAPI schema is the contract's (Standard JSON Schema, OpenAPI 3.0 dialect).
+ * The 400 names the field with the schema's message. `api` adds to the documentation (an
+ * example) or overrides it; a class given as `api.type` documents the value, and for an array its
+ * items, instead of the schema.
  *
  * @example
  * class PlaceOrderRequest {
- *   @Satisfies(OrderChecks.customerId)
+ *   @Satisfies(OrderFields.customerId, { example: 'c1' })
  *   customerId: string;
  * }
  */
-export function Satisfies(fieldCheck: FieldCheck): PropertyDecorator {
-  return (target, propertyName) => {
+export function Satisfies(schema: StandardSchemaV1, api: ApiPropertyOptions = {}): PropertyDecorator {
+  const validate: PropertyDecorator = (target, propertyName) => {
     registerDecorator({
       name: 'satisfiesContract',
       target: target.constructor,
       propertyName: String(propertyName),
       validator: {
-        validate: (value: unknown, args: ValidationArguments) => fieldCheck(value, args.property).length === 0,
-        defaultMessage: (args?: ValidationArguments) => fieldCheck(args?.value, args?.property ?? String(propertyName)).join('; '),
+        validate: (value: unknown) => schemaProblems(schema, value).length === 0,
+        defaultMessage: (args?: ValidationArguments) => schemaProblems(schema, args?.value, args?.property ?? String(propertyName)).join('; '),
       },
     });
   };
+  const documented = jsonSchemaOf(schema, 'openapi-3.0');
+  if (api.type !== undefined) delete documented.items;
+  return applyDecorators(ApiProperty({ ...documented, ...api }), validate);
 }

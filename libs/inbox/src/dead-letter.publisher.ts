@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Kafka, type Producer } from 'kafkajs';
-import { DeadLetterHeaders, deadLetterTopic } from '@app/contracts';
+import { DeadLetterHeaders, deadLetterTopic } from '@app/envelope';
 import type { RawInboxMessage } from './inbox-envelope.js';
 
 export interface DeadLetter {

@@ -99,7 +99,7 @@ export class InboxBatchConsumer {
     const unique = new Map<string, { record: RawInboxMessage; envelope: InboxEnvelope }>();
     const laterCopies: { record: RawInboxMessage; envelope: InboxEnvelope }[] = [];
     for (const record of records) {
-      const check = validateEnvelope(record);
+      const check = validateEnvelope(record, handler.accepts, consumer);
       if (!check.valid) deadLetters.push({ record, reason: check.reason, error: check.error, attempts: 0 });
       else if (unique.has(idKey(check.envelope.messageId))) laterCopies.push({ record, envelope: check.envelope });
       else unique.set(idKey(check.envelope.messageId), { record, envelope: check.envelope });

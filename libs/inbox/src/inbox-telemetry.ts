@@ -1,8 +1,7 @@
 import { performance } from 'node:perf_hooks';
 import { type Context, type Link, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
-import { Headers } from '@app/contracts';
+import { Headers, headerText } from '@app/envelope';
 import { appLogger, appTracer, contextFromTraceparent, endWithError, isExportingSpans, type LogFields, runWithLogFields, SpanKind, withContext } from '@app/telemetry';
-import { headerText } from './header-text.js';
 import type { RawInboxMessage } from './inbox-envelope.js';
 
 /** The span, log fields and clock of one consumed message. */

@@ -1,4 +1,5 @@
 import type { Type } from '@nestjs/common';
+import type { MessageDeclaration } from '@app/envelope';
 import type { FailpointName } from '@app/failpoints';
 import type { InboxEnvelope } from './inbox-envelope.js';
 
@@ -18,6 +19,13 @@ export interface InboxBatchLocks {
 export interface InboxHandlerOptions {
   /** Stable handler name, e.g. `inventory.order-events`; renaming it re-processes history. */
   consumer: string;
+  /**
+   * The message declarations this handler accepts (from the domain's contracts). A message of any
+   * other type, or of another schema version, or whose payload fails the declaration's schema, is
+   * dead-lettered at once and never reaches the handler; so the inbox knows the envelope, not the
+   * domain, and a new message type is a change to the app's handler, not to this library.
+   */
+  accepts: readonly MessageDeclaration[];
   /** Killed here in crash tests: committed in the database, offset not yet committed to Kafka. */
   afterCommitFailpoint?: FailpointName;
   /** Killed here in crash tests: the handler ran, its transaction has not committed. */

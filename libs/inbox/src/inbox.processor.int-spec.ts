@@ -1,10 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { Registry } from 'prom-client';
+import { z } from 'zod';
 import type { DataSource } from 'typeorm';
-import { check, DeadLetterHeaders, deadLetterTopic, Headers, MessageCatalog } from '@app/contracts';
 import { createDataSource, dropDatabase, migrateDatabase, TransactionContext } from '@app/database';
 import { loadConfig } from '@app/config';
+import { DeadLetterHeaders, deadLetterTopic, Headers, type MessageDeclaration } from '@app/envelope';
 import { createKafka, ensureTopics } from '@app/kafka';
 import {
   createTestDatabase,
@@ -26,8 +27,8 @@ import { InboxProcessor } from './inbox.processor.js';
 /**
  * InboxProcessor on its own, against a real Postgres database and a real dead-letter topic: the
  * claim, the race between two transactions, retries, and each dead-letter reason. The topic is
- * unique to this run and registered in the MessageCatalog for the run only, so its DLQ holds
- * nothing but what these tests sent there.
+ * unique to this run, so its DLQ holds nothing but what these tests sent there; the handler
+ * accepts one message type, declared here (the inbox knows no domain message).
  */
 const { serverUrl, brokers } = testInfrastructure();
 
@@ -37,10 +38,13 @@ const consumer = 'test.inbox-processor';
 const MAX_ATTEMPTS = 3;
 const config: InboxConfig = { ...loadConfig(inboxEnv, {}), INBOX_MAX_ATTEMPTS: MAX_ATTEMPTS, INBOX_RETRY_BASE_MS: 10, INBOX_RETRY_MAX_MS: 50 };
 
-interface ThingHappened {
-  thingId: string;
-  note: string;
-}
+const ThingHappened = {
+  type: 'ThingHappened',
+  schemaVersion: 1,
+  schema: z.strictObject({ thingId: z.guid(), note: z.string().min(1).max(100) }),
+} satisfies MessageDeclaration;
+type ThingHappened = z.infer<typeof ThingHappened.schema>;
+const handler = { consumer, accepts: [ThingHappened] };
 
 let database: string;
 let kafka: ReturnType<typeof createKafka>;
@@ -119,13 +123,6 @@ describe('InboxProcessor (real Postgres, real dead-letter topic)', () => {
   let inbox: ReturnType<typeof consumerOn>;
 
   beforeAll(async () => {
-    MessageCatalog[topic] = {
-      ThingHappened: {
-        type: 'ThingHappened',
-        schemaVersion: 1,
-        validate: check.object({ thingId: check.uuid(), note: check.string({ maxLength: 100 }) }),
-      },
-    };
     kafka = createKafka({ brokers, clientId: uniqueName('test-inbox-processor') });
     await ensureTopics(kafka, [dlqTopic], 1);
     recorder = await TopicRecorder.start({ brokers, topic: dlqTopic, from: {} });
@@ -143,7 +140,6 @@ describe('InboxProcessor (real Postgres, real dead-letter topic)', () => {
   });
 
   afterAll(async () => {
-    delete MessageCatalog[topic];
     await recorder?.stop();
     await deadLetters?.close();
     for (const dataSource of dataSources) if (dataSource.isInitialized) await dataSource.destroy().catch(() => undefined);
@@ -158,8 +154,8 @@ describe('InboxProcessor (real Postgres, real dead-letter topic)', () => {
     const raw = message();
     const messageId = raw.headers[Headers.messageId] as string;
     const redelivered = { ...raw, offset: String(Number(raw.offset) + 100) };
-    expect(await inbox.processor.process(raw, (envelope) => inbox.effect(envelope, 'first'), { consumer })).toBe('processed');
-    expect(await inbox.processor.process(redelivered, (envelope) => inbox.effect(envelope, 'again'), { consumer })).toBe('duplicate');
+    expect(await inbox.processor.process(raw, (envelope) => inbox.effect(envelope, 'first'), handler)).toBe('processed');
+    expect(await inbox.processor.process(redelivered, (envelope) => inbox.effect(envelope, 'again'), handler)).toBe('duplicate');
 
     expect(await effectsOf(main, messageId)).toEqual(['first']);
     expect((await inbox.metrics.duplicates.get()).values).toEqual([expect.objectContaining({ labels: { consumer }, value: 1 })]);
@@ -212,10 +208,10 @@ describe('InboxProcessor (real Postgres, real dead-letter topic)', () => {
           sawBBlocked = state === 'blocked';
           afterBQueued(attemptsA);
         },
-        { consumer },
+        handler,
       );
       await aHoldsClaim;
-      const outcomeB = b.processor.process(raw, (envelope) => b.effect(envelope, 'b'), { consumer }).finally(() => {
+      const outcomeB = b.processor.process(raw, (envelope) => b.effect(envelope, 'b'), handler).finally(() => {
         settledB = true;
       });
       const outcomes = await Promise.all([outcomeA, outcomeB]);
@@ -256,7 +252,7 @@ describe('InboxProcessor (real Postgres, real dead-letter topic)', () => {
         await inbox.effect(envelope, 'doomed');
         throw new TypeError(`cannot handle ${envelope.messageId}`);
       },
-      { consumer },
+      handler,
     );
 
     expect(outcome).toBe('dead-lettered');
@@ -291,7 +287,7 @@ describe('InboxProcessor (real Postgres, real dead-letter topic)', () => {
         await inbox.effect(envelope, `call-${calls}`);
         if (calls === 1) throw new Error('transient');
       },
-      { consumer },
+      handler,
     );
     expect(outcome).toBe('processed');
     expect(await effectsOf(main, raw.headers[Headers.messageId] as string)).toEqual(['call-2']);
@@ -306,7 +302,7 @@ describe('InboxProcessor (real Postgres, real dead-letter topic)', () => {
   ])('when a message is invalid (%s), then it is dead-lettered at once and the handler never runs', async (reason, make) => {
     const raw = make();
     let calls = 0;
-    expect(await inbox.processor.process(raw, async () => void (calls += 1), { consumer })).toBe('dead-lettered');
+    expect(await inbox.processor.process(raw, async () => void (calls += 1), handler)).toBe('dead-lettered');
     expect(calls).toBe(0);
     const letter = await dlqRecordOf(raw);
     expect(letter.headers).toMatchObject({ [DeadLetterHeaders.reason]: reason, [DeadLetterHeaders.attempts]: '0' });
@@ -317,7 +313,7 @@ describe('InboxProcessor (real Postgres, real dead-letter topic)', () => {
     // Schema-registry framing: magic byte 0, a 4-byte schema id, then Avro/Protobuf bytes, not UTF-8.
     const bytes = Buffer.from([0x00, 0x00, 0x00, 0x00, 0x2a, 0xff, 0xfe, 0x80, 0x01]);
     const raw = message({ value: bytes });
-    expect(await inbox.processor.process(raw, async () => undefined, { consumer })).toBe('dead-lettered');
+    expect(await inbox.processor.process(raw, async () => undefined, handler)).toBe('dead-lettered');
     expect((await dlqRecordOf(raw)).headers[DeadLetterHeaders.reason]).toBe('NOT_JSON');
 
     const consumerOfBytes = kafka.consumer({ groupId: uniqueName('test-dlq-bytes'), maxWaitTimeInMs: 100 });
@@ -341,8 +337,8 @@ describe('InboxProcessor (real Postgres, real dead-letter topic)', () => {
     const first = message();
     const messageId = first.headers[Headers.messageId] as string;
     const impostor = message({ messageId, value: { thingId: (first.value as ThingHappened).thingId, note: 'changed' } });
-    expect(await inbox.processor.process(first, (envelope) => inbox.effect(envelope, 'first'), { consumer })).toBe('processed');
-    expect(await inbox.processor.process(impostor, (envelope) => inbox.effect(envelope, 'impostor'), { consumer })).toBe('dead-lettered');
+    expect(await inbox.processor.process(first, (envelope) => inbox.effect(envelope, 'first'), handler)).toBe('processed');
+    expect(await inbox.processor.process(impostor, (envelope) => inbox.effect(envelope, 'impostor'), handler)).toBe('dead-lettered');
 
     expect(await effectsOf(main, messageId)).toEqual(['first']);
     const letter = await dlqRecordOf(impostor);
@@ -359,7 +355,7 @@ describe('InboxProcessor (real Postgres, real dead-letter topic)', () => {
     const gone = consumerOn(dataSource);
     let calls = 0;
 
-    await expect(gone.processor.process(message(), async () => void (calls += 1), { consumer })).rejects.toThrow();
+    await expect(gone.processor.process(message(), async () => void (calls += 1), handler)).rejects.toThrow();
     expect(calls).toBe(0);
     expect((await gone.metrics.deadLettered.get()).values).toEqual([]);
   });

@@ -1,6 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { delay, retryDelayMs } from '@app/backoff';
 import { TransactionContext } from '@app/database';
+import type { MessageDeclaration } from '@app/envelope';
 import { failpoint, type FailpointName } from '@app/failpoints';
 import { DeadLetterPublisher } from './dead-letter.publisher.js';
 import { failpointContext } from './failpoint-context.js';
@@ -15,6 +16,8 @@ export type InboxOutcome = 'processed' | 'duplicate' | 'dead-lettered';
 export interface ProcessOptions {
   /** Names this handler in `inbox_messages.consumer`: one row per (handler, message). */
   consumer: string;
+  /** The declarations the handler accepts; anything else is dead-lettered before it runs. */
+  accepts: readonly MessageDeclaration[];
   /** Killed here in crash tests: committed in the database, offset not yet committed to Kafka. */
   afterCommitFailpoint?: FailpointName;
   /** Killed here in crash tests: the handler ran inside the transaction, which is not committed yet. */
@@ -65,7 +68,7 @@ export class InboxProcessor {
 
   private async processInScope(raw: RawInboxMessage, handler: (envelope: InboxEnvelope) => Promise<unknown>, options: ProcessOptions): Promise<InboxOutcome> {
     const { consumer } = options;
-    const check = validateEnvelope(raw);
+    const check = validateEnvelope(raw, options.accepts, consumer);
     if (!check.valid) {
       await this.deadLetter(raw, consumer, check.reason, check.error, 0);
       return 'dead-lettered';

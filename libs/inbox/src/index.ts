@@ -2,7 +2,6 @@ export { InboxMessage } from './inbox-message.entity.js';
 export { CreateInboxMessages1764460800020 } from './create-inbox-messages.migration.js';
 export { inboxEnv, type InboxConfig } from './inbox.config.js';
 export type { InboxEnvelope, RawInboxMessage } from './inbox-envelope.js';
-export { validateEnvelope, payloadHash, type InvalidReason, type EnvelopeCheck } from './envelope-validator.js';
 export { DeadLetterPublisher, type DeadLetter } from './dead-letter.publisher.js';
 export { InboxProcessor, type InboxOutcome, type ProcessOptions } from './inbox.processor.js';
 export { InboxInterceptor } from './inbox.interceptor.js';

@@ -6,6 +6,6 @@ export type { OutboxEvent } from './outbox-event.js';
 export { OutboxWriter, OUTBOX_CHANNEL } from './outbox.writer.js';
 export { OutboxRelay, type BatchResult, type TransactionResult } from './outbox.relay.js';
 export { OutboxCleanup } from './outbox.cleanup.js';
-export { OutboxModule, type OutboxModuleOptions } from './outbox.module.js';
-export { OUTBOX_EVENT_VALIDATOR, OutboxEventRejectedError, type OutboxEventValidator } from './outbox-event-validator.js';
+export { OutboxModule } from './outbox.module.js';
+export { OutboxEventRejectedError } from './outbox-event-rejected.error.js';
 export { isBrokerUnavailable } from './broker-unavailable.js';

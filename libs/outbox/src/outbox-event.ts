@@ -1,8 +1,13 @@
+import type { MessageDeclaration } from '@app/envelope';
+
 /** What a use case hands to {@link OutboxWriter.add}. */
 export interface OutboxEvent<P = unknown> {
   topic: string;
-  messageType: string;
-  schemaVersion: number;
+  /**
+   * The declaration of the message (from the domain's contracts): its type and schema version go
+   * into the headers, and the payload is validated against its schema before the insert.
+   */
+  message: MessageDeclaration<P>;
   aggregateType: string;
   aggregateId: string;
   payload: P;

@@ -1,5 +1,5 @@
 import type { Span } from '@opentelemetry/api';
-import { Headers } from '@app/contracts';
+import { Headers } from '@app/envelope';
 import { appTracer, contextFromTraceparent, endWithError, formatTraceparent, isExportingSpans, SpanKind } from '@app/telemetry';
 import type { OutboxMessage } from './outbox-message.entity.js';
 import type { PublishOutcome } from './outbox.publisher.js';

@@ -8,17 +8,6 @@ import { OutboxPublisher } from './outbox.publisher.js';
 import { OutboxRelay } from './outbox.relay.js';
 import { OutboxRelayScheduler } from './outbox-relay.scheduler.js';
 import { OutboxWriter } from './outbox.writer.js';
-import { OUTBOX_EVENT_VALIDATOR, type OutboxEventValidator } from './outbox-event-validator.js';
-
-/** What the app tells the outbox beyond its configuration. */
-export interface OutboxModuleOptions {
-  /**
-   * Checks every event before {@link OutboxWriter.add} stores it; required, so no app can forget
-   * it. Pass the contract check its consumers use (for example `messageProblems` from the app's
-   * contracts). Cost: one payload check per event, inside the writing transaction.
-   */
-  validateEvent: OutboxEventValidator;
-}
 
 /**
  * The transactional outbox: `OutboxWriter` for use cases, and the relay that publishes to Kafka.
@@ -26,13 +15,12 @@ export interface OutboxModuleOptions {
  */
 @Module({})
 export class OutboxModule {
-  static forRoot(config: OutboxConfig, options: OutboxModuleOptions): DynamicModule {
+  static forRoot(config: OutboxConfig): DynamicModule {
     return {
       module: OutboxModule,
       global: true,
       providers: [
         { provide: OUTBOX_CONFIG, useValue: config },
-        { provide: OUTBOX_EVENT_VALIDATOR, useValue: options.validateEvent },
         OutboxWriter,
         OutboxPublisher,
         OutboxMetrics,

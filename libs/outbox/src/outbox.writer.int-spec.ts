@@ -1,21 +1,28 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
-import { Headers } from '@app/contracts';
+import { z } from 'zod';
+import { Headers, type MessageDeclaration } from '@app/envelope';
 import { createDataSource, databaseUrl, migrateDatabase, NoActiveTransactionError, TransactionContext } from '@app/database';
 import { createTestDatabase, dropTestDatabase, testInfrastructure, uniqueName, waitFor } from '@app/testing';
 import { CreateOutboxMessages1764460800010 } from './create-outbox-messages.migration.js';
 import { OutboxMessage } from './outbox-message.entity.js';
 import type { OutboxEvent } from './outbox-event.js';
-import { OutboxEventRejectedError } from './outbox-event-validator.js';
+import { OutboxEventRejectedError } from './outbox-event-rejected.error.js';
 import { OUTBOX_CHANNEL, OutboxWriter } from './outbox.writer.js';
 
 const { serverUrl } = testInfrastructure();
 
+/** A stand-in for a domain declaration: a ThingHappened must carry a non-negative amount. */
+const ThingHappened: MessageDeclaration = {
+  type: 'ThingHappened',
+  schemaVersion: 3,
+  schema: z.looseObject({ amount: z.number().min(0, { error: 'must be >= 0' }) }),
+};
+
 const event = (aggregateId: string, overrides: Partial<OutboxEvent> = {}): OutboxEvent => ({
   topic: 'test.thing.v1',
-  messageType: 'ThingHappened',
-  schemaVersion: 3,
+  message: ThingHappened,
   aggregateType: 'thing',
   aggregateId,
   payload: { aggregateId, amount: 42, nested: { ok: true } },
@@ -44,10 +51,7 @@ describe('OutboxWriter (real Postgres)', () => {
     }).initialize();
     await migrateDatabase(dataSource, serverUrl, database);
     tx = new TransactionContext(dataSource);
-    // A stand-in for an app's contract check: a ThingHappened must carry a non-negative amount.
-    writer = new OutboxWriter(tx, (candidate) =>
-      candidate.messageType === 'ThingHappened' && (candidate.payload as { amount?: number }).amount! < 0 ? ['payload.amount must be >= 0'] : [],
-    );
+    writer = new OutboxWriter(tx);
     listener = new pg.Client({ connectionString: databaseUrl(serverUrl, database) });
     await listener.connect();
     listener.on('notification', (message) => notifications.push(message.payload ?? ''));
@@ -132,14 +136,14 @@ describe('OutboxWriter (real Postgres)', () => {
     expect(notifications).toEqual(['test.committed.v1']);
   });
 
-  it('when the validator finds problems, then add throws naming the message type and field, and the transaction writes nothing', async () => {
+  it('when the payload violates its declaration, then add throws naming the message type and field, and the transaction writes nothing', async () => {
     const aggregateId = uniqueName('invalid');
     await expect(tx.run(() => writer.add(event(aggregateId, { payload: { aggregateId, amount: -1 } })))).rejects.toThrow(OutboxEventRejectedError);
     await expect(tx.run(() => writer.add(event(aggregateId, { payload: { amount: -1 } })))).rejects.toThrow(
       `ThingHappened for ${aggregateId} on test.thing.v1 violates its contract: payload.amount must be >= 0`,
     );
     expect(await rowsOf(aggregateId)).toEqual([]);
-    // The same event with a valid payload goes in: the check, not the writer, refused it.
+    // The same event with a valid payload goes in: the declaration, not the writer, refused it.
     await tx.run(() => writer.add(event(aggregateId)));
     expect(await rowsOf(aggregateId)).toHaveLength(1);
   });

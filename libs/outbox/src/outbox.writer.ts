@@ -1,10 +1,10 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { Headers } from '@app/contracts';
+import { Headers, schemaProblems } from '@app/envelope';
 import { TransactionContext } from '@app/database';
 import { currentTraceparent } from '@app/telemetry';
 import type { OutboxEvent } from './outbox-event.js';
-import { OUTBOX_EVENT_VALIDATOR, OutboxEventRejectedError, type OutboxEventValidator } from './outbox-event-validator.js';
+import { OutboxEventRejectedError } from './outbox-event-rejected.error.js';
 
 /** The channel the relay LISTENs on; notifications are delivered only when the writer commits. */
 export const OUTBOX_CHANNEL = 'outbox_messages';
@@ -17,31 +17,29 @@ function newTraceparent(): string {
 /**
  * Adds events to the outbox inside the caller's transaction. There is deliberately no way to use it
  * outside one: an event written apart from its state change is the dual write this pattern removes.
- * Nor is there a way to add an event its consumers would refuse: every event passes the app's
- * {@link OutboxEventValidator} first.
+ * Nor is there a way to add an event its consumers would refuse: every payload is validated first
+ * against the event's message declaration, the same one its consumers' inbox handlers accept.
  */
 @Injectable()
 export class OutboxWriter {
-  constructor(
-    @Inject(TransactionContext) private readonly tx: TransactionContext,
-    @Inject(OUTBOX_EVENT_VALIDATOR) private readonly validate: OutboxEventValidator,
-  ) {}
+  constructor(@Inject(TransactionContext) private readonly tx: TransactionContext) {}
 
   /**
    * Inserts the event; returns its id, which becomes the Kafka `message-id`. Throws
    * {@link OutboxEventRejectedError} (naming the message type and every field in error) when the
-   * event violates its contract, so the caller's transaction rolls back.
+   * payload violates its declaration's schema, so the caller's transaction rolls back. Cost: one
+   * schema validation per event, inside the writing transaction.
    */
   async add(event: OutboxEvent): Promise<string> {
     const manager = this.tx.requireManager('OutboxWriter.add');
-    const problems = this.validate(event);
+    const problems = schemaProblems(event.message.schema, event.payload, 'payload');
     if (problems.length > 0) throw new OutboxEventRejectedError(event, problems);
     const id = randomUUID();
     const occurredAt = (event.occurredAt ?? new Date()).toISOString();
     const headers: Record<string, string> = {
       [Headers.messageId]: id,
-      [Headers.messageType]: event.messageType,
-      [Headers.schemaVersion]: String(event.schemaVersion),
+      [Headers.messageType]: event.message.type,
+      [Headers.schemaVersion]: String(event.message.schemaVersion),
       [Headers.aggregateId]: event.aggregateId,
       [Headers.occurredAt]: occurredAt,
       [Headers.correlationId]: event.correlationId ?? event.aggregateId,
@@ -59,7 +57,7 @@ export class OutboxWriter {
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
          RETURNING topic)
        SELECT pg_notify($10, topic) FROM inserted`,
-      [id, event.aggregateType, event.aggregateId, event.messageType, event.topic, event.key ?? event.aggregateId,
+      [id, event.aggregateType, event.aggregateId, event.message.type, event.topic, event.key ?? event.aggregateId,
         JSON.stringify(event.payload), JSON.stringify(headers), occurredAt, OUTBOX_CHANNEL],
     );
     return id;

@@ -1,4 +1,4 @@
-import { DeadLetterHeaders } from '@app/contracts';
+import { DeadLetterHeaders } from '@app/envelope';
 import type { RecordPosition } from './raw-records.js';
 import type { RecordedMessage, TopicRecorder } from './topic-recorder.js';
 

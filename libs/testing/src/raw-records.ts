@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
-import { Headers, MessageCatalog } from '@app/contracts';
+import { MessageCatalog } from '@app/contracts';
+import { Headers } from '@app/envelope';
 import { createKafka } from '@app/kafka';
 import { uniqueName } from './unique-name.js';
 

@@ -18,6 +18,7 @@ export class OrderEventsController {
   @EventPattern(Topics.orders)
   @Inbox({
     consumer: 'inventory.order-events',
+    accepts: [OrderEvents.OrderCreated, OrderEvents.OrderCancelled],
     afterCommitFailpoint: 'inventory.after-commit-before-ack',
     beforeCommitFailpoint: 'inventory.after-handler-before-commit',
     batchLocks: StockBatchLocks,

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DeadLetterHeaders, deadLetterTopic, Headers, type OrderCancelled, type OrderCreated, type OrderLine, Topics } from '@app/contracts';
+import { type OrderCancelled, type OrderCreated, type OrderLine, Topics } from '@app/contracts';
+import { DeadLetterHeaders, deadLetterTopic, Headers } from '@app/envelope';
 import {
   eventRecord,
   MetricBaseline,

@@ -1,4 +1,5 @@
-import { Headers, type MessageDefinition, Topics } from '@app/contracts';
+import { Topics } from '@app/contracts';
+import { Headers, type MessageDeclaration } from '@app/envelope';
 import type { InboxEnvelope } from '@app/inbox';
 
 /**
@@ -6,11 +7,10 @@ import type { InboxEnvelope } from '@app/inbox';
  * stay in order), correlated with the order's chain, caused by the message being handled.
  * No `traceparent`: the outbox writer takes the active consumer span's, which continues the cause's trace.
  */
-export function reservationEventBase(cause: InboxEnvelope<{ orderId: string }>, definition: MessageDefinition) {
+export function reservationEventBase<P>(cause: InboxEnvelope<{ orderId: string }>, message: MessageDeclaration<P>) {
   return {
     topic: Topics.reservations,
-    messageType: definition.type,
-    schemaVersion: definition.schemaVersion,
+    message,
     aggregateType: 'reservation',
     aggregateId: cause.payload.orderId,
     correlationId: cause.headers[Headers.correlationId] ?? cause.payload.orderId,

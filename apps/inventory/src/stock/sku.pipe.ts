@@ -1,11 +1,12 @@
 import type { PipeTransform } from '@nestjs/common';
-import { OrderChecks } from '@app/contracts';
+import { OrderFields } from '@app/contracts';
+import { schemaProblems } from '@app/envelope';
 import { validationFailed } from '@app/http';
 
 /** 400 naming the parameter when a path SKU is not one an order could name (the contract's own check). */
 export class SkuPipe implements PipeTransform<string, string> {
   transform(value: string): string {
-    const problems = OrderChecks.sku(value, 'sku');
+    const problems = schemaProblems(OrderFields.sku, value, 'sku');
     if (problems.length > 0) throw validationFailed(problems.map((detail) => ({ field: 'sku', detail })));
     return value;
   }

@@ -1,12 +1,15 @@
-import { type MessageDefinition, Topics } from '@app/contracts';
+import { Topics } from '@app/contracts';
+import type { MessageDeclaration } from '@app/envelope';
 import type { OutboxEvent } from '@app/outbox';
 
-/** An order's event for the outbox: keyed by the order id, so all its events share a partition. */
-export function orderEvent<P>(definition: MessageDefinition, orderId: string, payload: P): OutboxEvent<P> {
+/**
+ * An order's event for the outbox: keyed by the order id, so all its events share a partition. The
+ * writer validates `payload` against `message` before the insert.
+ */
+export function orderEvent<P>(message: MessageDeclaration<P>, orderId: string, payload: P): OutboxEvent<P> {
   return {
     topic: Topics.orders,
-    messageType: definition.type,
-    schemaVersion: definition.schemaVersion,
+    message,
     aggregateType: 'order',
     aggregateId: orderId,
     payload,

@@ -1,6 +1,6 @@
 import { Controller } from '@nestjs/common';
 import { EventPattern } from '@nestjs/microservices';
-import { Topics } from '@app/contracts';
+import { ReservationEvents, Topics } from '@app/contracts';
 import { Envelope, Inbox, type InboxEnvelope } from '@app/inbox';
 import { annotateLog } from '@app/telemetry';
 import { ApplyReservationResultService } from './apply-reservation-result.service.js';
@@ -13,6 +13,7 @@ export class ReservationResultsController {
   @EventPattern(Topics.reservations)
   @Inbox({
     consumer: 'orders.reservation-results',
+    accepts: [ReservationEvents.StockReserved, ReservationEvents.StockRejected, ReservationEvents.StockReleased],
     beforeCommitFailpoint: 'orders.after-handler-before-commit',
     afterCommitFailpoint: 'orders.after-commit-before-ack',
   })

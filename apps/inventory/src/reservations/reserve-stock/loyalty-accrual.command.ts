@@ -1,5 +1,6 @@
 import type { OutgoingCommand } from '@app/commands';
-import { type AccrualRequest, accrualRequestCheck, type OrderCreated } from '@app/contracts';
+import { type AccrualRequest, AccrualRequestSchema, type OrderCreated } from '@app/contracts';
+import { schemaProblems } from '@app/envelope';
 import { pointsFor } from './points-for.js';
 
 /** The business operation id of an order's accrual: the same order always yields the same key. */
@@ -25,7 +26,7 @@ export function loyaltyAccrualCommand(order: Pick<OrderCreated, 'orderId' | 'cus
   const points = pointsFor(order.totalCents);
   if (points <= 0) return undefined;
   const body: AccrualRequest = { customerId: order.customerId, orderId: order.orderId, points };
-  const problems = accrualRequestCheck(body, 'accrual');
+  const problems = schemaProblems(AccrualRequestSchema, body, 'accrual');
   if (problems.length > 0) throw new LoyaltyCommandRejectedError(order.orderId, problems);
   return { id: accrualOperationId(order.orderId), path: '/accruals', body };
 }

@@ -1,6 +1,7 @@
 import { Controller, Get, HttpStatus, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { SKU_PATTERN } from '@app/contracts';
+import { OrderFields } from '@app/contracts';
+import { jsonSchemaOf } from '@app/envelope';
 import { TransactionContext } from '@app/database';
 import { ApiErrors, ProblemException } from '@app/http';
 import { InventoryErrorCodes } from '../../inventory.error-codes.js';
@@ -15,7 +16,7 @@ export class GetStockController {
 
   @Get(':sku')
   @ApiOperation({ summary: 'Read the stock of a SKU' })
-  @ApiParam({ name: 'sku', schema: { type: 'string', pattern: SKU_PATTERN.source }, example: 'SKU-APPLE' })
+  @ApiParam({ name: 'sku', schema: jsonSchemaOf(OrderFields.sku, 'openapi-3.0'), example: 'SKU-APPLE' })
   @ApiOkResponse({ type: StockResponse })
   @ApiErrors({ 400: 'sku is malformed' }, { 404: InventoryErrorCodes.UNKNOWN_SKU })
   async get(@Param('sku', SkuPipe) sku: string) {

@@ -1,6 +1,7 @@
 import { Body, Controller, Param, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { SKU_PATTERN } from '@app/contracts';
+import { OrderFields } from '@app/contracts';
+import { jsonSchemaOf } from '@app/envelope';
 import { ApiErrors } from '@app/http';
 import { SkuPipe } from '../sku.pipe.js';
 import { StockResponse, toStockResponse } from '../stock.response.js';
@@ -14,7 +15,7 @@ export class SetStockController {
 
   @Put(':sku')
   @ApiOperation({ summary: 'Set the available units of a SKU (creates it when new); for demos, tests and the seed' })
-  @ApiParam({ name: 'sku', schema: { type: 'string', pattern: SKU_PATTERN.source }, example: 'SKU-APPLE' })
+  @ApiParam({ name: 'sku', schema: jsonSchemaOf(OrderFields.sku, 'openapi-3.0'), example: 'SKU-APPLE' })
   @ApiOkResponse({ type: StockResponse })
   @ApiErrors({ 400: 'sku or body malformed (`fields` names each)' }, 413)
   async set(@Param('sku', SkuPipe) sku: string, @Body() request: SetStockRequest) {

@@ -1,10 +1,8 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { AccrualChecks, OrderLimits } from '@app/contracts';
+import { AccrualFields } from '@app/contracts';
 import { Satisfies } from '@app/http';
 
 export class ListAccrualsRequest {
-  /** The same check as an accrual's customer, so every customer that can earn points can be listed. */
-  @ApiProperty({ minLength: 1, maxLength: OrderLimits.customerIdMaxLength, example: 'c1' })
-  @Satisfies(AccrualChecks.customerId)
+  /** The same schema as an accrual's customer, so every customer that can earn points can be listed. */
+  @Satisfies(AccrualFields.customerId, { example: 'c1' })
   customerId: string;
 }

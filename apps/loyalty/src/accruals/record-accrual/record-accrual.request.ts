@@ -1,22 +1,17 @@
-import { ApiProperty } from '@nestjs/swagger';
-import { AccrualChecks, AccrualLimits, OrderLimits } from '@app/contracts';
+import { AccrualFields } from '@app/contracts';
 import { Satisfies } from '@app/http';
 
 /**
- * Checked by the accrual contract's field checks, the same ones inventory runs before it stores a
- * command: loyalty's limits match what inventory can send (`AccrualLimits`). `@ApiProperty` only
- * describes, from the same limits.
+ * Checked and documented by the accrual contract's field schemas, the same ones inventory runs
+ * before it stores a command: loyalty's limits match what inventory can send (`AccrualLimits`).
  */
 export class RecordAccrualRequest {
-  @ApiProperty({ minLength: 1, maxLength: OrderLimits.customerIdMaxLength, example: 'c1' })
-  @Satisfies(AccrualChecks.customerId)
+  @Satisfies(AccrualFields.customerId, { example: 'c1' })
   customerId: string;
 
-  @ApiProperty({ format: 'uuid' })
-  @Satisfies(AccrualChecks.orderId)
+  @Satisfies(AccrualFields.orderId)
   orderId: string;
 
-  @ApiProperty({ minimum: 1, maximum: AccrualLimits.pointsMax, example: 21 })
-  @Satisfies(AccrualChecks.points)
+  @Satisfies(AccrualFields.points, { example: 21 })
   points: number;
 }
