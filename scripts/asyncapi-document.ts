@@ -14,7 +14,7 @@ import {
   type MessageDefinition,
   Topics,
 } from '@app/contracts';
-import { findRepoRoot } from '@app/testing';
+import { findRepoRoot } from '@tools/local-stack';
 
 /** Where the document is committed, relative to the repository root. */
 export const ASYNCAPI_PATH = 'docs/asyncapi.json';

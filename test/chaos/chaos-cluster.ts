@@ -1,4 +1,5 @@
-import { PrivateKafka, type ServiceProcess, setStock, testInfrastructure, TestServices, uniqueSku } from '@app/testing';
+import { PrivateKafka, setStock, testInfrastructure, TestServices } from '@test/fixtures';
+import { type ServiceProcess, uniqueSku } from '@tools/local-stack';
 
 /** Every process the chaos may kill: the broker and the five service replicas. */
 export const CHAOS_TARGETS = ['broker', 'orders-1', 'orders-2', 'inventory-1', 'inventory-2', 'loyalty'] as const;

@@ -1,4 +1,5 @@
-import { describeExit, scrapeMetric, type ServiceProcess, waitFor } from '@app/testing';
+import { scrapeMetric } from '@test/fixtures';
+import { describeExit, type ServiceProcess, waitFor } from '@tools/local-stack';
 import { CHAOS_TARGETS, type ChaosCluster, type ChaosTarget, type ServiceTarget } from './chaos-cluster.js';
 import type { SeededRandom } from './seeded-random.js';
 

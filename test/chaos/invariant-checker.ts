@@ -1,5 +1,5 @@
 import { deadLetterTopic, Topics } from '@app/contracts';
-import { queryTestDatabase, type RecordedMessage } from '@app/testing';
+import { queryTestDatabase, type RecordedMessage } from '@tools/local-stack';
 import type { ChaosDatabases } from './chaos-cluster.js';
 import type { UnexpectedExit } from './chaos-monkey.js';
 import type { OrderOutcome } from './order-load.js';

@@ -1,4 +1,5 @@
-import { type OrderLineBody, type PlaceOrderBody, requestJson } from '@app/testing';
+import type { OrderLineBody, PlaceOrderBody } from '@test/fixtures';
+import { requestJson } from '@tools/local-stack';
 import type { SeededRandom } from './seeded-random.js';
 
 /** What the client of one order saw. */

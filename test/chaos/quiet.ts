@@ -1,5 +1,5 @@
 import { Topics } from '@app/contracts';
-import { committedOffsets, queryTestDatabase, waitFor } from '@app/testing';
+import { committedOffsets, queryTestDatabase, waitFor } from '@tools/local-stack';
 import type { ChaosCluster } from './chaos-cluster.js';
 import { endOffsets } from './topic-snapshot.js';
 

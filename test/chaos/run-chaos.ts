@@ -1,8 +1,8 @@
 // `npm run chaos -- --orders N --rate R --kill-every-ms M --seed S`: the chaos soak (see
-// scripts/chaos/chaos-soak.ts and the README's "Chaos soak"). Exits 1 on any violation.
-import { assertPostgresAnswers, localEnvironment } from '@app/testing';
-import { parseChaosArgs } from './chaos/chaos-options.js';
-import { formatChaosReport, runChaosSoak } from './chaos/chaos-soak.js';
+// test/chaos/chaos-soak.ts and the README's "Chaos soak"). Exits 1 on any violation.
+import { assertPostgresAnswers, localEnvironment } from '@tools/local-stack';
+import { parseChaosArgs } from './chaos-options.js';
+import { formatChaosReport, runChaosSoak } from './chaos-soak.js';
 
 const env = localEnvironment();
 process.env.DATABASE_URL = env.DATABASE_URL;

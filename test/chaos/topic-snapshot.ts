@@ -1,5 +1,5 @@
 import { createKafka } from '@app/kafka';
-import { readTopicUntil, type RecordedMessage, uniqueName } from '@app/testing';
+import { readTopicUntil, type RecordedMessage, uniqueName } from '@tools/local-stack';
 
 /**
  * The end offset of every partition of `topic` (empty when the topic does not exist: a dead-letter

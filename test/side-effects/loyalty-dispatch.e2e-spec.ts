@@ -1,19 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Headers, type OrderCreated, Topics } from '@app/contracts';
-import {
-  eventRecord,
-  orderCreatedPayload,
-  publishRecords,
-  queryTestDatabase,
-  type ServiceProcess,
-  setStock,
-  testInfrastructure,
-  TestServices,
-  uniqueName,
-  uniqueSku,
-  waitFor,
-  waitForInboxMessage,
-} from '@app/testing';
+import { eventRecord, orderCreatedPayload, publishRecords, setStock, testInfrastructure, TestServices, waitForInboxMessage } from '@test/fixtures';
+import { queryTestDatabase, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 
 /**

@@ -1,14 +1,6 @@
 import { DeadLetterHeaders, deadLetterTopic, Topics } from '@app/contracts';
-import {
-  type OrderView,
-  queryTestDatabase,
-  requestJson,
-  type ServiceProcess,
-  testInfrastructure,
-  type TestServices,
-  type TopicRecorder,
-  waitFor,
-} from '@app/testing';
+import { type OrderView, testInfrastructure, type TestServices } from '@test/fixtures';
+import { queryTestDatabase, requestJson, type ServiceProcess, type TopicRecorder, waitFor } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from './inventory-with-loyalty.js';
 
 /** What became of one `POST /orders`: refused up front, or accepted and settled. */

@@ -6,15 +6,8 @@ import { check, DeadLetterHeaders, deadLetterTopic, Headers, MessageCatalog } fr
 import { createDataSource, dropDatabase, migrateDatabase, TransactionContext } from '@app/database';
 import { loadConfig } from '@app/config';
 import { createKafka, ensureTopics } from '@app/kafka';
-import {
-  createTestDatabase,
-  dropTestDatabase,
-  type RecordedMessage,
-  testInfrastructure,
-  TopicRecorder,
-  uniqueName,
-  waitFor,
-} from '@app/testing';
+import { testInfrastructure } from '@test/fixtures';
+import { createTestDatabase, dropTestDatabase, type RecordedMessage, TopicRecorder, uniqueName, waitFor } from '@tools/local-stack';
 import { CreateInboxMessages1764460800020 } from './create-inbox-messages.migration.js';
 import { DeadLetterPublisher } from './dead-letter.publisher.js';
 import { type InboxConfig, inboxEnv } from './inbox.config.js';

@@ -2,19 +2,17 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DeadLetterHeaders, deadLetterTopic, Headers, type StockRejected, type StockReserved, Topics } from '@app/contracts';
 import {
+  placeOrder as postOrder,
   eventRecord,
   MetricBaseline,
-  placeOrder as postOrder,
   publishRecords,
   type RecordPosition,
-  requestJson,
-  type ServiceProcess,
   testInfrastructure,
   TestServices,
-  type TopicRecorder,
   waitForDeadLetter,
   waitForInboxMessage,
-} from '@app/testing';
+} from '@test/fixtures';
+import { requestJson, type ServiceProcess, type TopicRecorder } from '@tools/local-stack';
 
 /**
  * The orders service as a real process consuming inventory's answers (`inventory.reservation.v1`)

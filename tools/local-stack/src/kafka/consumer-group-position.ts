@@ -1,8 +1,8 @@
 import type { Kafka } from 'kafkajs';
 import { createKafka, ensureTopics } from '@app/kafka';
 import { fetchEndOffsets } from './end-offsets.js';
-import { uniqueName } from './unique-name.js';
-import { waitFor } from './wait-for.js';
+import { uniqueName } from '../unique-name.js';
+import { waitFor } from '../wait-for.js';
 
 /**
  * Commits, for a consumer group nobody has used yet, the current end offset of every partition of

@@ -1,5 +1,5 @@
 import type { Admin } from 'kafkajs';
-import { waitFor } from './wait-for.js';
+import { waitFor } from '../wait-for.js';
 
 /**
  * `admin.fetchTopicOffsets` that rides out a partition changing leaders under it (a topic just

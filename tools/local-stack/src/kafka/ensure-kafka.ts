@@ -2,7 +2,7 @@ import { execFileSync, spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { kafkaAnswers } from './kafka-probe.js';
-import { waitFor } from './wait-for.js';
+import { waitFor } from '../wait-for.js';
 
 export type KafkaSource = 'already-running' | 'docker-compose' | 'local-script';
 

@@ -1,6 +1,6 @@
 import { createConnection } from 'node:net';
 import { createKafka, describeCluster } from '@app/kafka';
-import { waitFor } from './wait-for.js';
+import { waitFor } from '../wait-for.js';
 
 function tcpAnswers(hostPort: string, timeoutMs: number): Promise<boolean> {
   const [host, port] = hostPort.split(':');

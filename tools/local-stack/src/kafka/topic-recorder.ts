@@ -1,8 +1,8 @@
 import type { Consumer, IHeaders, Kafka } from 'kafkajs';
 import { createKafka, ensureTopics } from '@app/kafka';
 import { fetchEndOffsets } from './end-offsets.js';
-import { uniqueName } from './unique-name.js';
-import { waitFor } from './wait-for.js';
+import { uniqueName } from '../unique-name.js';
+import { waitFor } from '../wait-for.js';
 
 /** One record as a test sees it: key, headers and value decoded to strings, the value also parsed. */
 export interface RecordedMessage {

@@ -1,5 +1,8 @@
-import { runNodeScript } from '@app/testing';
-import { migrateEntry, type ServiceDescriptor } from './service-catalog.js';
+import { findRepoRoot } from '../environment/repo-root.js';
+import { NodeProcess } from '../processes/node-process.js';
+import { assertTestDatabaseName } from '../postgres/test-database.js';
+import { compiledEntry } from './compiled-entry.js';
+import { migrateEntry, type ServiceDescriptor, type ServiceName } from './service-catalog.js';
 
 export interface RunMigrationsOptions {
   env: NodeJS.ProcessEnv;
@@ -16,11 +19,20 @@ export async function runMigrations(services: readonly ServiceDescriptor[], opti
   for (const service of services) {
     let output: string;
     try {
-      output = await runNodeScript(migrateEntry(service), options);
+      output = await NodeProcess.run({ entry: migrateEntry(service), ...options });
     } catch (error) {
       throw new Error(`migrations of ${service.name} failed: ${(error as Error).message}`);
     }
     // The migrate entry prefixes its own lines (`[orders:migrate] ...`); print them unchanged.
     if (output.trim() !== '') process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
   }
+}
+
+/**
+ * Applies `service`'s migrations to `database` (created when missing) with its real `migrate` entry
+ * point, quietly: for a throw-away database (its name must contain `test`) of a test or benchmark.
+ */
+export async function migrateServiceDatabase(service: ServiceName, serverUrl: string, database: string): Promise<void> {
+  assertTestDatabaseName(database);
+  await NodeProcess.run({ entry: compiledEntry(service, 'migrate'), cwd: findRepoRoot(), env: { PATH: process.env.PATH, DATABASE_URL: serverUrl, DATABASE_NAME: database } });
 }

@@ -1,45 +1,13 @@
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { Topics } from '@app/contracts';
 import { failpointMarker, type FailpointName, type FailpointSpec } from '@app/failpoints';
-import { AppProcess } from './app-process.js';
-import { startGroupAtEnd } from './consumer-group-position.js';
-import { freePort } from './free-port.js';
-import { findRepoRoot } from './repo-root.js';
-import { runNodeScript } from './run-node-script.js';
-import { assertTestDatabaseName } from './test-database.js';
-import { uniqueName } from './unique-name.js';
-import { waitFor } from './wait-for.js';
-
-export type ServiceName = 'orders' | 'inventory' | 'loyalty';
-
-/** The topics each service's Kafka handlers consume (loyalty has none). */
-const CONSUMED_TOPICS: Record<ServiceName, string[]> = {
-  orders: [Topics.reservations],
-  inventory: [Topics.orders],
-  loyalty: [],
-};
-
-/**
- * Where the compiled entry points are: `TEST_DIST_DIR` when set, else `<repo>/dist`. Setting it to
- * a private copy keeps a run safe from a concurrent `node scripts/build.mjs`, which deletes `dist/`
- * first (a copy needs `package.json` beside it and `node_modules` reachable above it).
- */
-export function compiledEntry(service: ServiceName, file: 'main' | 'migrate' | 'seed'): string {
-  const root = process.env.TEST_DIST_DIR || join(findRepoRoot(), 'dist');
-  const path = join(root, 'apps', service, 'src', `${file}.js`);
-  if (!existsSync(path)) throw new Error(`${path} is missing: run \`node scripts/build.mjs\` before these tests`);
-  return path;
-}
-
-/** Applies `service`'s migrations to `database` (created when missing) with its real `migrate` entry point. */
-export async function migrateServiceDatabase(service: ServiceName, serverUrl: string, database: string): Promise<void> {
-  assertTestDatabaseName(database);
-  await runNodeScript(compiledEntry(service, 'migrate'), {
-    cwd: findRepoRoot(),
-    env: { PATH: process.env.PATH, DATABASE_URL: serverUrl, DATABASE_NAME: database },
-  });
-}
+import { findRepoRoot } from '../environment/repo-root.js';
+import { startGroupAtEnd } from '../kafka/consumer-group-position.js';
+import { freePort } from '../ports/free-port.js';
+import { assertTestDatabaseName } from '../postgres/test-database.js';
+import { NodeProcess } from '../processes/node-process.js';
+import { uniqueName } from '../unique-name.js';
+import { compiledEntry } from './compiled-entry.js';
+import { migrateServiceDatabase } from './run-migrations.js';
+import { serviceNamed, type ServiceName } from './service-catalog.js';
 
 export interface ServiceProcessOptions {
   service: ServiceName;
@@ -81,7 +49,7 @@ export interface RestartOptions {
  * group, so a crash test can kill it (a failpoint, or {@link kill}) and bring it back.
  */
 export class ServiceProcess {
-  private current: AppProcess | undefined;
+  private current: NodeProcess | undefined;
   private readonly groups: string[] = [];
 
   private constructor(
@@ -127,7 +95,7 @@ export class ServiceProcess {
   }
 
   /** The running (or last) process: output, exit state. */
-  get process(): AppProcess {
+  get process(): NodeProcess {
     if (!this.current) throw new Error(`${this.name} was never started`);
     return this.current;
   }
@@ -169,34 +137,20 @@ export class ServiceProcess {
 
   private async positionGroup(group: string): Promise<void> {
     this.groups.push(group);
-    const topics = CONSUMED_TOPICS[this.options.service];
-    if (topics.length > 0) await startGroupAtEnd(this.options.brokers, group, topics);
+    const topics = serviceNamed(this.options.service).consumes;
+    if (topics.length > 0) await startGroupAtEnd(this.options.brokers, group, [...topics]);
   }
 
   private async launch(): Promise<void> {
-    const child = new AppProcess({
-      name: this.name,
-      entry: compiledEntry(this.options.service, 'main'),
-      env: this.env,
-      cwd: findRepoRoot(),
-      echo: this.options.echo,
-    });
+    const child = this.current
+      ? this.current.respawn(this.env)
+      : new NodeProcess({ name: this.name, entry: compiledEntry(this.options.service, 'main'), env: this.env, cwd: findRepoRoot(), echo: this.options.echo });
     this.current = child;
     try {
-      await waitFor(
-        async () => {
-          if (!child.isRunning) return 'exited';
-          const response = await fetch(`${this.baseUrl}/health`, { signal: AbortSignal.timeout(5000) }).catch(() => undefined);
-          return response?.ok === true ? 'up' : undefined;
-        },
-        // Generous: after a SIGKILL the group's rebalance waits for the dead member's session (30 s).
-        { timeoutMs: 90_000, intervalMs: 200, description: `${this.name} at ${this.baseUrl}/health` },
-      ).then((state) => {
-        if (state === 'exited') throw new Error(`${this.name} exited during start-up`);
-      });
+      await child.waitUntilHealthy(`${this.baseUrl}/health`);
     } catch (error) {
       await child.stop();
-      throw new Error(`${(error as Error).message}\n--- ${this.name} output ---\n${child.logs}`);
+      throw error;
     }
   }
 }
