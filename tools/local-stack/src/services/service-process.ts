@@ -58,7 +58,7 @@ export class ServiceProcess {
     private env: NodeJS.ProcessEnv,
   ) {}
 
-  /** Migrates the database, starts the process and waits until `GET /health` answers 200. */
+  /** Migrates the database, starts the process and waits until `GET /health` answers (see {@link NodeProcess.waitUntilHealthy}). */
   static async start(options: ServiceProcessOptions): Promise<ServiceProcess> {
     assertTestDatabaseName(options.database);
     await migrateServiceDatabase(options.service, options.serverUrl, options.database);
@@ -75,7 +75,7 @@ export class ServiceProcess {
       KAFKA_CONSUMER_GROUP: id,
       // A SIGKILLed member holds its partitions until its session expires: keep crash tests short.
       KAFKA_SESSION_TIMEOUT_MS: '10000',
-      [`${options.service.toUpperCase()}_PORT`]: String(port),
+      [serviceNamed(options.service).portVariable]: String(port),
       HTTP_HOST: '127.0.0.1',
       FAILPOINTS: (options.failpoints ?? []).join(','),
       ...options.env,
