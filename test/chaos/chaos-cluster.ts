@@ -1,5 +1,5 @@
 import { PrivateKafka, setStock, testInfrastructure, TestServices } from '@test/fixtures';
-import { type ServiceProcess, uniqueSku } from '@tools/local-stack';
+import { type ServiceName, type ServiceProcess, uniqueSku } from '@tools/local-stack';
 
 /** Every process the chaos may kill: the broker and the five service replicas. */
 export const CHAOS_TARGETS = ['broker', 'orders-1', 'orders-2', 'inventory-1', 'inventory-2', 'loyalty'] as const;
@@ -64,7 +64,7 @@ export class ChaosCluster {
         inventory: await services.createDatabase('chaos_inventory'),
         loyalty: await services.createDatabase('chaos_loyalty'),
       };
-      const start = (service: 'orders' | 'inventory' | 'loyalty', name: ServiceTarget, env: Record<string, string> = {}) => {
+      const start = (service: ServiceName, name: ServiceTarget, env: Record<string, string> = {}) => {
         step(`starting ${name}`);
         return services.start({ service, name, database: databases[service], echo: options.echo, env: { ...HEALING_ENV, ...env } });
       };
