@@ -15,9 +15,9 @@ COPY tsconfig.json ./
 COPY scripts ./scripts
 COPY libs ./libs
 COPY apps ./apps
-# Test helpers (libs/testing) are compiled with the other libraries; no runtime code imports them
-# (test/foundation/architecture.spec.ts), so they stay out of the image.
-RUN node scripts/build.mjs && rm -rf dist/libs/testing
+# Local tooling (tools/) and tests (test/) are not copied: no runtime code imports them
+# (test/foundation/architecture.spec.ts), and the runtime stage takes dist/libs and one app only.
+RUN node scripts/build.mjs
 
 # --- production dependencies only: no compiler, test runner or type packages at run time -------
 FROM ${NODE_IMAGE} AS production-dependencies
@@ -32,7 +32,7 @@ ARG APP
 RUN test -n "${APP}" || { echo 'build with --build-arg APP=orders|inventory|loyalty' >&2; exit 1; }
 # --enable-source-maps: the build writes .map files beside the .js; with this flag stack traces
 # name the TypeScript file and line instead of the compiled one. --max-semi-space-size=2: see
-# libs/testing/src/app-node-flags.ts (peak RSS under load, measured).
+# tools/local-stack/src/processes/app-node-flags.ts (peak RSS under load, measured).
 ENV NODE_ENV=production \
     NODE_OPTIONS="--enable-source-maps --max-semi-space-size=2" \
     APP=${APP}
@@ -43,8 +43,7 @@ COPY package.json ./
 COPY --from=production-dependencies /app/node_modules ./node_modules
 COPY --from=build /app/dist/libs ./dist/libs
 COPY --from=build /app/dist/apps/${APP} ./dist/apps/${APP}
-RUN test -f "dist/apps/${APP}/src/main.js" && test -f "dist/apps/${APP}/src/migrate.js" && test -f "dist/apps/${APP}/src/main.js.map" \
- && test ! -e dist/libs/testing
+RUN test -f "dist/apps/${APP}/src/main.js" && test -f "dist/apps/${APP}/src/migrate.js" && test -f "dist/apps/${APP}/src/main.js.map"
 USER node
 # `exec` makes the server PID 1's replacement, so `docker stop` (SIGTERM) reaches Node directly and
 # Nest's shutdown hooks drain consumers and close pools.

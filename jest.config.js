@@ -47,7 +47,7 @@ const withInfrastructure = {
 /** @type {import('jest').Config} */
 export default {
   projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,test,bench}/**/*.spec.ts'] },
+    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,test,tools,bench}/**/*.spec.ts'] },
     { ...common, ...withInfrastructure, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs,test}/**/*.int-spec.ts'] },
     { ...common, ...withInfrastructure, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
   ],

@@ -2,7 +2,7 @@
 // publishing; then inventory starts again on the same consumer group. Rate = orders PENDING at the
 // restart / (time from inventory answering /health to the later of: the last of them RESERVED or
 // REJECTED, the last loyalty command DONE).
-import { queryTestDatabase, waitFor } from '@app/testing';
+import { queryTestDatabase, waitFor } from '@tools/local-stack';
 import type { E2eStack } from './end-to-end.bench.js';
 import { orderBody, postOrder } from './order-requests.js';
 

@@ -12,7 +12,7 @@ import {
   localEnvironment,
   stopKafkaStartedBy,
   waitForGroupCoordinator,
-} from '@app/testing';
+} from '@tools/local-stack';
 
 export interface BenchInfrastructure {
   serverUrl: string;

@@ -4,7 +4,7 @@
 // grew, the per-stage breakdown, and CPU ms per order and peak RSS of each process.
 import pg from 'pg';
 import { databaseUrl } from '@app/database';
-import { queryTestDatabase, type ServiceProcess, type TestServices, waitFor } from '@app/testing';
+import { queryTestDatabase, type ServiceProcess, type ServiceSet, waitFor } from '@tools/local-stack';
 import { type BacklogSample, backlogVerdict } from './backlog-trend.js';
 import type { E2eRun, ProcessCost } from './bench-results.js';
 import type { BenchInfrastructure } from './bench-infrastructure.js';
@@ -24,7 +24,7 @@ export interface E2eStack {
 }
 
 /** Inventory (seeded) and orders on fresh databases, calling the suite's loyalty process. */
-export async function startE2eStack(infrastructure: BenchInfrastructure, services: TestServices, loyalty: ServiceProcess): Promise<E2eStack> {
+export async function startE2eStack(infrastructure: BenchInfrastructure, services: ServiceSet, loyalty: ServiceProcess): Promise<E2eStack> {
   const databases = { orders: await services.createDatabase('bench_e2e_orders'), inventory: await services.createDatabase('bench_e2e_inventory') };
   const inventory = await services.start({ service: 'inventory', database: databases.inventory, env: { LOYALTY_BASE_URL: loyalty.baseUrl } });
   await seedStock(infrastructure.serverUrl, databases.inventory);

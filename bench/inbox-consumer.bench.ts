@@ -5,18 +5,9 @@
 // created_at, so neither process's start-up or group join counts.
 import { Topics } from '@app/contracts';
 import { createKafka } from '@app/kafka';
-import {
-  deleteConsumerGroups,
-  eventRecord,
-  migrateServiceDatabase,
-  orderCreatedPayload,
-  queryTestDatabase,
-  startGroupAtEnd,
-  type TestServices,
-  uniqueName,
-  waitFor,
-} from '@app/testing';
+import { deleteConsumerGroups, migrateServiceDatabase, queryTestDatabase, type ServiceSet, startGroupAtEnd, uniqueName, waitFor } from '@tools/local-stack';
 import type { BenchInfrastructure } from './bench-infrastructure.js';
+import { orderCreatedMessage } from './order-created-messages.js';
 import { BENCH_SKUS, BENCH_STOCK_PER_SKU, orderBody } from './order-requests.js';
 import { PlainReservationConsumer } from './plain-reservation-consumer.js';
 
@@ -61,8 +52,7 @@ async function fillOrdersTopic(brokers: string[], count: number): Promise<void> 
       const messages = [];
       for (let n = start; n < Math.min(count, start + 500); n += 1) {
         const body = orderBody(n);
-        const record = eventRecord(Topics.orders, 'OrderCreated', orderCreatedPayload(body.customerId, body.items));
-        messages.push({ key: record.key, value: record.value, headers: record.headers });
+        messages.push(orderCreatedMessage(body));
       }
       await producer.sendBatch({ acks: -1, topicMessages: [{ topic: Topics.orders, messages }] });
     }
@@ -89,7 +79,7 @@ async function drainRate(serverUrl: string, database: string, expected: number, 
 
 export async function runInboxBench(
   infrastructure: BenchInfrastructure,
-  services: TestServices,
+  services: ServiceSet,
   loyaltyBaseUrl: string,
   options: InboxBenchOptions,
   log: (text: string) => void,

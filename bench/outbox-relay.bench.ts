@@ -27,7 +27,7 @@ import { migrateDatabase, DatabaseModule, TransactionContext } from '@app/databa
 import { createIdempotentProducer, createKafka, ensureTopics, KafkaModule } from '@app/kafka';
 import { MetricsModule } from '@app/metrics';
 import { type OutboxEvent, outboxEnv, OutboxModule, OutboxRelay, OutboxWriter } from '@app/outbox';
-import { createTestDatabase, dropTestDatabase, localEnvironment, uniqueName, waitFor } from '@app/testing';
+import { createTestDatabase, dropTestDatabase, localEnvironment, uniqueName, waitFor } from '@tools/local-stack';
 import { createOrdersDataSource } from '../apps/orders/src/orders.data-source.js';
 
 const benchEnv = {

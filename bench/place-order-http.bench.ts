@@ -5,7 +5,7 @@
 // its event loop with the server it measures.
 import { join } from 'node:path';
 import { createKafka, ensureTopics } from '@app/kafka';
-import { AppProcess, freePort, migrateServiceDatabase, type TestServices, uniqueName } from '@app/testing';
+import { freePort, migrateServiceDatabase, NodeProcess, type ServiceSet, uniqueName } from '@tools/local-stack';
 import type { BenchInfrastructure } from './bench-infrastructure.js';
 import { closedLoop, type ClosedLoopResult } from './closed-loop-load.js';
 import { orderBody, postOrder } from './order-requests.js';
@@ -37,14 +37,14 @@ async function measure(name: string, baseUrl: string, options: HttpBenchOptions,
 
 async function plainServer(
   infrastructure: BenchInfrastructure,
-  services: TestServices,
+  services: ServiceSet,
   mode: 'insert' | 'outbox' | 'dual-write',
   topic: string,
-): Promise<{ process: AppProcess; baseUrl: string }> {
+): Promise<{ process: NodeProcess; baseUrl: string }> {
   const database = await services.createDatabase(`bench_http_${mode.replace('-', '_')}`);
   await migrateServiceDatabase('orders', infrastructure.serverUrl, database);
   const port = await freePort();
-  const process_ = new AppProcess({
+  const process_ = new NodeProcess({
     name: `plain-${mode}`,
     entry: join(infrastructure.repoRoot, 'dist/bench/plain-orders-server.js'),
     cwd: infrastructure.repoRoot,
@@ -61,7 +61,7 @@ async function plainServer(
   });
   const baseUrl = `http://127.0.0.1:${port}`;
   try {
-    await process_.waitForHttp(`${baseUrl}/health`, 30_000);
+    await process_.waitUntilHealthy(`${baseUrl}/health`, 30_000);
   } catch (error) {
     await process_.stop();
     throw error;
@@ -71,7 +71,7 @@ async function plainServer(
 
 export async function runHttpBench(
   infrastructure: BenchInfrastructure,
-  services: TestServices,
+  services: ServiceSet,
   options: HttpBenchOptions,
   log: (text: string) => void,
 ): Promise<HttpBenchResult> {

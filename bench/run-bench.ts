@@ -7,7 +7,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { TestServices, type ServiceProcess } from '@app/testing';
+import { type ServiceProcess, ServiceSet } from '@tools/local-stack';
 import { backlogDrainPlaceholder, type BenchResults, type E2eRun, resultsShapeProblems, toJson } from './bench-results.js';
 import { type BenchInfrastructure, postgresVersion, projectKafkaVersion, provisionInfrastructure, releaseInfrastructure } from './bench-infrastructure.js';
 import { type BenchProfile, FULL, QUICK, selectedSections } from './bench-profiles.js';
@@ -88,7 +88,7 @@ async function main(): Promise<void> {
   const sections = selectedSections(process.argv);
   log(`${profile.mode} run: ${[...sections].join(', ')}`);
   const infrastructure = await provisionInfrastructure(log);
-  const services = new TestServices({ serverUrl: infrastructure.serverUrl, brokers: infrastructure.brokers });
+  const services = new ServiceSet({ serverUrl: infrastructure.serverUrl, brokers: infrastructure.brokers });
   let stopping = false;
   const cleanUp = async () => {
     if (stopping) return;

@@ -6,7 +6,7 @@
 //   → orders inbox        that publish → orders' inbox row
 //   loyalty               loyalty command written → accrual acknowledged and command DONE
 // Timestamps come from one machine's clock (Postgres now() and the apps' Date), so they compare.
-import { queryTestDatabase } from '@app/testing';
+import { queryTestDatabase } from '@tools/local-stack';
 import { summarizeLatencies } from './percentiles.js';
 
 export type StageSummary = { count: number; p50Ms: number; p95Ms: number; p99Ms: number };

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MessageCatalog, timestamp, Topics, uuid } from '@app/contracts';
 import { DeadLetterHeaders, deadLetterTopic, Headers, jsonSchemaOf, type MessageDeclaration } from '@app/envelope';
-import { findRepoRoot } from '@app/testing';
+import { findRepoRoot } from '@tools/local-stack';
 
 /** Where the document is committed, relative to the repository root. */
 export const ASYNCAPI_PATH = 'docs/asyncapi.json';

@@ -1,7 +1,7 @@
 // `npm run asyncapi`: rewrites docs/asyncapi.json from libs/contracts.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findRepoRoot } from '@app/testing';
+import { findRepoRoot } from '@tools/local-stack';
 import { ASYNCAPI_PATH, renderAsyncApiDocument } from './asyncapi-document.js';
 
 const target = join(findRepoRoot(), ASYNCAPI_PATH);

@@ -1,5 +1,6 @@
-// Compiles apps/, libs/, scripts/ and bench/ to dist/ with swc (decorator metadata included, which
-// Nest's dependency injection needs). Path aliases come from tsconfig.json, the one place they are
+// Compiles apps/, libs/, tools/, scripts/, bench/ and the parts of test/ that run as commands (the
+// chaos soak of `npm run chaos` and its fixtures; spec files nowhere) to dist/ with swc (decorator
+// metadata included, which Nest's dependency injection needs). Path aliases come from tsconfig.json, the one place they are
 // written. `--watch` (used by `npm run dev`): keeps dist/ as it is, recompiles each changed file and
 // runs until stopped; type errors are not checked then (run `npm run typecheck`).
 import { execFileSync, spawn } from 'node:child_process';
@@ -25,7 +26,7 @@ const swcrc = {
 const WATCH_READY_FILE = 'dist/.watch-ready';
 const configFile = join(mkdtempSync(join(tmpdir(), 'swc-')), '.swcrc');
 writeFileSync(configFile, JSON.stringify(swcrc));
-const swcArgs = ['node_modules/@swc/cli/bin/swc.js', 'apps', 'libs', 'scripts', 'bench', '-d', 'dist', '--config-file', configFile, '--copy-files', '--quiet'];
+const swcArgs = ['node_modules/@swc/cli/bin/swc.js', 'apps', 'libs', 'tools', 'scripts', 'bench', 'test/fixtures', 'test/chaos', '-d', 'dist', '--config-file', configFile, '--copy-files', '--quiet'];
 if (process.argv.includes('--watch')) {
   // swc recompiles everything once when it starts watching; WATCH_READY_FILE appears after that,
   // so `npm run dev` starts the apps only then (else every app would restart right after starting).

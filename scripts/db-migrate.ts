@@ -1,9 +1,7 @@
 // `npm run db:migrate`: creates each service's database when missing and applies its migrations,
-// against DATABASE_URL (default: the local server, see libs/testing/src/local-defaults.ts).
+// against DATABASE_URL (default: the local server, see tools/local-stack/src/environment/local-defaults.ts).
 import { loadDotEnv } from '@app/config';
-import { assertPostgresAnswers, findRepoRoot, localEnvironment } from '@app/testing';
-import { runMigrations } from './run-migrations.js';
-import { partitionByPresence } from './service-catalog.js';
+import { assertPostgresAnswers, findRepoRoot, localEnvironment, partitionByPresence, runMigrations } from '@tools/local-stack';
 
 const repoRoot = findRepoRoot();
 // `.env` first (when present): local tooling and the apps read the same file.

@@ -11,31 +11,33 @@ import pg from 'pg';
 import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
 import {
-  AppProcess,
   deleteConsumerGroups,
   describeExit,
   findRepoRoot,
   freePort,
   localEnvironment,
+  mainEntry,
+  NodeProcess,
   type RecordedMessage,
+  type ServiceName,
   requestJson,
+  serviceNamed,
+  servicePort,
   startGroupAtEnd,
-  TopicRecorder,
   topicEndOffsets,
+  TopicRecorder,
   uniqueName,
   uniqueSku,
   waitFor,
-} from '@app/testing';
-import { mainEntry, services, servicePort } from './service-catalog.js';
+} from '@tools/local-stack';
 
 /** The whole demo must finish well within two minutes; each step has its own, shorter, deadline. */
 const STEP_TIMEOUT_MS = 20_000;
 const started = Date.now();
 const env = localEnvironment();
 const brokers = env.KAFKA_BROKERS!.split(',');
-const url = (name: string) => `http://127.0.0.1:${servicePort(services.find((service) => service.name === name)!, env)}`;
-const urls = { orders: url('orders'), inventory: url('inventory'), loyalty: url('loyalty') };
-type ServiceName = keyof typeof urls;
+const url = (name: ServiceName) => `http://127.0.0.1:${servicePort(serviceNamed(name), env)}`;
+const urls: Record<ServiceName, string> = { orders: url('orders'), inventory: url('inventory'), loyalty: url('loyalty') };
 const databaseOf = (name: ServiceName) => env[`${name.toUpperCase()}_DATABASE_NAME`] || name;
 
 let stepNo = 0;
@@ -220,9 +222,9 @@ async function crashWindow(): Promise<void> {
     LOG_FORMAT: 'json',
   });
   const start = async (group: string, failpoints?: string) => {
-    const app = new AppProcess({ name: 'demo-orders', entry: mainEntry(services[0]), cwd: findRepoRoot(), env: { ...processEnv(group), ...(failpoints ? { FAILPOINTS: failpoints } : {}) } });
+    const app = new NodeProcess({ name: 'demo-orders', entry: mainEntry(serviceNamed('orders')), cwd: findRepoRoot(), env: { ...processEnv(group), ...(failpoints ? { FAILPOINTS: failpoints } : {}) } });
     cleanups.push(() => app.stop());
-    await app.waitForHttp(`${base}/health`, STEP_TIMEOUT_MS);
+    await app.waitUntilHealthy(`${base}/health`, STEP_TIMEOUT_MS);
     return app;
   };
 

@@ -1,5 +1,5 @@
 import { renderEnvExample } from '@app/config';
-import { services } from './service-catalog.js';
+import { services } from '@tools/local-stack';
 
 /** Where the rendered file lives, relative to the repository root. */
 export const ENV_EXAMPLE_PATH = '.env.example';

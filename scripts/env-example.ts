@@ -1,7 +1,7 @@
 // `npm run env:example`: rewrites .env.example from the services' config schemas.
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findRepoRoot } from '@app/testing';
+import { findRepoRoot } from '@tools/local-stack';
 import { ENV_EXAMPLE_PATH, renderEnvExampleFile } from './env-example-file.js';
 
 const target = join(findRepoRoot(), ENV_EXAMPLE_PATH);

@@ -3,7 +3,7 @@
 // when present). Exit codes: 0 done, 1 failed or nothing matched, 2 bad command line.
 import { loadDotEnv } from '@app/config';
 import { createKafka } from '@app/kafka';
-import { localEnvironment } from '@app/testing';
+import { localEnvironment } from '@tools/local-stack';
 import pg from 'pg';
 import { asDeadLetterTopic, type DeadLetter, deadLetterTopics, matchesReference, position, readDeadLetters, replay } from './ops/dead-letters.js';
 import { integerOption, type OpsArgs, parseOpsArgs, stringOption, UsageError } from './ops/ops-args.js';

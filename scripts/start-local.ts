@@ -1,7 +1,7 @@
 // `npm start`: the whole system on this machine. Checks Postgres, makes sure a Kafka broker runs,
 // migrates each service, starts the three apps with prefixed output, waits for their /health, and on
 // Ctrl-C stops them (and the broker, only if this script started it). Configuration comes from the
-// environment with local defaults filled in (libs/testing/src/local-defaults.ts), and `.env`.
+// environment with local defaults filled in (tools/local-stack/src/environment/local-defaults.ts), and `.env`.
 // `--watch` (`npm run dev`): also runs the compiler in watch mode and each app under `node --watch`,
 // so a saved .ts file is recompiled into dist/ and the apps that import it restart.
 import { loadDotEnv } from '@app/config';
@@ -14,14 +14,16 @@ import {
   findRepoRoot,
   type KafkaSource,
   localEnvironment,
+  mainEntry,
+  NodeProcess,
+  partitionByPresence,
+  runMigrations,
+  servicePort,
   stopKafkaStartedBy,
-  SupervisedApp,
   waitFor,
-} from '@app/testing';
+} from '@tools/local-stack';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { runMigrations } from './run-migrations.js';
-import { mainEntry, partitionByPresence, servicePort } from './service-catalog.js';
 
 /** Per app, from spawn to `/health` 200: covers connecting to Postgres and Kafka and creating topics. */
 const HEALTH_TIMEOUT_MS = 90_000;
@@ -40,10 +42,19 @@ const repoRoot = findRepoRoot();
 loadDotEnv();
 // Readable logs in a terminal: the apps' stdout is a pipe here (prefixed lines), so they cannot see the TTY.
 const env: NodeJS.ProcessEnv = { LOG_FORMAT: 'pretty', ...localEnvironment() };
-const apps: SupervisedApp[] = [];
+const apps: NodeProcess[] = [];
 const startUp = new AbortController();
 let kafkaSource: KafkaSource | undefined;
 let stopping: Promise<void> | undefined;
+
+/**
+ * A long-running process of this stack: output streamed line by line with its name as prefix and
+ * not kept in memory, in a process group of its own (a Ctrl-C reaches only this script, which then
+ * stops every process in order; see `ownProcessGroup`).
+ */
+function supervised(options: { name: string; entry: string; nodeArgs: string[]; args?: string[] }): NodeProcess {
+  return new NodeProcess({ ...options, env, cwd: repoRoot, echo: true, keepOutput: false, ownProcessGroup: true });
+}
 
 /** Stops everything this script started, once, then exits with `exitCode`. */
 function shutdown(reason: string, exitCode: number): Promise<void> {
@@ -69,7 +80,7 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 }
 // Last resort for a crash of this script itself: the apps run in their own process groups and
 // would otherwise outlive it, holding their ports.
-process.on('exit', () => apps.forEach((app) => app.killNow()));
+process.on('exit', () => apps.forEach((app) => app.kill('SIGKILL')));
 
 async function start(): Promise<void> {
   await assertPostgresAnswers(env.DATABASE_URL!);
@@ -90,14 +101,14 @@ async function start(): Promise<void> {
   if (watch) {
     // Before the apps: the watcher's first full compile rewrites every file, which would restart
     // each app under `node --watch` right after it started.
-    const compiler = new SupervisedApp({ name: 'build', entry: 'scripts/build.mjs', args: ['--watch'], env, cwd: repoRoot });
+    const compiler = supervised({ name: 'build', entry: 'scripts/build.mjs', nodeArgs: [], args: ['--watch'] });
     apps.push(compiler);
     void compiler.exited.then((exit) => shutdown(`the compiler in watch mode exited (${describeExit(exit)})`, 1));
     await waitFor(() => existsSync(join(repoRoot, WATCH_READY_FILE)), { timeoutMs: 120_000, description: 'the first compile in watch mode' });
     if (stopping) return;
   }
   for (const service of present) {
-    const app = new SupervisedApp({ name: service.name, entry: mainEntry(service), nodeArgs: NODE_ARGS, env, cwd: repoRoot });
+    const app = supervised({ name: service.name, entry: mainEntry(service), nodeArgs: NODE_ARGS });
     apps.push(app);
     void app.exited.then((exit) => shutdown(`${service.name} exited unexpectedly (${describeExit(exit)})`, 1));
   }

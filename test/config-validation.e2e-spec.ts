@@ -1,6 +1,7 @@
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from '@jest/globals';
-import { compiledEntry, findRepoRoot, type ServiceName, testInfrastructure } from '@app/testing';
+import { testInfrastructure } from '@test/fixtures';
+import { compiledEntry, findRepoRoot, type ServiceName } from '@tools/local-stack';
 
 interface Case {
   service: ServiceName;

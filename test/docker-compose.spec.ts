@@ -1,8 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { envDefault } from '@app/config';
-import { LocalDefaults } from '@app/testing';
-import { migrateEntry, services } from '../scripts/service-catalog.js';
+import { LocalDefaults, migrateEntry, services } from '@tools/local-stack';
 import { buildArg, dependencyConditions, environmentOf, hostBindings, portMappings, readComposeServices, withDefaults } from './support/compose-file.js';
 
 // docker-compose.yml cannot be run in CI (no Docker engine), so it is checked against the things

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { compiledEntry } from '@app/testing';
+import { compiledEntry } from '@tools/local-stack';
 
 /**
  * `.env` in the working directory is read at start-up (libs/config loadDotEnv): shown through the

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { DEFAULT_CHAOS_OPTIONS, parseChaosArgs } from '../../scripts/chaos/chaos-options.js';
-import { SeededRandom } from '../../scripts/chaos/seeded-random.js';
+import { DEFAULT_CHAOS_OPTIONS, parseChaosArgs } from './chaos-options.js';
+import { SeededRandom } from './seeded-random.js';
 
 describe('chaos soak options and seeded choices', () => {
   it('when flags are given in either form, then they override the defaults', () => {

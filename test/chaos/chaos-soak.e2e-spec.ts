@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { formatChaosReport, runChaosSoak } from '../../scripts/chaos/chaos-soak.js';
+import { formatChaosReport, runChaosSoak } from './chaos-soak.js';
 
 /**
  * Issue 7, point 8: the short version of `npm run chaos`, same code. Two orders, two inventory and

@@ -1,6 +1,7 @@
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { AppProcess, findRepoRoot, type ServiceProcess, TestServices } from '@app/testing';
+import { TestServices } from '@test/fixtures';
+import { findRepoRoot, NodeProcess, type ServiceProcess } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 
 /**
@@ -37,7 +38,7 @@ describe('npm run demo', () => {
 
   it('when the system runs, then every step is narrated, the crash window heals and it exits 0 within two minutes', async () => {
     const started = Date.now();
-    const demo = new AppProcess({ name: 'demo', entry: demoEntry, env, cwd: findRepoRoot() });
+    const demo = new NodeProcess({ name: 'demo', entry: demoEntry, env, cwd: findRepoRoot() });
     const exit = await demo.waitForExit(150_000);
     expect({ exit, output: demo.logs }).toMatchObject({ exit: { code: 0 } });
     expect(Date.now() - started).toBeLessThan(120_000);
@@ -50,7 +51,7 @@ describe('npm run demo', () => {
   }, 180_000);
 
   it('when a service does not answer, then it says which step did not happen and exits 1', async () => {
-    const demo = new AppProcess({ name: 'demo', entry: demoEntry, env: { ...env, LOYALTY_PORT: '9' }, cwd: findRepoRoot() });
+    const demo = new NodeProcess({ name: 'demo', entry: demoEntry, env: { ...env, LOYALTY_PORT: '9' }, cwd: findRepoRoot() });
     const exit = await demo.waitForExit(60_000);
     expect(exit.code).toBe(1);
     expect(demo.logs).toMatch(/DEMO FAILED at step 1: loyalty at http:\/\/127\.0\.0\.1:9\/health to answer 200/);

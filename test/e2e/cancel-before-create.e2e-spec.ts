@@ -1,22 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { DeadLetterHeaders, deadLetterTopic, Headers } from '@app/envelope';
-import {
-  type OrderView,
-  placeOrder,
-  publishRecords,
-  queryTestDatabase,
-  requestJson,
-  type ServiceProcess,
-  setStock,
-  testInfrastructure,
-  TestServices,
-  type TopicRecorder,
-  uniqueName,
-  uniqueSku,
-  waitFor,
-  waitForInboxMessage,
-} from '@app/testing';
+import { type OrderView, placeOrder, publishRecords, setStock, testInfrastructure, TestServices, waitForInboxMessage } from '@test/fixtures';
+import { queryTestDatabase, requestJson, type ServiceProcess, type TopicRecorder, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 
 /**

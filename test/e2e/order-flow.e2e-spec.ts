@@ -1,18 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import {
-  type OrderLineBody,
-  type OrderView,
-  placeOrder as postOrder,
-  queryTestDatabase,
-  requestJson,
-  type ServiceProcess,
-  setStock,
-  testInfrastructure,
-  TestServices,
-  uniqueName,
-  uniqueSku,
-  waitFor,
-} from '@app/testing';
+import { type OrderLineBody, type OrderView, setStock, testInfrastructure, TestServices, placeOrder as postOrder } from '@test/fixtures';
+import { queryTestDatabase, requestJson, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 
 /**

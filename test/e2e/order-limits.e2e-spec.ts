@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { codePointLength, OrderLimits, ReservationLimits } from '@app/contracts';
-import { type PlaceOrderBody, setStock, TestServices, uniqueName, uniqueSku } from '@app/testing';
+import { type PlaceOrderBody, setStock, TestServices } from '@test/fixtures';
+import { uniqueName, uniqueSku } from '@tools/local-stack';
 import { type OrderOutcome, OrderOutcomes } from '../support/order-outcomes.js';
 
 /**

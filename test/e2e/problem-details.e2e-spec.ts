@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { placeOrder, queryTestDatabase, requestJson, type ServiceProcess, testInfrastructure, TestServices, uniqueName, uniqueSku } from '@app/testing';
+import { placeOrder, testInfrastructure, TestServices } from '@test/fixtures';
+import { queryTestDatabase, requestJson, type ServiceProcess, uniqueName, uniqueSku } from '@tools/local-stack';
 import { expectProblem } from '../support/problem-details.js';
 
 const { serverUrl } = testInfrastructure();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { migrateServiceDatabase, PrivateKafka, type ServiceName, type ServiceProcess, TestServices, testInfrastructure } from '@app/testing';
+import { PrivateKafka, testInfrastructure, TestServices } from '@test/fixtures';
+import { migrateServiceDatabase, type ServiceName, type ServiceProcess } from '@tools/local-stack';
 
 /**
  * Issue 7, point 4: replicas of every app started at the same moment on a FRESH broker (no topic,

@@ -1,15 +1,16 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative } from 'node:path';
+import { dirname, join, relative, resolve } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 
 /** The dependency rules of the workspace, executable: they fail the build, not a code review. */
 const root = new URL('../..', import.meta.url).pathname;
 
+/** The code files under `dir` that are not specs (`*.spec.ts`, `*.int-spec.ts`, `*.e2e-spec.ts`). */
 function sourceFiles(dir: string): string[] {
   return readdirSync(dir).flatMap((name) => {
     const path = join(dir, name);
-    if (statSync(path).isDirectory()) return sourceFiles(path);
-    return path.endsWith('.ts') && !/\.(spec|int-spec|e2e-spec)\.ts$/.test(path) ? [path] : [];
+    if (statSync(path).isDirectory()) return ['node_modules', 'dist', 'results'].includes(name) ? [] : sourceFiles(path);
+    return /\.(ts|mts|js|mjs)$/.test(path) && !/spec\.ts$/.test(path) ? [path] : [];
   });
 }
 
@@ -18,11 +19,24 @@ function imports(file: string): string[] {
   return [...text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'([^']+)'/gm)].map((match) => match[1]);
 }
 
+/** True when `spec`, imported by `file`, is the alias `<aliasPrefix>...` or a relative path into `<root>/<folder>/`. */
+function landsIn(file: string, spec: string, aliasPrefix: string, folder: string): boolean {
+  if (spec.startsWith(aliasPrefix)) return true;
+  return spec.startsWith('.') && relative(root, resolve(dirname(file), spec)).split('/')[0] === folder;
+}
+
+/** `file -> spec` for each import of `file` that {@link landsIn} `folder`. */
+function importsInto(file: string, aliasPrefix: string, folder: string): string[] {
+  return imports(file)
+    .filter((spec) => landsIn(file, spec, aliasPrefix, folder))
+    .map((spec) => `${relative(root, file)} -> ${spec}`);
+}
+
 const projectOf = (file: string) => relative(root, file).split('/').slice(0, 2).join('/');
 
 /**
  * Which library may import which (`@app/<name>`), in runtime code; tests of a library may also
- * import `@app/testing`. The one place that says how the libraries layer: a new dependency is a
+ * import the test fixtures (`@test/fixtures`) and the local tooling (`@tools/local-stack`). The one place that says how the libraries layer: a new dependency is a
  * design decision, made here, not found in a review. Foundations (no arrow out) first.
  * The pattern libraries know the envelope, never the domain's `contracts` (DESIGN.md, "Workspace layout").
  */
@@ -43,7 +57,6 @@ const ALLOWED_LIBRARY_IMPORTS: Record<string, readonly string[]> = {
   inbox: ['backoff', 'config', 'database', 'envelope', 'failpoints', 'scheduling', 'telemetry'],
   outbox: ['backoff', 'config', 'database', 'envelope', 'failpoints', 'scheduling', 'telemetry'],
   commands: ['backoff', 'database', 'failpoints', 'scheduling', 'telemetry'],
-  testing: ['contracts', 'database', 'envelope', 'failpoints', 'kafka'],
 };
 
 /** A cycle of `table` as `a -> b -> a`, or undefined when there is none. */
@@ -123,11 +136,27 @@ describe('module boundaries', () => {
     expect(offenders).toEqual([]);
   });
 
-  it('when runtime code imports, then it never imports the test helpers (@app/testing stays out of the image)', () => {
-    const offenders = files
-      .filter((file) => !relative(root, file).startsWith('libs/testing/'))
-      .flatMap((file) => imports(file).filter((spec) => spec === '@app/testing').map((spec) => `${relative(root, file)} -> ${spec}`));
+  it('when runtime code imports, then it never imports the local tooling (tools/ stays out of the image)', () => {
+    const offenders = files.flatMap((file) => importsInto(file, '@tools/', 'tools'));
     expect(offenders).toEqual([]);
+  });
+
+  it('when code outside test/ imports, then only a spec imports the test fixtures', () => {
+    const outside = readdirSync(root)
+      .filter((name) => !['test', 'node_modules', 'dist', '.git', '.local'].includes(name))
+      .flatMap((name) => (statSync(join(root, name)).isDirectory() ? sourceFiles(join(root, name)) : /\.(ts|js|mjs)$/.test(name) ? [join(root, name)] : []));
+    expect(outside.map((file) => relative(root, file))).toEqual(expect.arrayContaining(['scripts/start-local.ts', 'bench/run-bench.ts', 'tools/local-stack/src/index.ts']));
+    const offenders = outside.flatMap((file) => importsInto(file, '@test/', 'test'));
+    expect(offenders).toEqual([]);
+  });
+
+  it('when the import checks are given offending imports, then they name them', () => {
+    const file = join(root, 'scripts', 'example.ts');
+    expect(landsIn(file, '../test/fixtures/index.js', '@test/', 'test')).toBe(true);
+    expect(landsIn(file, '@test/fixtures', '@test/', 'test')).toBe(true);
+    expect(landsIn(file, '../tools/local-stack/src/index.js', '@tools/', 'tools')).toBe(true);
+    expect(landsIn(file, './test-helpers.js', '@test/', 'test')).toBe(false);
+    expect(landsIn(join(root, 'libs', 'kafka', 'src', 'index.ts'), '../../../tools/x.js', '@tools/', 'tools')).toBe(true);
   });
 
   it('when production code is scanned, then no entity schema is synchronized instead of migrated', () => {

@@ -1,7 +1,8 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { type DatabaseConfig, migrateDatabase, revertAllMigrations } from '@app/database';
-import { createTestDatabase, dropTestDatabase, testInfrastructure } from '@app/testing';
+import { testInfrastructure } from '@test/fixtures';
+import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
 import { createInventoryDataSource } from '../../apps/inventory/src/inventory.data-source.js';
 import { createLoyaltyDataSource } from '../../apps/loyalty/src/loyalty.data-source.js';
 import { createOrdersDataSource } from '../../apps/orders/src/orders.data-source.js';

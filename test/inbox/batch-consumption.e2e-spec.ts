@@ -5,23 +5,17 @@ import { DeadLetterHeaders, deadLetterTopic, Headers } from '@app/envelope';
 import type { FailpointName } from '@app/failpoints';
 import { createKafka } from '@app/kafka';
 import {
-  committedOffsets,
   eventRecord,
   orderCreatedPayload,
   placeOrder,
   publishRecords,
-  queryTestDatabase,
-  requestJson,
   scrapeMetric,
-  type ServiceProcess,
   setStock,
   testInfrastructure,
   TestServices,
-  uniqueName,
-  uniqueSku,
-  waitFor,
   waitForDeadLetter,
-} from '@app/testing';
+} from '@test/fixtures';
+import { committedOffsets, queryTestDatabase, requestJson, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 
 /**

@@ -3,21 +3,16 @@ import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
 import type { FailpointName } from '@app/failpoints';
 import {
-  committedOffsets,
   eventRecord,
+  logLinesMentioning,
   orderCreatedPayload,
   publishRecords,
-  queryTestDatabase,
   scrapeMetric,
-  type ServiceProcess,
   setStock,
   testInfrastructure,
   TestServices,
-  uniqueName,
-  uniqueSku,
-  waitFor,
-  logLinesMentioning,
-} from '@app/testing';
+} from '@test/fixtures';
+import { committedOffsets, queryTestDatabase, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 
 /**

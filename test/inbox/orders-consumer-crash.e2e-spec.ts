@@ -2,20 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type StockReserved, Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
 import type { FailpointName } from '@app/failpoints';
-import {
-  committedOffsets,
-  eventRecord,
-  placeOrder,
-  publishRecords,
-  queryTestDatabase,
-  scrapeMetric,
-  type ServiceProcess,
-  testInfrastructure,
-  TestServices,
-  uniqueName,
-  waitFor,
-  logLinesMentioning,
-} from '@app/testing';
+import { eventRecord, logLinesMentioning, placeOrder, publishRecords, scrapeMetric, testInfrastructure, TestServices } from '@test/fixtures';
+import { committedOffsets, queryTestDatabase, type ServiceProcess, uniqueName, waitFor } from '@tools/local-stack';
 
 /**
  * Crash windows on orders' own consumer of inventory's answers, on both sides of its inbox commit:

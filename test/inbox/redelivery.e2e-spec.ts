@@ -2,23 +2,17 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
 import {
-  committedOffsets,
   eventRecord,
+  logLinesMentioning,
   MetricBaseline,
   orderCreatedPayload,
   publishRecords,
-  queryTestDatabase,
-  requestJson,
   scrapeMetric,
-  type ServiceProcess,
   setStock,
   testInfrastructure,
   TestServices,
-  uniqueName,
-  uniqueSku,
-  waitFor,
-  logLinesMentioning,
-} from '@app/testing';
+} from '@test/fixtures';
+import { committedOffsets, queryTestDatabase, requestJson, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 
 /**

@@ -1,16 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
-import {
-  requestJson,
-  type ServiceProcess,
-  scrapeMetric,
-  setStock,
-  TestServices,
-  uniqueName,
-  uniqueSku,
-  waitFor,
-} from '@app/testing';
+import { scrapeMetric, setStock, TestServices } from '@test/fixtures';
+import { requestJson, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { parse } from 'yaml';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 import { exportedMetricNames, metricNamesIn } from '../support/promql-metric-names.js';

@@ -2,20 +2,8 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
-import {
-  eventRecord,
-  orderCreatedPayload,
-  publishRecords,
-  requestJson,
-  type ServiceProcess,
-  setStock,
-  testInfrastructure,
-  TestServices,
-  type TopicRecorder,
-  uniqueName,
-  uniqueSku,
-  waitFor,
-} from '@app/testing';
+import { eventRecord, orderCreatedPayload, publishRecords, setStock, testInfrastructure, TestServices } from '@test/fixtures';
+import { requestJson, type ServiceProcess, type TopicRecorder, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { CountingProxy } from '../support/counting-proxy.js';
 import { FAST_LOYALTY_DISPATCH } from '../support/inventory-with-loyalty.js';
 import { OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.js';

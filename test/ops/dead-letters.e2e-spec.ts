@@ -3,20 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type StockReserved, Topics } from '@app/contracts';
 import { DeadLetterHeaders, deadLetterTopic, Headers } from '@app/envelope';
 import { createKafka, ensureTopics } from '@app/kafka';
-import {
-  eventRecord,
-  publishRecords,
-  queryTestDatabase,
-  readTopicUntil,
-  type RecordPosition,
-  requestJson,
-  type ServiceProcess,
-  TestServices,
-  type TopicRecorder,
-  uniqueName,
-  waitFor,
-  waitForDeadLetter,
-} from '@app/testing';
+import { eventRecord, publishRecords, type RecordPosition, TestServices, waitForDeadLetter } from '@test/fixtures';
+import { queryTestDatabase, readTopicUntil, requestJson, type ServiceProcess, type TopicRecorder, uniqueName, waitFor } from '@tools/local-stack';
 import { runOps } from '../support/run-ops.js';
 
 /**

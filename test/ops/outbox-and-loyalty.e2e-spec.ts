@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { migrateServiceDatabase, placeOrder, queryTestDatabase, requestJson, type ServiceProcess, TestServices, uniqueName, uniqueSku, waitFor } from '@app/testing';
+import { placeOrder, TestServices } from '@test/fixtures';
+import { migrateServiceDatabase, queryTestDatabase, requestJson, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 import { runOps } from '../support/run-ops.js';
 

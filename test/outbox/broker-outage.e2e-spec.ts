@@ -1,19 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
-import {
-  countRows,
-  PrivateKafka,
-  queryTestDatabase,
-  readTopicUntil,
-  requestJson,
-  type ServiceProcess,
-  testInfrastructure,
-  TestServices,
-  topicEndOffsets,
-  type TopicOffsets,
-  waitFor,
-} from '@app/testing';
+import { countRows, PrivateKafka, testInfrastructure, TestServices } from '@test/fixtures';
+import { queryTestDatabase, readTopicUntil, requestJson, type ServiceProcess, topicEndOffsets, type TopicOffsets, waitFor } from '@tools/local-stack';
 
 const { serverUrl } = testInfrastructure();
 const ORDERS_DURING_OUTAGE = 25;

@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { countRows, type JsonResponse, placeOrder, requestJson, type ServiceProcess, testInfrastructure, TestServices, uniqueName } from '@app/testing';
+import { countRows, placeOrder, testInfrastructure, TestServices } from '@test/fixtures';
+import { type JsonResponse, requestJson, type ServiceProcess, uniqueName } from '@tools/local-stack';
 import { expectProblem } from '../support/problem-details.js';
 
 const { serverUrl } = testInfrastructure();

@@ -2,16 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { FailpointName } from '@app/failpoints';
 import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
-import {
-  countRows,
-  queryTestDatabase,
-  requestJson,
-  testInfrastructure,
-  TestServices,
-  type TopicRecorder,
-  uniqueName,
-  waitForOutboxDrained,
-} from '@app/testing';
+import { countRows, testInfrastructure, TestServices, waitForOutboxDrained } from '@test/fixtures';
+import { queryTestDatabase, requestJson, type TopicRecorder, uniqueName } from '@tools/local-stack';
 
 const { serverUrl } = testInfrastructure();
 const FAILPOINT: FailpointName = 'orders.after-commit-before-response';

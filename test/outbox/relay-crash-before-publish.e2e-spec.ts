@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
 import type { FailpointName } from '@app/failpoints';
-import { outboxRowsOf, testInfrastructure, TestServices, type TopicRecorder, waitForOutboxDrained } from '@app/testing';
+import { outboxRowsOf, testInfrastructure, TestServices, waitForOutboxDrained } from '@test/fixtures';
+import { type TopicRecorder } from '@tools/local-stack';
 import { placeOrderAndCrashRelay } from '../support/relay-crash.js';
 
 const { serverUrl } = testInfrastructure();

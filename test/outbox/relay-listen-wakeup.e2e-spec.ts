@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
-import { placeOrder, type ServiceProcess, TestServices, type TopicRecorder } from '@app/testing';
+import { placeOrder, TestServices } from '@test/fixtures';
+import { type ServiceProcess, type TopicRecorder } from '@tools/local-stack';
 
 /** Far below the 60 s poll interval: only a LISTEN/NOTIFY wake-up can beat it. */
 const WAKE_UP_DEADLINE_MS = 10_000;

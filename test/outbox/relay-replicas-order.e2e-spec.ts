@@ -1,18 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
-import {
-  migrateServiceDatabase,
-  placeOrder,
-  recordsByKey,
-  requestJson,
-  scrapeMetric,
-  type ServiceProcess,
-  testInfrastructure,
-  TestServices,
-  type TopicRecorder,
-  waitForOutboxDrained,
-} from '@app/testing';
+import { placeOrder, scrapeMetric, testInfrastructure, TestServices, waitForOutboxDrained } from '@test/fixtures';
+import { migrateServiceDatabase, recordsByKey, requestJson, type ServiceProcess, type TopicRecorder } from '@tools/local-stack';
 
 const { serverUrl } = testInfrastructure();
 const ORDERS = 2000;

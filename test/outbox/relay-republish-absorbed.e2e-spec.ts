@@ -2,22 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
 import type { FailpointName } from '@app/failpoints';
-import {
-  MetricBaseline,
-  type OrderView,
-  outboxRowsOf,
-  queryTestDatabase,
-  requestJson,
-  type ServiceProcess,
-  setStock,
-  testInfrastructure,
-  TestServices,
-  type TopicRecorder,
-  uniqueName,
-  uniqueSku,
-  waitFor,
-  waitForOutboxDrained,
-} from '@app/testing';
+import { MetricBaseline, type OrderView, outboxRowsOf, setStock, testInfrastructure, TestServices, waitForOutboxDrained } from '@test/fixtures';
+import { queryTestDatabase, requestJson, type ServiceProcess, type TopicRecorder, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 import { placeOrderAndCrashRelay } from '../support/relay-crash.js';
 

@@ -1,6 +1,6 @@
-import { testing } from './testing-lib.mjs';
+import { localStack } from './local-stack.mjs';
 
 /** Stops the broker only if the setup started it; a broker you started yourself keeps running. */
 export default async function globalTeardown() {
-  if (globalThis.__kafkaSource) testing.stopKafkaStartedBy(globalThis.__kafkaSource, testing.findRepoRoot());
+  if (globalThis.__kafkaSource) localStack.stopKafkaStartedBy(globalThis.__kafkaSource, localStack.findRepoRoot());
 }

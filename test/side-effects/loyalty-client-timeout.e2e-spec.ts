@@ -7,16 +7,12 @@ import {
   MetricBaseline,
   orderCreatedPayload,
   publishRecords,
-  queryTestDatabase,
-  type ServiceProcess,
   setStock,
   testInfrastructure,
   TestServices,
-  uniqueName,
-  uniqueSku,
-  waitFor,
   waitForInboxMessage,
-} from '@app/testing';
+} from '@test/fixtures';
+import { queryTestDatabase, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 
 /**

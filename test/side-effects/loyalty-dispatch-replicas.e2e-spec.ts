@@ -1,19 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
-import {
-  eventRecord,
-  orderCreatedPayload,
-  publishRecords,
-  queryTestDatabase,
-  scrapeMetric,
-  type ServiceProcess,
-  setStock,
-  testInfrastructure,
-  TestServices,
-  uniqueName,
-  uniqueSku,
-  waitFor,
-} from '@app/testing';
+import { eventRecord, orderCreatedPayload, publishRecords, scrapeMetric, setStock, testInfrastructure, TestServices } from '@test/fixtures';
+import { queryTestDatabase, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { CountingProxy } from '../support/counting-proxy.js';
 import { FAST_LOYALTY_DISPATCH } from '../support/inventory-with-loyalty.js';
 

@@ -1,20 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type OrderCreated, Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
-import {
-  eventRecord,
-  orderCreatedPayload,
-  publishRecords,
-  queryTestDatabase,
-  type ServiceProcess,
-  setStock,
-  testInfrastructure,
-  TestServices,
-  uniqueName,
-  uniqueSku,
-  waitFor,
-  waitForInboxMessage,
-} from '@app/testing';
+import { eventRecord, orderCreatedPayload, publishRecords, setStock, testInfrastructure, TestServices, waitForInboxMessage } from '@test/fixtures';
+import { queryTestDatabase, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 
 /**

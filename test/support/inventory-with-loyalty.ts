@@ -1,4 +1,5 @@
-import type { ServiceProcess, TestServices } from '@app/testing';
+import { type TestServices } from '@test/fixtures';
+import { type ServiceProcess } from '@tools/local-stack';
 
 /**
  * Inventory's loyalty dispatcher timing for tests: poll every 100 ms, retry a failed call after

@@ -1,15 +1,7 @@
 import { Topics } from '@app/contracts';
 import { DeadLetterHeaders, deadLetterTopic } from '@app/envelope';
-import {
-  type OrderView,
-  queryTestDatabase,
-  requestJson,
-  type ServiceProcess,
-  testInfrastructure,
-  type TestServices,
-  type TopicRecorder,
-  waitFor,
-} from '@app/testing';
+import { type OrderView, testInfrastructure, type TestServices } from '@test/fixtures';
+import { queryTestDatabase, requestJson, type ServiceName, type ServiceProcess, type TopicRecorder, waitFor } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from './inventory-with-loyalty.js';
 
 /** What became of one `POST /orders`: refused up front, or accepted and settled. */
@@ -46,7 +38,7 @@ export class OrderOutcomes {
     return new OrderOutcomes(orders, inventory, loyalty, { ...databases, orders: ordersDatabase }, deadLetters);
   }
 
-  sql(database: 'orders' | 'inventory' | 'loyalty', text: string, params: unknown[] = []) {
+  sql(database: ServiceName, text: string, params: unknown[] = []) {
     return queryTestDatabase<Record<string, any>>(testInfrastructure().serverUrl, this.databases[database], text, params);
   }
 

@@ -1,5 +1,5 @@
 import { expect } from '@jest/globals';
-import type { JsonResponse } from '@app/testing';
+import { type JsonResponse } from '@tools/local-stack';
 
 /**
  * Asserts the RFC 9457 shape every error answer of the apps has: `application/problem+json`, the

@@ -1,5 +1,6 @@
 import type { FailpointName } from '@app/failpoints';
-import { placeOrder, type PlaceOrderBody, type ServiceProcess, type TestServices } from '@app/testing';
+import { placeOrder, type PlaceOrderBody, type TestServices } from '@test/fixtures';
+import { type ServiceProcess } from '@tools/local-stack';
 
 /** What {@link placeOrderAndCrashRelay} leaves behind. */
 export interface CrashedRelay {

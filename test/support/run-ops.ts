@@ -1,7 +1,8 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { findRepoRoot, type TestInfrastructure } from '@app/testing';
+import { type TestInfrastructure } from '@test/fixtures';
+import { findRepoRoot } from '@tools/local-stack';
 
 /** What one `npm run ops -- ...` call printed, and how it exited. */
 export interface OpsRun {

@@ -1,7 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
-import { createTestDatabase, dropTestDatabase, testInfrastructure } from '@app/testing';
+import { testInfrastructure } from '@test/fixtures';
+import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
 import { createDataSource } from './data-source.factory.js';
 import { databaseUrl } from './database-url.js';
 

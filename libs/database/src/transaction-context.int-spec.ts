@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
-import { createTestDatabase, dropTestDatabase, testInfrastructure } from '@app/testing';
+import { testInfrastructure } from '@test/fixtures';
+import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
 import { createDataSource } from './data-source.factory.js';
 import { NoActiveTransactionError, TransactionContext } from './transaction-context.js';
 

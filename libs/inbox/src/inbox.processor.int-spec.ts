@@ -7,15 +7,8 @@ import { createDataSource, dropDatabase, migrateDatabase, TransactionContext } f
 import { loadConfig } from '@app/config';
 import { DeadLetterHeaders, deadLetterTopic, Headers, type MessageDeclaration } from '@app/envelope';
 import { createKafka, ensureTopics } from '@app/kafka';
-import {
-  createTestDatabase,
-  dropTestDatabase,
-  type RecordedMessage,
-  testInfrastructure,
-  TopicRecorder,
-  uniqueName,
-  waitFor,
-} from '@app/testing';
+import { testInfrastructure } from '@test/fixtures';
+import { createTestDatabase, dropTestDatabase, type RecordedMessage, TopicRecorder, uniqueName, waitFor } from '@tools/local-stack';
 import { CreateInboxMessages1764460800020 } from './create-inbox-messages.migration.js';
 import { DeadLetterPublisher } from './dead-letter.publisher.js';
 import { type InboxConfig, inboxEnv } from './inbox.config.js';

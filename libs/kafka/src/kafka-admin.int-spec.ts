@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Admin, Kafka } from 'kafkajs';
-import { testInfrastructure, uniqueName } from '@app/testing';
+import { testInfrastructure } from '@test/fixtures';
+import { uniqueName } from '@tools/local-stack';
 import { ensureTopics } from './kafka-admin.js';
 import { createKafka } from './kafka.factory.js';
 

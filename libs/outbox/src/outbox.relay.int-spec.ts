@@ -10,15 +10,8 @@ import { Headers, type MessageDeclaration } from '@app/envelope';
 import { createDataSource, DatabaseModule, databaseUrl, migrateDatabase, TransactionContext } from '@app/database';
 import { createKafka, ensureTopics, KafkaModule } from '@app/kafka';
 import { MetricsModule } from '@app/metrics';
-import {
-  createTestDatabase,
-  dropTestDatabase,
-  freePort,
-  testInfrastructure,
-  TopicRecorder,
-  topicEndOffsets,
-  uniqueName,
-} from '@app/testing';
+import { testInfrastructure } from '@test/fixtures';
+import { createTestDatabase, dropTestDatabase, freePort, topicEndOffsets, TopicRecorder, uniqueName } from '@tools/local-stack';
 import { CreateOutboxMessages1764460800010 } from './create-outbox-messages.migration.js';
 import { OutboxMessage } from './outbox-message.entity.js';
 import type { OutboxEvent } from './outbox-event.js';

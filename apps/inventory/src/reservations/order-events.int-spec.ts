@@ -6,19 +6,16 @@ import {
   MetricBaseline,
   orderCreatedPayload,
   publishRecords,
-  queryTestDatabase,
   type RawRecord,
   type RecordPosition,
   scrapeMetric,
-  type ServiceProcess,
   setStock,
   testInfrastructure,
   TestServices,
-  type TopicRecorder,
-  uniqueSku,
   waitForDeadLetter,
   waitForInboxMessage,
-} from '@app/testing';
+} from '@test/fixtures';
+import { queryTestDatabase, type ServiceProcess, type TopicRecorder, uniqueSku } from '@tools/local-stack';
 
 /**
  * The inventory service as a real process consuming the real `orders.order.v1` topic through its

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { requestJson, type ServiceProcess, TestServices, uniqueSku } from '@app/testing';
+import { TestServices } from '@test/fixtures';
+import { requestJson, type ServiceProcess, uniqueSku } from '@tools/local-stack';
 
 /** The stock admin API of the inventory service, as a real process on a test database. */
 describe('inventory stock over HTTP (real process, real Postgres)', () => {

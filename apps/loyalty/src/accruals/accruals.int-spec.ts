@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { countRows, queryTestDatabase, requestJson, type ServiceProcess, testInfrastructure, TestServices, uniqueName } from '@app/testing';
+import { countRows, testInfrastructure, TestServices } from '@test/fixtures';
+import { queryTestDatabase, requestJson, type ServiceProcess, uniqueName } from '@tools/local-stack';
 
 /**
  * The loyalty service as a real process on a test database: `POST /accruals` demands an

@@ -3,19 +3,17 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type StockRejected, type StockReserved, Topics } from '@app/contracts';
 import { DeadLetterHeaders, deadLetterTopic, Headers } from '@app/envelope';
 import {
+  placeOrder as postOrder,
   eventRecord,
   MetricBaseline,
-  placeOrder as postOrder,
   publishRecords,
   type RecordPosition,
-  requestJson,
-  type ServiceProcess,
   testInfrastructure,
   TestServices,
-  type TopicRecorder,
   waitForDeadLetter,
   waitForInboxMessage,
-} from '@app/testing';
+} from '@test/fixtures';
+import { requestJson, type ServiceProcess, type TopicRecorder } from '@tools/local-stack';
 
 /**
  * The orders service as a real process consuming inventory's answers (`inventory.reservation.v1`)

@@ -1,0 +1,20 @@
+// `npm run chaos -- --orders N --rate R --kill-every-ms M --seed S`: the chaos soak (see
+// test/chaos/chaos-soak.ts and the README's "Chaos soak"). Exits 1 on any violation.
+import { assertPostgresAnswers, localEnvironment } from '@tools/local-stack';
+import { parseChaosArgs } from './chaos-options.js';
+import { formatChaosReport, runChaosSoak } from './chaos-soak.js';
+
+const env = localEnvironment();
+process.env.DATABASE_URL = env.DATABASE_URL;
+process.env.KAFKAJS_NO_PARTITIONER_WARNING = '1';
+
+try {
+  const options = parseChaosArgs(process.argv.slice(2));
+  await assertPostgresAnswers(env.DATABASE_URL!);
+  const report = await runChaosSoak(options);
+  console.log(formatChaosReport(report));
+  process.exit(report.violations.length > 0 ? 1 : 0);
+} catch (error) {
+  console.error((error as Error).stack ?? error);
+  process.exit(2);
+}

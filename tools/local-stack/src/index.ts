@@ -1,0 +1,34 @@
+// What `npm start` and the other local commands, the benchmarks and the tests use to run the stack
+// on this machine: where things are, probes, broker control, the service catalog, one way to run a
+// Node process, throw-away databases and the readers that watch Kafka. Never imported by apps/ or
+// libs/ (test/foundation/architecture.spec.ts).
+export { findRepoRoot } from './environment/repo-root.js';
+export { LocalDefaults, localEnvironment } from './environment/local-defaults.js';
+export { waitFor, type WaitForOptions } from './wait-for.js';
+export { uniqueName, uniqueSku } from './unique-name.js';
+export { NodeProcess, type NodeProcessOptions } from './processes/node-process.js';
+export { APP_NODE_FLAGS } from './processes/app-node-flags.js';
+export { describeExit, type ExitInfo } from './processes/exit-info.js';
+export { assertPortFree } from './ports/port-probe.js';
+export { freePort } from './ports/free-port.js';
+export { assertPostgresAnswers } from './postgres/postgres-probe.js';
+export { assertTestDatabaseName, createTestDatabase, dropTestDatabase, queryTestDatabase } from './postgres/test-database.js';
+export { kafkaAnswers, waitForGroupCoordinator } from './kafka/kafka-probe.js';
+export { ensureKafka, stopKafkaStartedBy, type EnsureKafkaOptions, type KafkaSource } from './kafka/ensure-kafka.js';
+export { startGroupAtEnd, committedOffsets, deleteConsumerGroups } from './kafka/consumer-group-position.js';
+export { TopicRecorder, readTopicUntil, recordsByKey, topicEndOffsets, type RecordedMessage, type TopicOffsets, type TopicRecorderOptions } from './kafka/topic-recorder.js';
+export { requestJson, type JsonResponse } from './http/request-json.js';
+export {
+  services,
+  serviceNamed,
+  mainEntry,
+  migrateEntry,
+  servicePort,
+  partitionByPresence,
+  type ServiceDescriptor,
+  type ServiceName,
+} from './services/service-catalog.js';
+export { compiledEntry } from './services/compiled-entry.js';
+export { runMigrations, migrateServiceDatabase, type RunMigrationsOptions } from './services/run-migrations.js';
+export { ServiceProcess, type ServiceProcessOptions, type RestartOptions } from './services/service-process.js';
+export { ServiceSet, type Infrastructure, type ServiceSetStartOptions } from './services/service-set.js';

@@ -1,0 +1,43 @@
+import pg from 'pg';
+import { databaseUrl, dropDatabase, ensureDatabaseExists } from '@app/database';
+import { uniqueName } from '../unique-name.js';
+
+/**
+ * Refuses any name without `test`: a helper that creates and drops throw-away databases (for a test
+ * or a benchmark run) must never be able to touch a real one.
+ */
+export function assertTestDatabaseName(name: string): void {
+  if (!name.includes('test')) {
+    throw new Error(`Refusing to touch database "${name}": test database names must contain "test"`);
+  }
+}
+
+/** A fresh, empty database named `<prefix>_test_<unique>`, for one test file or benchmark; call {@link dropTestDatabase} after. */
+export async function createTestDatabase(serverUrl: string, prefix: string): Promise<string> {
+  const name = uniqueName(`${prefix}_test`);
+  assertTestDatabaseName(name);
+  await ensureDatabaseExists(serverUrl, name);
+  return name;
+}
+
+export async function dropTestDatabase(serverUrl: string, name: string): Promise<void> {
+  assertTestDatabaseName(name);
+  await dropDatabase(serverUrl, name);
+}
+
+/** Runs one query against a test database on its own short-lived connection. */
+export async function queryTestDatabase<R extends Record<string, unknown> = Record<string, unknown>>(
+  serverUrl: string,
+  database: string,
+  sql: string,
+  params: unknown[] = [],
+): Promise<R[]> {
+  assertTestDatabaseName(database);
+  const client = new pg.Client({ connectionString: databaseUrl(serverUrl, database), application_name: 'test-query' });
+  await client.connect();
+  try {
+    return (await client.query<R>(sql, params)).rows;
+  } finally {
+    await client.end();
+  }
+}

@@ -1,0 +1,67 @@
+// What local tooling (npm start, db:migrate, env:example, the tests and benchmarks that start
+// services) and the compose checks need to know about each service: the one list of them. Tools may
+// import apps' config schemas; libraries may not (libs never import apps), and apps never import tools.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import type { EnvSchema } from '@app/config';
+import { Topics } from '@app/contracts';
+import { inventoryEnv } from '../../../../apps/inventory/src/inventory.config.js';
+import { loyaltyEnv } from '../../../../apps/loyalty/src/loyalty.config.js';
+import { ordersEnv } from '../../../../apps/orders/src/orders.config.js';
+
+/** The services of the workspace, by name. */
+export type ServiceName = 'orders' | 'inventory' | 'loyalty';
+
+/** One deployable service of the workspace. */
+export interface ServiceDescriptor {
+  /** Folder under `apps/`, compose service name and log prefix. */
+  readonly name: ServiceName;
+  /** Its environment schema: the single source of truth for its configuration. */
+  readonly schema: EnvSchema;
+  /** The schema variable holding its HTTP port. */
+  readonly portVariable: string;
+  /** Infrastructure it cannot start without (compose `depends_on`). */
+  readonly needs: readonly ('postgres' | 'kafka')[];
+  /** The topics its Kafka handlers consume (loyalty has none). */
+  readonly consumes: readonly string[];
+}
+
+/** The three services, in start order. */
+export const services: readonly ServiceDescriptor[] = [
+  { name: 'orders', schema: ordersEnv, portVariable: 'ORDERS_PORT', needs: ['postgres', 'kafka'], consumes: [Topics.reservations] },
+  { name: 'inventory', schema: inventoryEnv, portVariable: 'INVENTORY_PORT', needs: ['postgres', 'kafka'], consumes: [Topics.orders] },
+  { name: 'loyalty', schema: loyaltyEnv, portVariable: 'LOYALTY_PORT', needs: ['postgres'], consumes: [] },
+];
+
+/** The catalog entry of `name`. */
+export function serviceNamed(name: ServiceName): ServiceDescriptor {
+  return services.find((service) => service.name === name)!;
+}
+
+/** Compiled server entry, relative to the repository root. */
+export function mainEntry(service: ServiceDescriptor): string {
+  return `dist/apps/${service.name}/src/main.js`;
+}
+
+/** Compiled migration entry (creates the database, applies migrations), relative to the repository root. */
+export function migrateEntry(service: ServiceDescriptor): string {
+  return `dist/apps/${service.name}/src/migrate.js`;
+}
+
+/** The port the service will listen on with `env`, parsed by its own schema (so `abc` fails here too). */
+export function servicePort(service: ServiceDescriptor, env: NodeJS.ProcessEnv): number {
+  const result = service.schema[service.portVariable].safeParse(env[service.portVariable] || undefined);
+  if (!result.success) throw new Error(`${service.portVariable} ${result.error.issues.map((issue) => issue.message).join('; ')}`);
+  return Number(result.data);
+}
+
+/**
+ * Splits services into those with both entry points in source and those without. The workspace
+ * grows one app at a time; an app that has no `main.ts` yet is reported and skipped rather than
+ * failing every other app's local start.
+ */
+export function partitionByPresence(repoRoot: string): { present: ServiceDescriptor[]; absent: ServiceDescriptor[] } {
+  const hasSources = (service: ServiceDescriptor) =>
+    ['main.ts', 'migrate.ts'].every((file) => existsSync(join(repoRoot, 'apps', service.name, 'src', file)));
+  return { present: services.filter(hasSources), absent: services.filter((service) => !hasSources(service)) };
+}

@@ -1,0 +1,156 @@
+import { failpointMarker, type FailpointName, type FailpointSpec } from '@app/failpoints';
+import { findRepoRoot } from '../environment/repo-root.js';
+import { startGroupAtEnd } from '../kafka/consumer-group-position.js';
+import { freePort } from '../ports/free-port.js';
+import { assertTestDatabaseName } from '../postgres/test-database.js';
+import { NodeProcess } from '../processes/node-process.js';
+import { uniqueName } from '../unique-name.js';
+import { compiledEntry } from './compiled-entry.js';
+import { migrateServiceDatabase } from './run-migrations.js';
+import { serviceNamed, type ServiceName } from './service-catalog.js';
+
+export interface ServiceProcessOptions {
+  service: ServiceName;
+  /** Log prefix; default the service name. */
+  name?: string;
+  serverUrl: string;
+  /** Must contain `test`; migrated before the first start. */
+  database: string;
+  brokers: string[];
+  /** Failpoints to arm (`FAILPOINTS`) in the first process, `name` or `name@scope`; none by default. */
+  failpoints?: FailpointSpec[];
+  /**
+   * Extra variables (`LOYALTY_BASE_URL`, `INBOX_MAX_ATTEMPTS`, `OUTBOX_RELAY_ENABLED`, ...); they
+   * win over the defaults set here.
+   */
+  env?: Record<string, string>;
+  /** Print the child's output live; it is always kept in `process.logs`. */
+  echo?: boolean;
+}
+
+export interface RestartOptions {
+  /** Failpoints armed in the new process, `name` or `name@scope`; default none. */
+  failpoints?: FailpointSpec[];
+  /** Variables changed for the new process (merged over the current ones). */
+  env?: Record<string, string>;
+  /**
+   * Join a new consumer group positioned at the end of the topics instead of the old group. The
+   * old group resumes from its committed offsets, which is what a crash test of redelivery needs,
+   * but after a SIGKILL its dead member holds the group's rebalance for up to the session timeout
+   * (30 s); a test that needs no redelivery can skip that wait.
+   */
+  freshConsumerGroup?: boolean;
+}
+
+/**
+ * One of the three services as a real process (`node dist/apps/<service>/src/main.js`) on a test
+ * database, a free port and its own consumer group, which starts at the current end of the
+ * topics it consumes (see {@link startGroupAtEnd}). Restartable on the same port, database and
+ * group, so a crash test can kill it (a failpoint, or {@link kill}) and bring it back.
+ */
+export class ServiceProcess {
+  private current: NodeProcess | undefined;
+  private readonly groups: string[] = [];
+
+  private constructor(
+    private readonly options: ServiceProcessOptions,
+    readonly port: number,
+    private env: NodeJS.ProcessEnv,
+  ) {}
+
+  /** Migrates the database, starts the process and waits until `GET /health` answers (see {@link NodeProcess.waitUntilHealthy}). */
+  static async start(options: ServiceProcessOptions): Promise<ServiceProcess> {
+    assertTestDatabaseName(options.database);
+    await migrateServiceDatabase(options.service, options.serverUrl, options.database);
+    const port = await freePort();
+    const id = uniqueName(`test-${options.name ?? options.service}`);
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH,
+      NODE_ENV: 'test',
+      KAFKAJS_NO_PARTITIONER_WARNING: '1',
+      DATABASE_URL: options.serverUrl,
+      DATABASE_NAME: options.database,
+      KAFKA_BROKERS: options.brokers.join(','),
+      KAFKA_CLIENT_ID: id,
+      KAFKA_CONSUMER_GROUP: id,
+      // A SIGKILLed member holds its partitions until its session expires: keep crash tests short.
+      KAFKA_SESSION_TIMEOUT_MS: '10000',
+      [serviceNamed(options.service).portVariable]: String(port),
+      HTTP_HOST: '127.0.0.1',
+      FAILPOINTS: (options.failpoints ?? []).join(','),
+      ...options.env,
+    };
+    const service = new ServiceProcess(options, port, env);
+    await service.positionGroup(env.KAFKA_CONSUMER_GROUP!);
+    await service.launch();
+    return service;
+  }
+
+  get baseUrl(): string {
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  get name(): string {
+    return this.options.name ?? this.options.service;
+  }
+
+  /** The running (or last) process: output, exit state. */
+  get process(): NodeProcess {
+    if (!this.current) throw new Error(`${this.name} was never started`);
+    return this.current;
+  }
+
+  /** Every consumer group this service used, for cleanup. */
+  get consumerGroups(): string[] {
+    return [...this.groups];
+  }
+
+  /** Waits for the failpoint's marker in the output, then for the process to be gone (SIGKILL). */
+  async waitForFailpoint(name: FailpointName, timeoutMs = 60_000): Promise<void> {
+    await this.process.waitForOutput(failpointMarker(name), timeoutMs);
+    const exit = await this.process.waitForExit(10_000);
+    if (exit.signal !== 'SIGKILL') throw new Error(`${this.name} hit ${name} but exited with ${JSON.stringify(exit)}`);
+  }
+
+  /** SIGKILL: no shutdown hook, no `finally`, as when the machine loses power. */
+  async kill(): Promise<void> {
+    this.process.kill('SIGKILL');
+    await this.process.waitForExit(10_000);
+  }
+
+  /** Starts a new process on the same port and database once the previous one has exited. */
+  async restart(options: RestartOptions = {}): Promise<void> {
+    if (this.current?.isRunning) throw new Error(`${this.name} is still running; kill or stop it before restarting`);
+    this.env = { ...this.env, FAILPOINTS: (options.failpoints ?? []).join(','), ...options.env };
+    if (options.freshConsumerGroup) {
+      const group = uniqueName(`test-${this.name}`);
+      await this.positionGroup(group);
+      this.env = { ...this.env, KAFKA_CONSUMER_GROUP: group };
+    }
+    await this.launch();
+  }
+
+  /** SIGTERM (graceful), SIGKILL when it hangs. Safe to call on a process that already exited. */
+  async stop(): Promise<void> {
+    await this.current?.stop();
+  }
+
+  private async positionGroup(group: string): Promise<void> {
+    this.groups.push(group);
+    const topics = serviceNamed(this.options.service).consumes;
+    if (topics.length > 0) await startGroupAtEnd(this.options.brokers, group, [...topics]);
+  }
+
+  private async launch(): Promise<void> {
+    const child = this.current
+      ? this.current.respawn(this.env)
+      : new NodeProcess({ name: this.name, entry: compiledEntry(this.options.service, 'main'), env: this.env, cwd: findRepoRoot(), echo: this.options.echo });
+    this.current = child;
+    try {
+      await child.waitUntilHealthy(`${this.baseUrl}/health`);
+    } catch (error) {
+      await child.stop();
+      throw error;
+    }
+  }
+}
