@@ -152,6 +152,7 @@ async function outboxApp(run: Run, kafka: Kafka, outbox: Record<string, string>)
           ...outbox,
         }),
       ),
+      OutboxModule.forFeature(),
     ],
   })
     .overrideProvider(Kafka)

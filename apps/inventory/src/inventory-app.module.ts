@@ -9,9 +9,10 @@ import { ConsumerLagModule, KafkaModule } from '@app/kafka';
 import { MetricsModule } from '@app/metrics';
 import { OutboxModule } from '@app/outbox';
 import { TelemetryModule } from '@app/telemetry';
-import { INVENTORY_CONFIG } from './inventory-config.token.js';
+import { InventoryConfigModule } from './inventory-config.module.js';
 import type { InventoryConfig } from './inventory.config.js';
 import { createInventoryDataSource } from './inventory.data-source.js';
+import { LOYALTY_COMMANDS_TABLE } from './reservations/reserve-stock/loyalty-accrual.command.js';
 import { ReservationsModule } from './reservations/reservations.module.js';
 import { StockModule } from './stock/stock.module.js';
 
@@ -21,10 +22,8 @@ export class InventoryAppModule {
   static forRoot(config: InventoryConfig): DynamicModule {
     return {
       module: InventoryAppModule,
-      global: true,
-      providers: [{ provide: INVENTORY_CONFIG, useValue: config }],
-      exports: [INVENTORY_CONFIG],
       imports: [
+        InventoryConfigModule.forRoot(config),
         DatabaseModule.forRoot({ useFactory: () => createInventoryDataSource(config) }),
         TelemetryModule,
         KafkaModule.forRoot({ useFactory: () => ({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID }) }),
@@ -39,7 +38,7 @@ export class InventoryAppModule {
         InboxModule.forRoot(config),
         // Loyalty accruals, written by the reservation and sent to loyalty until it acknowledges them.
         CommandsModule.forRoot({
-          table: 'loyalty_commands',
+          table: LOYALTY_COMMANDS_TABLE,
           baseUrl: config.LOYALTY_BASE_URL,
           pollIntervalMs: config.LOYALTY_DISPATCH_INTERVAL_MS,
           batchSize: config.LOYALTY_DISPATCH_BATCH_SIZE,

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { TransactionContext } from '@app/database';
 import { currentTraceparent } from '@app/telemetry';
-import { COMMANDS_OPTIONS, type CommandsOptions } from './commands.options.js';
+import { COMMANDS_TABLE } from './commands.options.js';
 import type { OutgoingCommand } from './outgoing-command.js';
 
 /**
@@ -16,9 +16,9 @@ export class CommandWriter {
 
   constructor(
     @Inject(TransactionContext) private readonly tx: TransactionContext,
-    @Inject(COMMANDS_OPTIONS) options: CommandsOptions,
+    @Inject(COMMANDS_TABLE) table: string,
   ) {
-    this.insert = `INSERT INTO ${options.table} (id, path, body, traceparent) VALUES ($1, $2, $3, $4)`;
+    this.insert = `INSERT INTO ${table} (id, path, body, traceparent) VALUES ($1, $2, $3, $4)`;
   }
 
   /**

@@ -101,7 +101,7 @@ describe('@app/commands (real Postgres, a partner over HTTP)', () => {
     partner.listen(0, '127.0.0.1');
     await once(partner, 'listening');
     registry = new Registry();
-    writer = new CommandWriter(tx, options('http://unused'));
+    writer = new CommandWriter(tx, TABLE);
     dispatcher = newDispatcher(registry);
   });
 

@@ -3,20 +3,29 @@ import { CommandDispatchScheduler } from './command-dispatch.scheduler.js';
 import { CommandDispatcher } from './command.dispatcher.js';
 import { CommandMetrics } from './command.metrics.js';
 import { CommandWriter } from './command.writer.js';
-import { checkedCommandsOptions, COMMANDS_OPTIONS, type CommandsOptions } from './commands.options.js';
+import { checkedCommandsOptions, checkedCommandsTable, COMMANDS_OPTIONS, COMMANDS_TABLE, type CommandsOptions } from './commands.options.js';
 
 /**
- * Durable outgoing commands: {@link CommandWriter} for use cases, and the dispatcher that sends
- * them until the partner acknowledges them. Needs `DatabaseModule`, `MetricsModule`,
- * `ScheduleModule.forRoot()` and the app's migrations of `options.table`.
+ * Durable outgoing commands. `forRoot` (once, in the app module) runs the dispatcher that sends the
+ * commands of `options.table` until the partner acknowledges them; `forFeature` (in each feature
+ * module whose use cases enqueue commands) provides {@link CommandWriter} for that table. Not global:
+ * a feature module shows that it enqueues commands by importing it.
+ * Needs `DatabaseModule`, `MetricsModule`, `ScheduleModule.forRoot()` and the app's migrations of
+ * `options.table`.
  */
 @Module({})
 export class CommandsModule {
   static forRoot(options: CommandsOptions): DynamicModule {
     return {
       module: CommandsModule,
-      global: true,
-      providers: [{ provide: COMMANDS_OPTIONS, useValue: checkedCommandsOptions(options) }, CommandWriter, CommandMetrics, CommandDispatcher, CommandDispatchScheduler],
+      providers: [{ provide: COMMANDS_OPTIONS, useValue: checkedCommandsOptions(options) }, CommandMetrics, CommandDispatcher, CommandDispatchScheduler],
+    };
+  }
+
+  static forFeature(options: { table: string }): DynamicModule {
+    return {
+      module: CommandsModule,
+      providers: [{ provide: COMMANDS_TABLE, useValue: checkedCommandsTable(options.table) }, CommandWriter],
       exports: [CommandWriter],
     };
   }

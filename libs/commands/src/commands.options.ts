@@ -28,10 +28,19 @@ export interface CommandsOptions {
 
 export const COMMANDS_OPTIONS = Symbol('COMMANDS_OPTIONS');
 
+/** Injection token of the table a feature's {@link CommandWriter} writes to (`CommandsModule.forFeature`). */
+export const COMMANDS_TABLE = Symbol('COMMANDS_TABLE');
+
 const SQL_IDENTIFIER = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/;
 
-/** The options, once checked: the table name goes into SQL text, so it must be an identifier and nothing else. */
+/** The table name, once checked: it goes into SQL text, so it must be an identifier and nothing else. */
+export function checkedCommandsTable(table: string): string {
+  if (!SQL_IDENTIFIER.test(table)) throw new Error(`CommandsModule: table must be a lower-case SQL identifier, got ${JSON.stringify(table)}`);
+  return table;
+}
+
+/** The options, once checked (see {@link checkedCommandsTable}). */
 export function checkedCommandsOptions(options: CommandsOptions): CommandsOptions {
-  if (!SQL_IDENTIFIER.test(options.table)) throw new Error(`CommandsModule: table must be a lower-case SQL identifier, got ${JSON.stringify(options.table)}`);
+  checkedCommandsTable(options.table);
   return options;
 }

@@ -19,7 +19,7 @@ import {
   startBatchSpan,
   startMessageTelemetry,
 } from './inbox-telemetry.js';
-import type { InboxHandlerOptions } from './inbox.options.js';
+import type { InboxHandlerOptions } from './inbox-handler.options.js';
 
 /** What the transport gives the batch consumer for the records of ONE partition, in offset order. */
 export interface InboxBatch {

@@ -1,7 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { DiscoveryService, MetadataScanner } from '@nestjs/core';
 import { PATTERN_METADATA } from '@nestjs/microservices/constants.js';
-import { INBOX_OPTIONS, type InboxHandlerOptions } from './inbox.options.js';
+import { INBOX_OPTIONS, type InboxHandlerOptions } from './inbox-handler.options.js';
 
 /**
  * Which `@Inbox` handler consumes which topic, read from the controllers' metadata once the app is

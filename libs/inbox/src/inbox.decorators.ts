@@ -1,7 +1,7 @@
 import { applyDecorators, createParamDecorator, type ExecutionContext, SetMetadata, UseInterceptors } from '@nestjs/common';
 import type { KafkaContext } from '@nestjs/microservices';
 import { envelopes, InboxInterceptor } from './inbox.interceptor.js';
-import { INBOX_OPTIONS, type InboxHandlerOptions } from './inbox.options.js';
+import { INBOX_OPTIONS, type InboxHandlerOptions } from './inbox-handler.options.js';
 
 /**
  * Puts an `@EventPattern` handler behind the inbox: validated, deduplicated, run in the inbox

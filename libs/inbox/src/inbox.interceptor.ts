@@ -4,7 +4,7 @@ import type { KafkaContext } from '@nestjs/microservices';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { inboxBatchScope } from './inbox-batch.scope.js';
 import { type InboxEnvelope, rawInboxMessage } from './inbox-envelope.js';
-import { INBOX_OPTIONS, type InboxHandlerOptions } from './inbox.options.js';
+import { INBOX_OPTIONS, type InboxHandlerOptions } from './inbox-handler.options.js';
 import { InboxProcessor } from './inbox.processor.js';
 
 /** The validated envelope of the message being handled, for the `@Envelope()` parameter. */

@@ -23,6 +23,11 @@ class DeadLetterCloser implements OnApplicationShutdown {
 /**
  * The inbox for Kafka handlers, and the cron job that prunes it. Needs `DatabaseModule`,
  * `KafkaModule`, `MetricsModule` and `ScheduleModule.forRoot()`.
+ * Global, unlike the outbox and commands writers: `@Inbox()` applies `InboxInterceptor` by class,
+ * which Nest instantiates in the module of each handler's controller, and its dependencies (the
+ * process's one processor, batch consumer and dead-letter producer) must be the same instances
+ * the Kafka server uses, not copies made per feature module; a global module is how Nest shares
+ * the one configured instance with modules that cannot import it.
  */
 @Module({})
 export class InboxModule {

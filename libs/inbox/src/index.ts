@@ -6,7 +6,7 @@ export { DeadLetterPublisher, type DeadLetter } from './dead-letter.publisher.js
 export { InboxProcessor, type InboxOutcome, type ProcessOptions } from './inbox.processor.js';
 export { InboxInterceptor } from './inbox.interceptor.js';
 export { Inbox, Envelope } from './inbox.decorators.js';
-export type { InboxHandlerOptions, InboxBatchLocks } from './inbox.options.js';
+export type { InboxHandlerOptions, InboxBatchLocks } from './inbox-handler.options.js';
 export { InboxBatchConsumer, type InboxBatch } from './inbox-batch.consumer.js';
 export { InboxKafkaServer } from './inbox-kafka.server.js';
 export { connectInboxKafka } from './inbox-kafka.connect.js';

@@ -8,6 +8,8 @@ import { MetricsController } from './metrics.controller.js';
  *
  * One prom-client `Registry` per app (not the global default), so tests that build several apps in
  * one process never collide on metric names. Libraries register their metrics on it.
+ * Global, as the app's `DataSource` is: every library's metrics class needs the one registry, and
+ * a registry per importing module would split `/metrics`.
  */
 @Module({})
 export class MetricsModule implements NestModule {

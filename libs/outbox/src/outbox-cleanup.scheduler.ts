@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { JobScheduler } from '@app/scheduling';
-import { OUTBOX_CONFIG, type OutboxConfig } from './outbox-options.js';
+import { OUTBOX_CONFIG, type OutboxConfig } from './outbox.config.js';
 import { OutboxCleanup } from './outbox.cleanup.js';
 
 /** Runs {@link OutboxCleanup} on `OUTBOX_CLEANUP_CRON`; awaits a run in flight on shutdown. */

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { type BatchedDelete, RetentionJob } from '@app/database';
-import { OUTBOX_CONFIG, type OutboxConfig } from './outbox-options.js';
+import { OUTBOX_CONFIG, type OutboxConfig } from './outbox.config.js';
 import { OutboxMetrics } from './outbox.metrics.js';
 
 /**

@@ -73,3 +73,6 @@ export const outboxEnv = {
 };
 
 export type OutboxConfig = EnvConfig<typeof outboxEnv>;
+
+/** Injection token of the validated outbox configuration. */
+export const OUTBOX_CONFIG = Symbol('OUTBOX_CONFIG');

@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { OUTBOX_CONFIG, type OutboxConfig } from './outbox-options.js';
+import { OUTBOX_CONFIG, type OutboxConfig } from './outbox.config.js';
 import { OutboxCleanup } from './outbox.cleanup.js';
 import { OutboxCleanupScheduler } from './outbox-cleanup.scheduler.js';
 import { OutboxListener } from './outbox.listener.js';
@@ -10,7 +10,11 @@ import { OutboxRelayScheduler } from './outbox-relay.scheduler.js';
 import { OutboxWriter } from './outbox.writer.js';
 
 /**
- * The transactional outbox: `OutboxWriter` for use cases, and the relay that publishes to Kafka.
+ * The transactional outbox. `forRoot` (once, in the app module) runs the relay that publishes to
+ * Kafka, its wake-up listener and the cleanup; `forFeature` (in each feature module whose use cases
+ * write events) provides {@link OutboxWriter}. Not global: a feature module shows that it writes to
+ * the outbox by importing it. The writer keeps no state (it writes through the ambient transaction),
+ * so each feature's instance is as good as one shared.
  * Needs `DatabaseModule`, `KafkaModule`, `MetricsModule` and `ScheduleModule.forRoot()` in the app.
  */
 @Module({})
@@ -18,10 +22,8 @@ export class OutboxModule {
   static forRoot(config: OutboxConfig): DynamicModule {
     return {
       module: OutboxModule,
-      global: true,
       providers: [
         { provide: OUTBOX_CONFIG, useValue: config },
-        OutboxWriter,
         OutboxPublisher,
         OutboxMetrics,
         OutboxRelay,
@@ -30,7 +32,11 @@ export class OutboxModule {
         OutboxRelayScheduler,
         OutboxCleanupScheduler,
       ],
-      exports: [OutboxWriter, OutboxRelay, OutboxCleanup],
+      exports: [OutboxRelay, OutboxCleanup],
     };
+  }
+
+  static forFeature(): DynamicModule {
+    return { module: OutboxModule, providers: [OutboxWriter], exports: [OutboxWriter] };
   }
 }

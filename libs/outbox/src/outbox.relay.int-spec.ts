@@ -72,6 +72,7 @@ async function relayModule(
       MetricsModule.forRoot({ service: 'outbox-relay-test' }),
       ScheduleModule.forRoot(),
       OutboxModule.forRoot(moduleConfig),
+      OutboxModule.forFeature(),
     ],
   });
   if (overrides.kafka) builder = builder.overrideProvider(Kafka).useValue(overrides.kafka);

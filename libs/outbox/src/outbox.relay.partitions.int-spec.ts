@@ -79,6 +79,7 @@ async function relayModule(database: string, kafkaBrokers: string[], config: Rec
       MetricsModule.forRoot({ service: 'outbox-relay-partitions-test' }),
       ScheduleModule.forRoot(),
       OutboxModule.forRoot(loadConfig(outboxEnv, { ...baseConfig, ...config })),
+      OutboxModule.forFeature(),
     ],
   });
   if (wrap) builder = builder.overrideProvider(Kafka).useValue(wrap(kafka));

@@ -2,7 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
 import { failpoint } from '@app/failpoints';
 import type { OutboxMessage } from './outbox-message.entity.js';
-import { OUTBOX_CONFIG, type OutboxConfig } from './outbox-options.js';
+import { OUTBOX_CONFIG, type OutboxConfig } from './outbox.config.js';
 import { OutboxMetrics } from './outbox.metrics.js';
 import { OutboxPublisher } from './outbox.publisher.js';
 import { endPublishSpans, startPublishSpans } from './outbox-publish-spans.js';

@@ -1,5 +1,6 @@
 import { Module } from '@nestjs/common';
 import { IdempotencyModule } from '@app/idempotency';
+import { OutboxModule } from '@app/outbox';
 import { CancelOrderController } from './cancel-order/cancel-order.controller.js';
 import { CancelOrderService } from './cancel-order/cancel-order.service.js';
 import { GetOrderController } from './get-order/get-order.controller.js';
@@ -7,7 +8,7 @@ import { PlaceOrderController } from './place-order/place-order.controller.js';
 import { PlaceOrderService } from './place-order/place-order.service.js';
 
 @Module({
-  imports: [IdempotencyModule],
+  imports: [IdempotencyModule, OutboxModule.forFeature()],
   controllers: [PlaceOrderController, GetOrderController, CancelOrderController],
   providers: [PlaceOrderService, CancelOrderService],
 })

@@ -3,6 +3,9 @@ import { type AccrualRequest, AccrualRequestSchema, type OrderCreated } from '@a
 import { schemaProblems } from '@app/envelope';
 import { pointsFor } from './points-for.js';
 
+/** Inventory's table of loyalty calls (its migrations create it); the commands library sends its rows. */
+export const LOYALTY_COMMANDS_TABLE = 'loyalty_commands';
+
 /** The business operation id of an order's accrual: the same order always yields the same key. */
 export function accrualOperationId(orderId: string): string {
   return `loyalty-accrual:${orderId}`;
