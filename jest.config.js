@@ -20,9 +20,7 @@ const transform = {
 };
 
 const moduleNameMapper = {
-  ...Object.fromEntries(
-    Object.entries(paths).map(([alias, [target]]) => [`^${alias.replace('/', '\\/')}$`, `<rootDir>/${target}`]),
-  ),
+  ...Object.fromEntries(Object.entries(paths).map(([alias, [target]]) => [`^${alias.replace('/', '\\/')}$`, `<rootDir>/${target}`])),
   '^(\\.{1,2}/.*)\\.js$': '$1',
 };
 

@@ -20,7 +20,11 @@ export interface DrainResult {
   loyaltyDoneSec: number;
 }
 
-export async function runBacklogDrain(stack: E2eStack, options: { orders: number; timeoutMs: number }, log: (text: string) => void): Promise<DrainResult> {
+export async function runBacklogDrain(
+  stack: E2eStack,
+  options: { orders: number; timeoutMs: number },
+  log: (text: string) => void,
+): Promise<DrainResult> {
   const { serverUrl, databases } = stack;
   await stack.inventory.stop();
   const orderIds: string[] = [];
@@ -38,7 +42,11 @@ export async function runBacklogDrain(stack: E2eStack, options: { orders: number
   );
   await waitFor(
     async () => {
-      const [{ n }] = await queryTestDatabase<{ n: number }>(serverUrl, databases.orders, 'SELECT count(*)::int AS n FROM outbox_messages WHERE published_at IS NULL');
+      const [{ n }] = await queryTestDatabase<{ n: number }>(
+        serverUrl,
+        databases.orders,
+        'SELECT count(*)::int AS n FROM outbox_messages WHERE published_at IS NULL',
+      );
       return n === 0;
     },
     { timeoutMs: options.timeoutMs, intervalMs: 250, description: "orders' relay to publish the backlog" },
@@ -46,14 +54,25 @@ export async function runBacklogDrain(stack: E2eStack, options: { orders: number
   log(`drain: ${orderIds.length} orders accepted and published while inventory was stopped; starting inventory`);
   // The backlog is every order still PENDING when inventory comes back: this run's, and any an
   // earlier, overloaded step left behind (they sit ahead of these in the topic and count as work).
-  const backlog = (await queryTestDatabase<{ id: string }>(serverUrl, databases.orders, "SELECT id::text FROM orders WHERE status = 'PENDING'")).map((row) => row.id);
+  const backlog = (
+    await queryTestDatabase<{ id: string }>(serverUrl, databases.orders, "SELECT id::text FROM orders WHERE status = 'PENDING'")
+  ).map((row) => row.id);
   const startAt = Date.now();
   await stack.inventory.restart();
   const healthyAt = Date.now();
   const drained = await waitFor(
     async () => {
-      const [{ pending }] = await queryTestDatabase<{ pending: number }>(serverUrl, databases.orders, "SELECT count(*)::int AS pending FROM orders WHERE id = ANY($1::uuid[]) AND status = 'PENDING'", [backlog]);
-      const [{ open }] = await queryTestDatabase<{ open: number }>(serverUrl, databases.inventory, "SELECT count(*)::int AS open FROM loyalty_commands WHERE status = 'PENDING'");
+      const [{ pending }] = await queryTestDatabase<{ pending: number }>(
+        serverUrl,
+        databases.orders,
+        "SELECT count(*)::int AS pending FROM orders WHERE id = ANY($1::uuid[]) AND status = 'PENDING'",
+        [backlog],
+      );
+      const [{ open }] = await queryTestDatabase<{ open: number }>(
+        serverUrl,
+        databases.inventory,
+        "SELECT count(*)::int AS open FROM loyalty_commands WHERE status = 'PENDING'",
+      );
       return pending === 0 && open === 0;
     },
     { timeoutMs: options.timeoutMs, intervalMs: 250, description: 'the backlog to drain (every order final, every loyalty command DONE)' },
@@ -63,11 +82,23 @@ export async function runBacklogDrain(stack: E2eStack, options: { orders: number
     // command left pending for it) is still the figure, marked incomplete, so a slow loop bounds the
     // run's length instead of failing it.
     const endedAt = Date.now();
-    const [{ final }] = await queryTestDatabase<{ final: number }>(serverUrl, databases.orders, "SELECT count(*)::int AS final FROM orders WHERE id = ANY($1::uuid[]) AND status <> 'PENDING'", [backlog]);
-    const [{ open }] = await queryTestDatabase<{ open: number }>(serverUrl, databases.inventory, "SELECT count(*)::int AS open FROM loyalty_commands WHERE status = 'PENDING' AND order_id = ANY($1::uuid[])", [backlog]);
+    const [{ final }] = await queryTestDatabase<{ final: number }>(
+      serverUrl,
+      databases.orders,
+      "SELECT count(*)::int AS final FROM orders WHERE id = ANY($1::uuid[]) AND status <> 'PENDING'",
+      [backlog],
+    );
+    const [{ open }] = await queryTestDatabase<{ open: number }>(
+      serverUrl,
+      databases.inventory,
+      "SELECT count(*)::int AS open FROM loyalty_commands WHERE status = 'PENDING' AND order_id = ANY($1::uuid[])",
+      [backlog],
+    );
     const finished = Math.max(0, final - open);
     const seconds = (endedAt - healthyAt) / 1000;
-    log(`drain: deadline passed with ${finished} of ${backlog.length} orders finished: ${(finished / seconds).toFixed(1)} orders/s, incomplete`);
+    log(
+      `drain: deadline passed with ${finished} of ${backlog.length} orders finished: ${(finished / seconds).toFixed(1)} orders/s, incomplete`,
+    );
     return {
       orders: backlog.length,
       placedWhileStopped: orderIds.length,
@@ -80,8 +111,17 @@ export async function runBacklogDrain(stack: E2eStack, options: { orders: number
       loyaltyDoneSec: Number.NaN,
     };
   }
-  const [{ last_order }] = await queryTestDatabase<{ last_order: number }>(serverUrl, databases.orders, 'SELECT (extract(epoch FROM max(updated_at)) * 1000)::float8 AS last_order FROM orders WHERE id = ANY($1::uuid[])', [backlog]);
-  const [{ last_done }] = await queryTestDatabase<{ last_done: number }>(serverUrl, databases.inventory, 'SELECT (extract(epoch FROM max(completed_at)) * 1000)::float8 AS last_done FROM loyalty_commands');
+  const [{ last_order }] = await queryTestDatabase<{ last_order: number }>(
+    serverUrl,
+    databases.orders,
+    'SELECT (extract(epoch FROM max(updated_at)) * 1000)::float8 AS last_order FROM orders WHERE id = ANY($1::uuid[])',
+    [backlog],
+  );
+  const [{ last_done }] = await queryTestDatabase<{ last_done: number }>(
+    serverUrl,
+    databases.inventory,
+    'SELECT (extract(epoch FROM max(completed_at)) * 1000)::float8 AS last_done FROM loyalty_commands',
+  );
   const seconds = (Math.max(last_order, last_done) - healthyAt) / 1000;
   const result: DrainResult = {
     orders: backlog.length,
@@ -94,6 +134,8 @@ export async function runBacklogDrain(stack: E2eStack, options: { orders: number
     ordersFinishedSec: (last_order - healthyAt) / 1000,
     loyaltyDoneSec: (last_done - healthyAt) / 1000,
   };
-  log(`drain: ${result.orders} orders (${orderIds.length} placed while inventory was stopped) in ${seconds.toFixed(1)} s after inventory was healthy: ${result.drainPerSec.toFixed(1)} orders/s`);
+  log(
+    `drain: ${result.orders} orders (${orderIds.length} placed while inventory was stopped) in ${seconds.toFixed(1)} s after inventory was healthy: ${result.drainPerSec.toFixed(1)} orders/s`,
+  );
   return result;
 }

@@ -28,7 +28,10 @@ export async function provisionInfrastructure(log: (text: string) => void): Prom
   const brokers = env.KAFKA_BROKERS!.split(',');
   await assertPostgresAnswers(serverUrl);
   const repoRoot = findRepoRoot();
-  const kafkaSource = await ensureKafka(brokers, repoRoot, { localDataDir: join(repoRoot, '.local/kafka/bench-data'), freshLocalData: true });
+  const kafkaSource = await ensureKafka(brokers, repoRoot, {
+    localDataDir: join(repoRoot, '.local/kafka/bench-data'),
+    freshLocalData: true,
+  });
   await waitForGroupCoordinator(brokers);
   log(`Postgres at ${serverUrl}; Kafka at ${brokers.join(',')} (${kafkaSource})`);
   return { serverUrl, brokers, kafkaSource, repoRoot };

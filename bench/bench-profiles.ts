@@ -71,6 +71,7 @@ export function selectedSections(argv: readonly string[]): Set<Section> {
   if (!option) return new Set(SECTIONS);
   const names = option.slice('--only='.length).split(',').filter(Boolean);
   const unknown = names.filter((name) => !(SECTIONS as readonly string[]).includes(name));
-  if (unknown.length > 0 || names.length === 0) throw new Error(`--only takes a comma-separated list of ${SECTIONS.join(', ')}; got "${option}"`);
+  if (unknown.length > 0 || names.length === 0)
+    throw new Error(`--only takes a comma-separated list of ${SECTIONS.join(', ')}; got "${option}"`);
   return new Set(names as Section[]);
 }

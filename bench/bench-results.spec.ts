@@ -33,12 +33,45 @@ function results(): BenchResults {
     mode: 'quick',
     startedAt: '2026-12-01T00:00:00.000Z',
     finishedAt: '2026-12-01T00:04:00.000Z',
-    machine: { cpuCount: 2, cpuModel: 'Test CPU', nodeVersion: 'v24.0.0', kafkaVersion: '4.1.1', postgresVersion: '15', platform: 'linux', totalMemoryMb: 1024, loadAverageAtStart: [1, 1, 1] },
+    machine: {
+      cpuCount: 2,
+      cpuModel: 'Test CPU',
+      nodeVersion: 'v24.0.0',
+      kafkaVersion: '4.1.1',
+      postgresVersion: '15',
+      platform: 'linux',
+      totalMemoryMb: 1024,
+      loadAverageAtStart: [1, 1, 1],
+    },
     relay: { ratio: 0.9, baselinePerSec: 10_000, relayPerSec: 9000, messages: 2000, batchSize: 500, repetitions: 2 },
-    inbox: { ratio: 0.8, inventoryPerSec: 400, plainPerSec: 500, oneByOnePerSec: 100, oneByOneRatio: 0.2, messages: 800, plainConcurrency: 3 },
-    http: { withOutboxPerSec: 300, withoutOutboxPerSec: 600, dualWritePerSec: 200, plainWithOutboxPerSec: 500, concurrency: 16, durationSec: 4 },
-    e2e: { runs: [run(150, 80), run(300, 120), run(600, 9000, true)], maxSustainablePerSec: 300, drainPerSec: 500, drain: { ...backlogDrainPlaceholder(), orders: 500 } },
-    processes: { orders: { cpuMsPerOrder: 7, peakRssMb: 150 }, inventory: { cpuMsPerOrder: 6, peakRssMb: 140 }, loyalty: { cpuMsPerOrder: 2, peakRssMb: 100 } },
+    inbox: {
+      ratio: 0.8,
+      inventoryPerSec: 400,
+      plainPerSec: 500,
+      oneByOnePerSec: 100,
+      oneByOneRatio: 0.2,
+      messages: 800,
+      plainConcurrency: 3,
+    },
+    http: {
+      withOutboxPerSec: 300,
+      withoutOutboxPerSec: 600,
+      dualWritePerSec: 200,
+      plainWithOutboxPerSec: 500,
+      concurrency: 16,
+      durationSec: 4,
+    },
+    e2e: {
+      runs: [run(150, 80), run(300, 120), run(600, 9000, true)],
+      maxSustainablePerSec: 300,
+      drainPerSec: 500,
+      drain: { ...backlogDrainPlaceholder(), orders: 500 },
+    },
+    processes: {
+      orders: { cpuMsPerOrder: 7, peakRssMb: 150 },
+      inventory: { cpuMsPerOrder: 6, peakRssMb: 140 },
+      loyalty: { cpuMsPerOrder: 2, peakRssMb: 100 },
+    },
     notes: [],
   };
 }
@@ -52,11 +85,24 @@ describe('latest.json', () => {
       inbox: { ratio: expect.any(Number) },
       http: { withOutboxPerSec: expect.any(Number), withoutOutboxPerSec: expect.any(Number), dualWritePerSec: expect.any(Number) },
       e2e: {
-        runs: expect.arrayContaining([expect.objectContaining({ offeredPerSec: 150, achievedPerSec: expect.any(Number), p50Ms: expect.any(Number), p95Ms: expect.any(Number), p99Ms: expect.any(Number), backlogGrowing: false })]),
+        runs: expect.arrayContaining([
+          expect.objectContaining({
+            offeredPerSec: 150,
+            achievedPerSec: expect.any(Number),
+            p50Ms: expect.any(Number),
+            p95Ms: expect.any(Number),
+            p99Ms: expect.any(Number),
+            backlogGrowing: false,
+          }),
+        ]),
         maxSustainablePerSec: expect.any(Number),
         drainPerSec: expect.any(Number),
       },
-      processes: { orders: { cpuMsPerOrder: expect.any(Number), peakRssMb: expect.any(Number) }, inventory: expect.any(Object), loyalty: expect.any(Object) },
+      processes: {
+        orders: { cpuMsPerOrder: expect.any(Number), peakRssMb: expect.any(Number) },
+        inventory: expect.any(Object),
+        loyalty: expect.any(Object),
+      },
     });
   });
 
@@ -70,7 +116,9 @@ describe('latest.json', () => {
   });
 
   it('when a part is missing altogether, then the check names it', () => {
-    expect(resultsShapeProblems({})).toEqual(expect.arrayContaining(['relay.ratio is not a number', 'processes.orders is missing', 'machine.nodeVersion is not a string']));
+    expect(resultsShapeProblems({})).toEqual(
+      expect.arrayContaining(['relay.ratio is not a number', 'processes.orders is missing', 'machine.nodeVersion is not a string']),
+    );
   });
 });
 

@@ -57,7 +57,15 @@ export interface BenchResults {
   finishedAt: string;
   machine: MachineFacts;
   relay: { ratio: number; baselinePerSec: number; relayPerSec: number; messages: number; batchSize: number; repetitions: number };
-  inbox: { ratio: number; inventoryPerSec: number; plainPerSec: number; oneByOnePerSec: number; oneByOneRatio: number; messages: number; plainConcurrency: number };
+  inbox: {
+    ratio: number;
+    inventoryPerSec: number;
+    plainPerSec: number;
+    oneByOnePerSec: number;
+    oneByOneRatio: number;
+    messages: number;
+    plainConcurrency: number;
+  };
   http: {
     withOutboxPerSec: number;
     withoutOutboxPerSec: number;
@@ -71,7 +79,16 @@ export interface BenchResults {
     runs: E2eRun[];
     maxSustainablePerSec: number;
     drainPerSec: number;
-    drain: { orders: number; placedWhileStopped: number; complete: boolean; finished: number; seconds: number; inventoryStartSec: number; ordersFinishedSec: number; loyaltyDoneSec: number };
+    drain: {
+      orders: number;
+      placedWhileStopped: number;
+      complete: boolean;
+      finished: number;
+      seconds: number;
+      inventoryStartSec: number;
+      ordersFinishedSec: number;
+      loyaltyDoneSec: number;
+    };
   };
   processes: Record<'orders' | 'inventory' | 'loyalty', ProcessCost | Record<string, never>>;
   notes: string[];
@@ -83,11 +100,14 @@ const isNumber = (value: unknown) => typeof value === 'number';
 export function resultsShapeProblems(value: unknown): string[] {
   const problems: string[] = [];
   const at = (path: string): unknown =>
-    path.split('.').reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), value);
+    path
+      .split('.')
+      .reduce<unknown>((node, key) => (node && typeof node === 'object' ? (node as Record<string, unknown>)[key] : undefined), value);
   const expectNumber = (path: string) => {
     if (!isNumber(at(path))) problems.push(`${path} is not a number`);
   };
-  for (const path of ['relay.ratio', 'inbox.ratio', 'http.withOutboxPerSec', 'http.withoutOutboxPerSec', 'http.dualWritePerSec']) expectNumber(path);
+  for (const path of ['relay.ratio', 'inbox.ratio', 'http.withOutboxPerSec', 'http.withoutOutboxPerSec', 'http.dualWritePerSec'])
+    expectNumber(path);
   for (const path of ['e2e.maxSustainablePerSec', 'e2e.drainPerSec', 'machine.cpuCount']) expectNumber(path);
   const runs = at('e2e.runs');
   if (!Array.isArray(runs) || runs.length === 0) problems.push('e2e.runs is not a non-empty array');
@@ -96,7 +116,8 @@ export function resultsShapeProblems(value: unknown): string[] {
       for (const key of ['offeredPerSec', 'achievedPerSec', 'p50Ms', 'p95Ms', 'p99Ms']) {
         if (!isNumber((run as Record<string, unknown>)?.[key])) problems.push(`e2e.runs.${index}.${key} is not a number`);
       }
-      if (typeof (run as Record<string, unknown>)?.backlogGrowing !== 'boolean') problems.push(`e2e.runs.${index}.backlogGrowing is not a boolean`);
+      if (typeof (run as Record<string, unknown>)?.backlogGrowing !== 'boolean')
+        problems.push(`e2e.runs.${index}.backlogGrowing is not a boolean`);
     });
   }
   for (const service of ['orders', 'inventory', 'loyalty']) {
@@ -117,5 +138,14 @@ export function toJson(results: BenchResults): string {
 
 /** The drain figures before the drain ran: unmeasured, so NaN (null in the file). */
 export function backlogDrainPlaceholder(): BenchResults['e2e']['drain'] {
-  return { orders: 0, placedWhileStopped: 0, complete: false, finished: 0, seconds: Number.NaN, inventoryStartSec: Number.NaN, ordersFinishedSec: Number.NaN, loyaltyDoneSec: Number.NaN };
+  return {
+    orders: 0,
+    placedWhileStopped: 0,
+    complete: false,
+    finished: 0,
+    seconds: Number.NaN,
+    inventoryStartSec: Number.NaN,
+    ordersFinishedSec: Number.NaN,
+    loyaltyDoneSec: Number.NaN,
+  };
 }

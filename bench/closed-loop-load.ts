@@ -11,7 +11,11 @@ export interface ClosedLoopResult {
 }
 
 /** Runs `send(n)` from `concurrency` clients for `durationMs`; `send` resolves to an error message or nothing. */
-export async function closedLoop(send: (n: number) => Promise<string | undefined>, concurrency: number, durationMs: number): Promise<ClosedLoopResult> {
+export async function closedLoop(
+  send: (n: number) => Promise<string | undefined>,
+  concurrency: number,
+  durationMs: number,
+): Promise<ClosedLoopResult> {
   let next = 0;
   let completed = 0;
   let failed = 0;

@@ -25,8 +25,15 @@ export interface E2eStack {
 
 /** Inventory (seeded) and orders on fresh databases, calling the suite's loyalty process. */
 export async function startE2eStack(infrastructure: BenchInfrastructure, services: ServiceSet, loyalty: ServiceProcess): Promise<E2eStack> {
-  const databases = { orders: await services.createDatabase('bench_e2e_orders'), inventory: await services.createDatabase('bench_e2e_inventory') };
-  const inventory = await services.start({ service: 'inventory', database: databases.inventory, env: { LOYALTY_BASE_URL: loyalty.baseUrl } });
+  const databases = {
+    orders: await services.createDatabase('bench_e2e_orders'),
+    inventory: await services.createDatabase('bench_e2e_inventory'),
+  };
+  const inventory = await services.start({
+    service: 'inventory',
+    database: databases.inventory,
+    env: { LOYALTY_BASE_URL: loyalty.baseUrl },
+  });
   await seedStock(infrastructure.serverUrl, databases.inventory);
   const orders = await services.start({ service: 'orders', database: databases.orders });
   return { orders, inventory, loyalty, databases, serverUrl: infrastructure.serverUrl };
@@ -51,10 +58,13 @@ async function unfinishedCounts(ordersDb: pg.Client, inventoryDb: pg.Client): Pr
 export async function waitUntilIdle(stack: E2eStack, timeoutMs: number): Promise<boolean> {
   const [ordersDb, inventoryDb] = await connect(stack);
   try {
-    await waitFor(async () => {
-      const counts = await unfinishedCounts(ordersDb, inventoryDb);
-      return counts.orders === 0 && counts.commands === 0;
-    }, { timeoutMs, intervalMs: 250, description: 'the loop to finish every order and loyalty command' });
+    await waitFor(
+      async () => {
+        const counts = await unfinishedCounts(ordersDb, inventoryDb);
+        return counts.orders === 0 && counts.commands === 0;
+      },
+      { timeoutMs, intervalMs: 250, description: 'the loop to finish every order and loyalty command' },
+    );
     return true;
   } catch {
     return false;
@@ -111,8 +121,18 @@ export async function runE2eRate(stack: E2eStack, options: E2eRunOptions, log: (
 
   const settled = await waitFor(
     async () => {
-      const [{ pending }] = await queryTestDatabase<{ pending: number }>(stack.serverUrl, stack.databases.orders, "SELECT count(*)::int AS pending FROM orders WHERE id = ANY($1::uuid[]) AND status = 'PENDING'", [orderIds]);
-      const [{ open }] = await queryTestDatabase<{ open: number }>(stack.serverUrl, stack.databases.inventory, "SELECT count(*)::int AS open FROM loyalty_commands WHERE order_id = ANY($1::uuid[]) AND status <> 'DONE'", [orderIds]);
+      const [{ pending }] = await queryTestDatabase<{ pending: number }>(
+        stack.serverUrl,
+        stack.databases.orders,
+        "SELECT count(*)::int AS pending FROM orders WHERE id = ANY($1::uuid[]) AND status = 'PENDING'",
+        [orderIds],
+      );
+      const [{ open }] = await queryTestDatabase<{ open: number }>(
+        stack.serverUrl,
+        stack.databases.inventory,
+        "SELECT count(*)::int AS open FROM loyalty_commands WHERE order_id = ANY($1::uuid[]) AND status <> 'DONE'",
+        [orderIds],
+      );
       return pending === 0 && open === 0;
     },
     { timeoutMs: settleMs, intervalMs: 250, description: 'the run to settle' },
@@ -146,7 +166,8 @@ export async function runE2eRate(stack: E2eStack, options: E2eRunOptions, log: (
   const answer = summarizeLatencies(accepted.map((request) => request.respondedAtMs - request.scheduledAtMs));
   const steadyFrom = load.startedAtMs + durationMs / 3;
   const steadyTo = load.startedAtMs + durationMs;
-  const achievedPerSec = finals.filter((row) => row.final_at >= steadyFrom && row.final_at <= steadyTo).length / ((steadyTo - steadyFrom) / 1000);
+  const achievedPerSec =
+    finals.filter((row) => row.final_at >= steadyFrom && row.final_at <= steadyTo).length / ((steadyTo - steadyFrom) / 1000);
   const ordersVerdict = backlogVerdict(orderSamples, offeredPerSec);
   const commandsVerdict = backlogVerdict(commandSamples, offeredPerSec);
   const processes: Record<string, ProcessCost> = Object.fromEntries(

@@ -5,7 +5,15 @@
 // created_at, so neither process's start-up or group join counts.
 import { Topics } from '@app/contracts';
 import { createKafka } from '@app/kafka';
-import { deleteConsumerGroups, migrateServiceDatabase, queryTestDatabase, type ServiceSet, startGroupAtEnd, uniqueName, waitFor } from '@tools/local-stack';
+import {
+  deleteConsumerGroups,
+  migrateServiceDatabase,
+  queryTestDatabase,
+  type ServiceSet,
+  startGroupAtEnd,
+  uniqueName,
+  waitFor,
+} from '@tools/local-stack';
 import type { BenchInfrastructure } from './bench-infrastructure.js';
 import { orderCreatedMessage } from './order-created-messages.js';
 import { BENCH_SKUS, BENCH_STOCK_PER_SKU, orderBody } from './order-requests.js';
@@ -98,7 +106,13 @@ export async function runInboxBench(
   await fillOrdersTopic(brokers, options.messages);
   log(`inbox: ${options.messages} OrderCreated records on ${Topics.orders}`);
 
-  const plain = await PlainReservationConsumer.start({ brokers, serverUrl, database: plainDb, groupId: plainGroup, concurrency: options.plainConcurrency });
+  const plain = await PlainReservationConsumer.start({
+    brokers,
+    serverUrl,
+    database: plainDb,
+    groupId: plainGroup,
+    concurrency: options.plainConcurrency,
+  });
   let plainPerSec: number;
   try {
     plainPerSec = await drainRate(serverUrl, plainDb, options.messages, options.timeoutMs, 'the plain consumer');
@@ -115,13 +129,29 @@ export async function runInboxBench(
 
   // The "before" run: its own database and group, positioned at the end, then a fresh fill.
   const oneByOneDb = await services.createDatabase('bench_inbox_one_by_one');
-  const oneByOne = await services.start({ service: 'inventory', database: oneByOneDb, env: { LOYALTY_BASE_URL: loyaltyBaseUrl, ...ONE_BY_ONE } });
+  const oneByOne = await services.start({
+    service: 'inventory',
+    database: oneByOneDb,
+    env: { LOYALTY_BASE_URL: loyaltyBaseUrl, ...ONE_BY_ONE },
+  });
   await oneByOne.stop();
   await seedStock(serverUrl, oneByOneDb);
   await fillOrdersTopic(brokers, options.messages);
   await oneByOne.restart();
-  const oneByOnePerSec = await drainRate(serverUrl, oneByOneDb, options.messages, options.timeoutMs, 'the inventory app, one message per transaction');
+  const oneByOnePerSec = await drainRate(
+    serverUrl,
+    oneByOneDb,
+    options.messages,
+    options.timeoutMs,
+    'the inventory app, one message per transaction',
+  );
   log(`inbox: inventory app one message per transaction ${Math.round(oneByOnePerSec)} msg/s`);
   await oneByOne.stop();
-  return { inventoryPerSec, plainPerSec, ratio: inventoryPerSec / plainPerSec, oneByOnePerSec, oneByOneRatio: oneByOnePerSec / plainPerSec };
+  return {
+    inventoryPerSec,
+    plainPerSec,
+    ratio: inventoryPerSec / plainPerSec,
+    oneByOnePerSec,
+    oneByOneRatio: oneByOnePerSec / plainPerSec,
+  };
 }

@@ -42,7 +42,8 @@ export function latencyChartSvg(points: readonly ChartPoint[], title: string): s
   const [yLow, yHigh] = [ticksY[0], ticksY[ticksY.length - 1]];
   const xMax = Math.max(50, ...usable.map((point) => point.offeredPerSec)) * 1.1;
   const x = (rate: number) => MARGIN.left + (rate / xMax) * plotW;
-  const y = (ms: number) => MARGIN.top + plotH - ((Math.log10(Math.max(ms, yLow)) - Math.log10(yLow)) / (Math.log10(yHigh) - Math.log10(yLow))) * plotH;
+  const y = (ms: number) =>
+    MARGIN.top + plotH - ((Math.log10(Math.max(ms, yLow)) - Math.log10(yLow)) / (Math.log10(yHigh) - Math.log10(yLow))) * plotH;
   const stepX = xMax > 400 ? 100 : xMax > 200 ? 50 : 25;
   const ticksX = Array.from({ length: Math.floor(xMax / stepX) + 1 }, (_, index) => index * stepX);
 
@@ -52,11 +53,15 @@ export function latencyChartSvg(points: readonly ChartPoint[], title: string): s
     `<text x="${MARGIN.left}" y="22" font-size="14" font-weight="bold">${escapeXml(title)}</text>`,
   ];
   for (const tick of ticksY) {
-    parts.push(`<line x1="${MARGIN.left}" x2="${MARGIN.left + plotW}" y1="${y(tick).toFixed(1)}" y2="${y(tick).toFixed(1)}" stroke="#dee2e6"/>`);
+    parts.push(
+      `<line x1="${MARGIN.left}" x2="${MARGIN.left + plotW}" y1="${y(tick).toFixed(1)}" y2="${y(tick).toFixed(1)}" stroke="#dee2e6"/>`,
+    );
     parts.push(`<text x="${MARGIN.left - 8}" y="${(y(tick) + 4).toFixed(1)}" text-anchor="end">${formatMs(tick)}</text>`);
   }
   for (const tick of ticksX) {
-    parts.push(`<line x1="${x(tick).toFixed(1)}" x2="${x(tick).toFixed(1)}" y1="${MARGIN.top + plotH}" y2="${MARGIN.top + plotH + 5}" stroke="#495057"/>`);
+    parts.push(
+      `<line x1="${x(tick).toFixed(1)}" x2="${x(tick).toFixed(1)}" y1="${MARGIN.top + plotH}" y2="${MARGIN.top + plotH + 5}" stroke="#495057"/>`,
+    );
     parts.push(`<text x="${x(tick).toFixed(1)}" y="${MARGIN.top + plotH + 18}" text-anchor="middle">${tick}</text>`);
   }
   parts.push(
@@ -66,14 +71,19 @@ export function latencyChartSvg(points: readonly ChartPoint[], title: string): s
   );
   SERIES.forEach((series, index) => {
     const coordinates = usable.map((point) => `${x(point.offeredPerSec).toFixed(1)},${y(point[series.key]).toFixed(1)}`);
-    if (coordinates.length > 1) parts.push(`<polyline fill="none" stroke="${series.color}" stroke-width="2" points="${coordinates.join(' ')}"/>`);
+    if (coordinates.length > 1)
+      parts.push(`<polyline fill="none" stroke="${series.color}" stroke-width="2" points="${coordinates.join(' ')}"/>`);
     for (const point of usable) {
       // A hollow marker: the backlog grew at this rate, so its latencies only grow with the run's length.
       const fill = point.backlogGrowing ? '#ffffff' : series.color;
-      parts.push(`<circle cx="${x(point.offeredPerSec).toFixed(1)}" cy="${y(point[series.key]).toFixed(1)}" r="4" fill="${fill}" stroke="${series.color}" stroke-width="2"/>`);
+      parts.push(
+        `<circle cx="${x(point.offeredPerSec).toFixed(1)}" cy="${y(point[series.key]).toFixed(1)}" r="4" fill="${fill}" stroke="${series.color}" stroke-width="2"/>`,
+      );
     }
     const legendY = MARGIN.top + 10 + index * 20;
-    parts.push(`<line x1="${WIDTH - MARGIN.right + 15}" x2="${WIDTH - MARGIN.right + 40}" y1="${legendY}" y2="${legendY}" stroke="${series.color}" stroke-width="2"/>`);
+    parts.push(
+      `<line x1="${WIDTH - MARGIN.right + 15}" x2="${WIDTH - MARGIN.right + 40}" y1="${legendY}" y2="${legendY}" stroke="${series.color}" stroke-width="2"/>`,
+    );
     parts.push(`<text x="${WIDTH - MARGIN.right + 46}" y="${legendY + 4}">${series.label}</text>`);
   });
   const noteY = MARGIN.top + 80;

@@ -25,7 +25,11 @@ export interface OpenModelResult<T> {
 }
 
 /** Sends `send(i)` at `ratePerSec` for `durationMs`, then awaits every answer. */
-export async function openModelLoad<T>(ratePerSec: number, durationMs: number, send: (index: number) => Promise<T>): Promise<OpenModelResult<T>> {
+export async function openModelLoad<T>(
+  ratePerSec: number,
+  durationMs: number,
+  send: (index: number) => Promise<T>,
+): Promise<OpenModelResult<T>> {
   const schedule = sendSchedule(ratePerSec, durationMs);
   const startedAtMs = Date.now();
   const origin = performance.now();
@@ -39,7 +43,15 @@ export async function openModelLoad<T>(ratePerSec: number, durationMs: number, s
       const index = next;
       const sendLagMs = elapsed - schedule[index];
       maxSendLagMs = Math.max(maxSendLagMs, sendLagMs);
-      inFlight.push(send(index).then((result) => ({ index, scheduledAtMs: startedAtMs + schedule[index], sendLagMs, respondedAtMs: Date.now(), result })));
+      inFlight.push(
+        send(index).then((result) => ({
+          index,
+          scheduledAtMs: startedAtMs + schedule[index],
+          sendLagMs,
+          respondedAtMs: Date.now(),
+          result,
+        })),
+      );
     }
     if (next < schedule.length) await sleep(Math.max(0, Math.min(5, schedule[next] - (performance.now() - origin))));
   }

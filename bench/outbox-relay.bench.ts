@@ -200,19 +200,28 @@ async function drainWithRelay(moduleRef: TestingModule, expected: number, batche
   const started = performance.now();
   for (;;) {
     const transaction = await relay.publishBatches(batchesPerTransaction);
-    if (!transaction.leader || transaction.failed > 0) throw new Error(`Relay transaction did not publish cleanly: ${JSON.stringify(transaction)}`);
+    if (!transaction.leader || transaction.failed > 0)
+      throw new Error(`Relay transaction did not publish cleanly: ${JSON.stringify(transaction)}`);
     published += transaction.published;
     if (!transaction.moreDue) break;
   }
   const elapsed = performance.now() - started;
   // A correctness check, not a timing one: a run that skipped rows would report a false speed.
-  const [{ pending }] = await moduleRef.get(DataSource).query('SELECT count(*)::int AS pending FROM outbox_messages WHERE published_at IS NULL');
-  if (published !== expected || pending !== 0) throw new Error(`Relay published ${published} of ${expected} rows, ${pending} still pending`);
+  const [{ pending }] = await moduleRef
+    .get(DataSource)
+    .query('SELECT count(*)::int AS pending FROM outbox_messages WHERE published_at IS NULL');
+  if (published !== expected || pending !== 0)
+    throw new Error(`Relay published ${published} of ${expected} rows, ${pending} still pending`);
   return elapsed;
 }
 
 async function measureThroughput(run: Run): Promise<{ baseline: number[]; relay: number[] }> {
-  const { BENCH_MESSAGES: count, BENCH_BATCH_SIZE: batchSize, BENCH_REPETITIONS: repetitions, OUTBOX_BATCHES_PER_TRANSACTION: perTransaction } = run.config;
+  const {
+    BENCH_MESSAGES: count,
+    BENCH_BATCH_SIZE: batchSize,
+    BENCH_REPETITIONS: repetitions,
+    OUTBOX_BATCHES_PER_TRANSACTION: perTransaction,
+  } = run.config;
   const baselineKafka = createKafka({ brokers: run.brokers, clientId: 'outbox-bench-baseline' });
   const producer = createIdempotentProducer(baselineKafka);
   // The relay is only called here: no interval, no LISTEN, nothing in the background.
@@ -290,18 +299,24 @@ async function measureLatency(run: Run, listen: boolean): Promise<number[]> {
   }
 }
 
-const number = (value: number, digits = 0) => value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
+const number = (value: number, digits = 0) =>
+  value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits });
 const ms = (value: number) => `${number(value, value < 10 ? 2 : value < 100 ? 1 : 0)} ms`;
 
 /** A Markdown table, padded so it also reads as plain text; the first column left, others right. */
 function table(header: string[], rows: string[][]): string[] {
   const widths = header.map((cell, column) => Math.max(cell.length, ...rows.map((row) => row[column].length)));
-  const line = (cells: string[]) => `| ${cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[0]) : cell.padStart(widths[column]))).join(' | ')} |`;
+  const line = (cells: string[]) =>
+    `| ${cells.map((cell, column) => (column === 0 ? cell.padEnd(widths[0]) : cell.padStart(widths[column]))).join(' | ')} |`;
   const rule = `|${widths.map((width, column) => (column === 0 ? '-'.repeat(width + 2) : `${'-'.repeat(width + 1)}:`)).join('|')}|`;
   return [line(header), rule, ...rows.map(line)];
 }
 
-function printReport(config: BenchConfig, throughput: { baseline: number[]; relay: number[] }, latency?: { listen: number[]; poll: number[] }): void {
+function printReport(
+  config: BenchConfig,
+  throughput: { baseline: number[]; relay: number[] },
+  latency?: { listen: number[]; poll: number[] },
+): void {
   const baseline = summarize(throughput.baseline);
   const relay = summarize(throughput.relay);
   const rates = (summary: Summary) => [number(summary.median), number(summary.min), number(summary.max)];
@@ -365,7 +380,11 @@ export interface RelayBenchResult {
  * Runs the relay comparison on `serverUrl` and `brokers` (which must answer) with the BENCH_*
  * variables of `source` (default `process.env`), prints its report and returns the figures.
  */
-export async function runRelayBench(serverUrl: string, brokers: string[], source: NodeJS.ProcessEnv = process.env): Promise<RelayBenchResult> {
+export async function runRelayBench(
+  serverUrl: string,
+  brokers: string[],
+  source: NodeJS.ProcessEnv = process.env,
+): Promise<RelayBenchResult> {
   const config = loadConfig(benchEnv, source);
   let database: string | undefined;
   let topic: string | undefined;

@@ -5,7 +5,9 @@ describe('percentiles', () => {
   const hundred = Array.from({ length: 100 }, (_, index) => 100 - index); // 100..1, unsorted on purpose
 
   it('when asked for p50/p95/p99 of 1..100, then the nearest ranks 50, 95 and 99 are returned', () => {
-    expect([percentile(hundred, 50), percentile(hundred, 95), percentile(hundred, 99), percentile(hundred, 100)]).toEqual([50, 95, 99, 100]);
+    expect([percentile(hundred, 50), percentile(hundred, 95), percentile(hundred, 99), percentile(hundred, 100)]).toEqual([
+      50, 95, 99, 100,
+    ]);
   });
 
   it('when there are few samples, then every percentile is a sample that really occurred (no interpolation)', () => {

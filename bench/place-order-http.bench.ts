@@ -30,7 +30,9 @@ async function measure(name: string, baseUrl: string, options: HttpBenchOptions,
   };
   await closedLoop(send, options.concurrency, options.warmUpMs);
   const result = await closedLoop(send, options.concurrency, options.durationMs);
-  log(`http ${name}: ${Math.round(result.perSec)} requests/s (${result.failed} failed${result.firstError ? `, first: ${result.firstError}` : ''})`);
+  log(
+    `http ${name}: ${Math.round(result.perSec)} requests/s (${result.failed} failed${result.firstError ? `, first: ${result.firstError}` : ''})`,
+  );
   if (result.completed === 0) throw new Error(`http ${name}: no request succeeded; first error ${result.firstError}`);
   return result;
 }

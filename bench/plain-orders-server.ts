@@ -12,12 +12,20 @@ import { databaseUrl } from '@app/database';
 import { createKafka } from '@app/kafka';
 
 const mode = process.env.BENCH_PLAIN_MODE ?? 'insert';
-if (!['insert', 'outbox', 'dual-write'].includes(mode)) throw new Error(`BENCH_PLAIN_MODE must be insert, outbox or dual-write, not ${mode}`);
+if (!['insert', 'outbox', 'dual-write'].includes(mode))
+  throw new Error(`BENCH_PLAIN_MODE must be insert, outbox or dual-write, not ${mode}`);
 const topic = process.env.BENCH_TOPIC ?? 'bench.plain-orders.v1';
 // The orders app's default pool size (DATABASE_POOL_SIZE), so neither side wins by connections.
-const pool = new pg.Pool({ connectionString: databaseUrl(process.env.DATABASE_URL!, process.env.DATABASE_NAME!), max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+const pool = new pg.Pool({
+  connectionString: databaseUrl(process.env.DATABASE_URL!, process.env.DATABASE_NAME!),
+  max: Number(process.env.DATABASE_POOL_SIZE ?? 10),
+});
 const producer =
-  mode === 'dual-write' ? createKafka({ brokers: process.env.KAFKA_BROKERS!.split(','), clientId: 'bench-dual-write' }).producer({ allowAutoTopicCreation: true }) : undefined;
+  mode === 'dual-write'
+    ? createKafka({ brokers: process.env.KAFKA_BROKERS!.split(','), clientId: 'bench-dual-write' }).producer({
+        allowAutoTopicCreation: true,
+      })
+    : undefined;
 
 interface Line {
   sku: string;
@@ -42,10 +50,18 @@ async function placeOrder(body: { customerId: string; items: Line[] }): Promise<
   const client = await pool.connect();
   try {
     await client.query('BEGIN');
-    await client.query("INSERT INTO orders (id, customer_id, status, total_cents) VALUES ($1, $2, 'PENDING', $3)", [id, body.customerId, totalCents]);
+    await client.query("INSERT INTO orders (id, customer_id, status, total_cents) VALUES ($1, $2, 'PENDING', $3)", [
+      id,
+      body.customerId,
+      totalCents,
+    ]);
     for (const [index, item] of body.items.entries()) {
       await client.query('INSERT INTO order_items (order_id, line_no, sku, quantity, unit_price_cents) VALUES ($1, $2, $3, $4, $5)', [
-        id, index + 1, item.sku, item.quantity, item.unitPriceCents,
+        id,
+        index + 1,
+        item.sku,
+        item.quantity,
+        item.unitPriceCents,
       ]);
     }
     if (mode === 'outbox') {

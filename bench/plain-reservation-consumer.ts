@@ -32,13 +32,20 @@ async function reserve(pool: pg.Pool, order: OrderCreatedPayload): Promise<void>
     const now = new Date().toISOString();
     if (reservable) {
       for (const line of lines) {
-        await client.query('UPDATE stock_items SET available = available - $2, reserved = reserved + $2, updated_at = now() WHERE sku = $1', [line.sku, line.quantity]);
+        await client.query(
+          'UPDATE stock_items SET available = available - $2, reserved = reserved + $2, updated_at = now() WHERE sku = $1',
+          [line.sku, line.quantity],
+        );
       }
-      await client.query("INSERT INTO reservations (order_id, status, items) VALUES ($1, 'RESERVED', $2)", [order.orderId, JSON.stringify(lines)]);
+      await client.query("INSERT INTO reservations (order_id, status, items) VALUES ($1, 'RESERVED', $2)", [
+        order.orderId,
+        JSON.stringify(lines),
+      ]);
       const points = Math.floor(order.totalCents / 100);
       if (points > 0) {
         await client.query("INSERT INTO loyalty_commands (id, path, body) VALUES ($1, '/accruals', $2)", [
-          `loyalty-accrual:${order.orderId}`, JSON.stringify({ customerId: order.customerId, orderId: order.orderId, points }),
+          `loyalty-accrual:${order.orderId}`,
+          JSON.stringify({ customerId: order.customerId, orderId: order.orderId, points }),
         ]);
       }
     }
@@ -46,7 +53,15 @@ async function reserve(pool: pg.Pool, order: OrderCreatedPayload): Promise<void>
     await client.query(
       `INSERT INTO outbox_messages (id, aggregate_type, aggregate_id, message_type, topic, key, payload, headers, created_at)
        VALUES ($1, 'reservation', $2, $3, $4, $2, $5, $6, $7)`,
-      [randomUUID(), order.orderId, messageType, Topics.reservations, JSON.stringify({ orderId: order.orderId, items: lines, reservedAt: now }), JSON.stringify({ 'message-type': messageType }), now],
+      [
+        randomUUID(),
+        order.orderId,
+        messageType,
+        Topics.reservations,
+        JSON.stringify({ orderId: order.orderId, items: lines, reservedAt: now }),
+        JSON.stringify({ 'message-type': messageType }),
+        now,
+      ],
     );
     await client.query('SELECT pg_notify($1, $2)', ['outbox_messages', Topics.reservations]);
     await client.query('COMMIT');
@@ -69,7 +84,13 @@ export class PlainReservationConsumer {
    * Joins `groupId` (positioned beforehand) on `orders.order.v1` and reserves every OrderCreated,
    * one transaction per message, `concurrency` partitions at a time, offsets auto-committed.
    */
-  static async start(options: { brokers: string[]; serverUrl: string; database: string; groupId: string; concurrency: number }): Promise<PlainReservationConsumer> {
+  static async start(options: {
+    brokers: string[];
+    serverUrl: string;
+    database: string;
+    groupId: string;
+    concurrency: number;
+  }): Promise<PlainReservationConsumer> {
     const pool = new pg.Pool({ connectionString: databaseUrl(options.serverUrl, options.database), max: options.concurrency + 1 });
     const consumer = createKafka({ brokers: options.brokers, clientId: 'bench-plain-consumer' }).consumer({ groupId: options.groupId });
     await consumer.connect();

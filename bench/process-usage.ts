@@ -43,7 +43,10 @@ export class ProcessSampler {
   private readonly peakRss = new Map<string, number>();
   private timer: NodeJS.Timeout | undefined;
 
-  constructor(private readonly pids: Record<string, number>, private readonly intervalMs = 250) {}
+  constructor(
+    private readonly pids: Record<string, number>,
+    private readonly intervalMs = 250,
+  ) {}
 
   start(): void {
     for (const [name, pid] of Object.entries(this.pids)) {
@@ -58,7 +61,10 @@ export class ProcessSampler {
     clearInterval(this.timer);
     this.sampleRss();
     return Object.fromEntries(
-      Object.entries(this.pids).map(([name, pid]) => [name, { cpuMs: cpuMs(pid) - this.startCpu.get(name)!, peakRssMb: this.peakRss.get(name)! }]),
+      Object.entries(this.pids).map(([name, pid]) => [
+        name,
+        { cpuMs: cpuMs(pid) - this.startCpu.get(name)!, peakRssMb: this.peakRss.get(name)! },
+      ]),
     );
   }
 

@@ -56,5 +56,7 @@ export interface RunOutcome {
  * finished before the settle deadline.
  */
 export function isSustained(run: RunOutcome): boolean {
-  return !run.backlogGrowing && run.achievedPerSec >= 0.9 * run.offeredPerSec && run.failedRequests <= 0.01 * run.sent && run.unfinished === 0;
+  return (
+    !run.backlogGrowing && run.achievedPerSec >= 0.9 * run.offeredPerSec && run.failedRequests <= 0.01 * run.sent && run.unfinished === 0
+  );
 }

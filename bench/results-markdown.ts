@@ -7,7 +7,11 @@ const ms = (value: number) => (Number.isFinite(value) ? (value >= 10_000 ? `${nu
 
 /** A Markdown table; the first column left-aligned, the others right-aligned. */
 function markdownTable(header: string[], rows: string[][]): string[] {
-  return [`| ${header.join(' | ')} |`, `|${header.map((_, index) => (index === 0 ? '---' : '---:')).join('|')}|`, ...rows.map((row) => `| ${row.join(' | ')} |`)];
+  return [
+    `| ${header.join(' | ')} |`,
+    `|${header.map((_, index) => (index === 0 ? '---' : '---:')).join('|')}|`,
+    ...rows.map((row) => `| ${row.join(' | ')} |`),
+  ];
 }
 
 export function resultsMarkdown(results: BenchResults, chartFile: string): string {
@@ -27,9 +31,24 @@ export function resultsMarkdown(results: BenchResults, chartFile: string): strin
     ...markdownTable(
       ['figure', 'measured', 'baseline', 'ratio'],
       [
-        [`relay: OutboxRelay.publishBatch vs raw kafkajs idempotent producer (${relay.messages} msgs, batch ${relay.batchSize})`, `${num(relay.relayPerSec)} msg/s`, `${num(relay.baselinePerSec)} msg/s`, num(relay.ratio, 2)],
-        [`inbox: inventory app vs plain kafkajs consumer, same transaction without inbox row (${inbox.messages} msgs)`, `${num(inbox.inventoryPerSec)} msg/s`, `${num(inbox.plainPerSec)} msg/s`, num(inbox.ratio, 2)],
-        [`inbox, before batches: the same app with INBOX_BATCH_SIZE=1 and one partition at a time`, `${num(inbox.oneByOnePerSec)} msg/s`, `${num(inbox.plainPerSec)} msg/s`, num(inbox.oneByOneRatio, 2)],
+        [
+          `relay: OutboxRelay.publishBatch vs raw kafkajs idempotent producer (${relay.messages} msgs, batch ${relay.batchSize})`,
+          `${num(relay.relayPerSec)} msg/s`,
+          `${num(relay.baselinePerSec)} msg/s`,
+          num(relay.ratio, 2),
+        ],
+        [
+          `inbox: inventory app vs plain kafkajs consumer, same transaction without inbox row (${inbox.messages} msgs)`,
+          `${num(inbox.inventoryPerSec)} msg/s`,
+          `${num(inbox.plainPerSec)} msg/s`,
+          num(inbox.ratio, 2),
+        ],
+        [
+          `inbox, before batches: the same app with INBOX_BATCH_SIZE=1 and one partition at a time`,
+          `${num(inbox.oneByOnePerSec)} msg/s`,
+          `${num(inbox.plainPerSec)} msg/s`,
+          num(inbox.oneByOneRatio, 2),
+        ],
       ],
     ),
     '',
@@ -38,16 +57,28 @@ export function resultsMarkdown(results: BenchResults, chartFile: string): strin
     ...markdownTable(
       ['server', 'requests/s', 'ratio to plain insert'],
       [
-        ['orders app (Nest, TypeORM): order + outbox row in one transaction', num(http.withOutboxPerSec), num(http.withOutboxPerSec / http.withoutOutboxPerSec, 2)],
+        [
+          'orders app (Nest, TypeORM): order + outbox row in one transaction',
+          num(http.withOutboxPerSec),
+          num(http.withOutboxPerSec / http.withoutOutboxPerSec, 2),
+        ],
         ['plain node:http + pg: order insert only', num(http.withoutOutboxPerSec), '1.00'],
-        ['plain node:http + pg: order + outbox row', num(http.plainWithOutboxPerSec), num(http.plainWithOutboxPerSec / http.withoutOutboxPerSec, 2)],
-        ['plain node:http + pg: naive dual write (insert, then awaited Kafka send)', num(http.dualWritePerSec), num(http.dualWritePerSec / http.withoutOutboxPerSec, 2)],
+        [
+          'plain node:http + pg: order + outbox row',
+          num(http.plainWithOutboxPerSec),
+          num(http.plainWithOutboxPerSec / http.withoutOutboxPerSec, 2),
+        ],
+        [
+          'plain node:http + pg: naive dual write (insert, then awaited Kafka send)',
+          num(http.dualWritePerSec),
+          num(http.dualWritePerSec / http.withoutOutboxPerSec, 2),
+        ],
       ],
     ),
     '',
     '## End to end (one process per service, open-model load with Idempotency-Key)',
     '',
-    'Latency: from the scheduled send to the commit of the order\'s RESERVED/REJECTED (orders.updated_at).',
+    "Latency: from the scheduled send to the commit of the order's RESERVED/REJECTED (orders.updated_at).",
     '',
     ...markdownTable(
       ['offered/s', 'seconds', 'achieved/s', 'accepted/s', 'p50', 'p95', 'p99', '201 answer p50 / p99', 'backlog', 'unfinished'],
@@ -72,11 +103,14 @@ export function resultsMarkdown(results: BenchResults, chartFile: string): strin
     '',
     `![latency against offered load](${chartFile})`,
     '',
-    '### Per stage (p50 / p99), from the tables\' own timestamps',
+    "### Per stage (p50 / p99), from the tables' own timestamps",
     '',
     ...markdownTable(
       ['offered/s', ...stageNames],
-      e2e.runs.map((run) => [num(run.offeredPerSec), ...stageNames.map((name) => (run.stages[name] ? `${ms(run.stages[name].p50Ms)} / ${ms(run.stages[name].p99Ms)}` : 'n/a'))]),
+      e2e.runs.map((run) => [
+        num(run.offeredPerSec),
+        ...stageNames.map((name) => (run.stages[name] ? `${ms(run.stages[name].p50Ms)} / ${ms(run.stages[name].p99Ms)}` : 'n/a')),
+      ]),
     ),
     '',
     '### Cost per process (during each run)',
@@ -85,7 +119,10 @@ export function resultsMarkdown(results: BenchResults, chartFile: string): strin
       ['offered/s', ...['orders', 'inventory', 'loyalty'].flatMap((name) => [`${name} CPU ms/order`, `${name} peak RSS MB`])],
       e2e.runs.map((run) => [
         num(run.offeredPerSec),
-        ...['orders', 'inventory', 'loyalty'].flatMap((name) => [num(run.processes[name]?.cpuMsPerOrder ?? Number.NaN, 2), num(run.processes[name]?.peakRssMb ?? Number.NaN)]),
+        ...['orders', 'inventory', 'loyalty'].flatMap((name) => [
+          num(run.processes[name]?.cpuMsPerOrder ?? Number.NaN, 2),
+          num(run.processes[name]?.peakRssMb ?? Number.NaN),
+        ]),
       ]),
     ),
   ];

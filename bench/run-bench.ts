@@ -9,7 +9,13 @@ import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { type ServiceProcess, ServiceSet } from '@tools/local-stack';
 import { backlogDrainPlaceholder, type BenchResults, type E2eRun, resultsShapeProblems, toJson } from './bench-results.js';
-import { type BenchInfrastructure, postgresVersion, projectKafkaVersion, provisionInfrastructure, releaseInfrastructure } from './bench-infrastructure.js';
+import {
+  type BenchInfrastructure,
+  postgresVersion,
+  projectKafkaVersion,
+  provisionInfrastructure,
+  releaseInfrastructure,
+} from './bench-infrastructure.js';
 import { type BenchProfile, FULL, QUICK, selectedSections } from './bench-profiles.js';
 import { runBacklogDrain } from './backlog-drain.bench.js';
 import { type E2eStack, runE2eRate, startE2eStack, waitUntilIdle } from './end-to-end.bench.js';
@@ -40,7 +46,9 @@ async function runE2e(stack: E2eStack, profile: BenchProfile, results: BenchResu
     }
     // Each step starts from an idle loop, or its backlog would be the previous step's.
     if (!(await waitUntilIdle(stack, e2e.settleMs))) {
-      results.notes.push(`The rate search stopped before ${next}/s: the loop did not finish the previous run's backlog within ${e2e.settleMs / 1000} s.`);
+      results.notes.push(
+        `The rate search stopped before ${next}/s: the loop did not finish the previous run's backlog within ${e2e.settleMs / 1000} s.`,
+      );
       break;
     }
     const run = await runE2eRate(stack, { offeredPerSec: next, durationMs: e2e.stepDurationMs, settleMs: e2e.settleMs }, log);
@@ -48,12 +56,16 @@ async function runE2e(stack: E2eStack, profile: BenchProfile, results: BenchResu
     trials.push({ offeredPerSec: next, sustained: isSustained(run) });
   }
   for (const run of runs.filter((r) => r.finalTimestampNotMoved > 0)) {
-    results.notes.push(`At ${run.offeredPerSec}/s, ${run.finalTimestampNotMoved} final orders kept updated_at = created_at: the status change no longer sets updated_at, so those latencies are wrong.`);
+    results.notes.push(
+      `At ${run.offeredPerSec}/s, ${run.finalTimestampNotMoved} final orders kept updated_at = created_at: the status change no longer sets updated_at, so those latencies are wrong.`,
+    );
   }
   results.e2e.maxSustainablePerSec = maxSustained(trials);
   const failed = trials.filter((trial) => !trial.sustained).map((trial) => trial.offeredPerSec);
-  if (results.e2e.maxSustainablePerSec === 0) results.notes.push(`No offered rate tried (${trials.map((t) => t.offeredPerSec).join(', ')}/s) was sustained.`);
-  else if (failed.length === 0) results.notes.push(`Every rate tried was sustained; the highest sustainable rate is at least ${results.e2e.maxSustainablePerSec}/s.`);
+  if (results.e2e.maxSustainablePerSec === 0)
+    results.notes.push(`No offered rate tried (${trials.map((t) => t.offeredPerSec).join(', ')}/s) was sustained.`);
+  else if (failed.length === 0)
+    results.notes.push(`Every rate tried was sustained; the highest sustainable rate is at least ${results.e2e.maxSustainablePerSec}/s.`);
 }
 
 async function machineFacts(infrastructure: BenchInfrastructure): Promise<BenchResults['machine']> {
@@ -104,31 +116,56 @@ async function main(): Promise<void> {
     finishedAt: '',
     machine: await machineFacts(infrastructure),
     relay: { ratio: nan, baselinePerSec: nan, relayPerSec: nan, messages: 0, batchSize: 0, repetitions: 0 },
-    inbox: { ratio: nan, inventoryPerSec: nan, plainPerSec: nan, oneByOnePerSec: nan, oneByOneRatio: nan, messages: profile.inbox.messages, plainConcurrency: profile.inbox.plainConcurrency },
-    http: { withOutboxPerSec: nan, withoutOutboxPerSec: nan, dualWritePerSec: nan, plainWithOutboxPerSec: nan, concurrency: profile.http.concurrency, durationSec: profile.http.durationMs / 1000 },
+    inbox: {
+      ratio: nan,
+      inventoryPerSec: nan,
+      plainPerSec: nan,
+      oneByOnePerSec: nan,
+      oneByOneRatio: nan,
+      messages: profile.inbox.messages,
+      plainConcurrency: profile.inbox.plainConcurrency,
+    },
+    http: {
+      withOutboxPerSec: nan,
+      withoutOutboxPerSec: nan,
+      dualWritePerSec: nan,
+      plainWithOutboxPerSec: nan,
+      concurrency: profile.http.concurrency,
+      durationSec: profile.http.durationMs / 1000,
+    },
     e2e: { runs: [], maxSustainablePerSec: 0, drainPerSec: nan, drain: backlogDrainPlaceholder() },
     processes: { orders: {}, inventory: {}, loyalty: {} },
     notes: [],
   };
   try {
-    if (sections.has('relay')) await section(results, 'relay', async () => {
-      const relay = await runRelayBench(infrastructure.serverUrl, infrastructure.brokers, { ...profile.relay, ...process.env });
-      results.relay = { ratio: relay.ratio, baselinePerSec: relay.baselinePerSec, relayPerSec: relay.relayPerSec, messages: relay.messages, batchSize: relay.batchSize, repetitions: relay.repetitions };
-    });
+    if (sections.has('relay'))
+      await section(results, 'relay', async () => {
+        const relay = await runRelayBench(infrastructure.serverUrl, infrastructure.brokers, { ...profile.relay, ...process.env });
+        results.relay = {
+          ratio: relay.ratio,
+          baselinePerSec: relay.baselinePerSec,
+          relayPerSec: relay.relayPerSec,
+          messages: relay.messages,
+          batchSize: relay.batchSize,
+          repetitions: relay.repetitions,
+        };
+      });
     // One loyalty process serves the inbox and the end-to-end figures, as one would in production.
     let loyalty: ServiceProcess | undefined;
-    if (sections.has('inbox') || sections.has('e2e') || sections.has('drain')) await section(results, 'loyalty start', async () => {
-      loyalty = await services.start({ service: 'loyalty', database: await services.createDatabase('bench_loyalty') });
-    });
+    if (sections.has('inbox') || sections.has('e2e') || sections.has('drain'))
+      await section(results, 'loyalty start', async () => {
+        loyalty = await services.start({ service: 'loyalty', database: await services.createDatabase('bench_loyalty') });
+      });
     if (loyalty && sections.has('inbox')) {
       const loyaltyUrl = loyalty.baseUrl;
       await section(results, 'inbox', async () => {
         results.inbox = { ...results.inbox, ...(await runInboxBench(infrastructure, services, loyaltyUrl, profile.inbox, log)) };
       });
     }
-    if (sections.has('http')) await section(results, 'http', async () => {
-      results.http = { ...results.http, ...(await runHttpBench(infrastructure, services, profile.http, log)) };
-    });
+    if (sections.has('http'))
+      await section(results, 'http', async () => {
+        results.http = { ...results.http, ...(await runHttpBench(infrastructure, services, profile.http, log)) };
+      });
     if (loyalty && (sections.has('e2e') || sections.has('drain'))) {
       const running = loyalty;
       let stack: E2eStack | undefined;
@@ -143,13 +180,26 @@ async function main(): Promise<void> {
           // restart, so whatever the last end-to-end step left behind is part of its backlog.
           const drain = await runBacklogDrain(started, profile.drain, log);
           if (!drain.complete) {
-            results.notes.push(`The backlog drain did not finish within ${profile.drain.timeoutMs / 1000} s: drainPerSec is the rate of the ${drain.finished} of ${drain.orders} orders finished by then.`);
+            results.notes.push(
+              `The backlog drain did not finish within ${profile.drain.timeoutMs / 1000} s: drainPerSec is the rate of the ${drain.finished} of ${drain.orders} orders finished by then.`,
+            );
           }
           if (drain.orders > drain.placedWhileStopped) {
-            results.notes.push(`The drained backlog includes ${drain.orders - drain.placedWhileStopped} orders the end-to-end runs left unfinished.`);
+            results.notes.push(
+              `The drained backlog includes ${drain.orders - drain.placedWhileStopped} orders the end-to-end runs left unfinished.`,
+            );
           }
           results.e2e.drainPerSec = drain.drainPerSec;
-          results.e2e.drain = { orders: drain.orders, placedWhileStopped: drain.placedWhileStopped, complete: drain.complete, finished: drain.finished, seconds: drain.seconds, inventoryStartSec: drain.inventoryStartSec, ordersFinishedSec: drain.ordersFinishedSec, loyaltyDoneSec: drain.loyaltyDoneSec };
+          results.e2e.drain = {
+            orders: drain.orders,
+            placedWhileStopped: drain.placedWhileStopped,
+            complete: drain.complete,
+            finished: drain.finished,
+            seconds: drain.seconds,
+            inventoryStartSec: drain.inventoryStartSec,
+            ordersFinishedSec: drain.ordersFinishedSec,
+            loyaltyDoneSec: drain.loyaltyDoneSec,
+          };
         });
       }
     }

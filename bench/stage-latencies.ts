@@ -19,7 +19,11 @@ function summary(values: number[]): StageSummary {
 }
 
 /** Per-stage latencies of the orders `orderIds` (whatever stage they reached). */
-export async function stageLatencies(serverUrl: string, databases: { orders: string; inventory: string }, orderIds: string[]): Promise<Record<string, StageSummary>> {
+export async function stageLatencies(
+  serverUrl: string,
+  databases: { orders: string; inventory: string },
+  orderIds: string[],
+): Promise<Record<string, StageSummary>> {
   type Row = { id: string; aggregate_id: string; created: number; published: number | null };
   const ordersOut = await queryTestDatabase<Row>(
     serverUrl,
@@ -46,8 +50,14 @@ export async function stageLatencies(serverUrl: string, databases: { orders: str
         )
       ).map((row) => [row.message_id, row.received]),
     );
-  const inventoryIn = await received(databases.inventory, ordersOut.map((row) => row.id));
-  const ordersIn = await received(databases.orders, inventoryOut.map((row) => row.id));
+  const inventoryIn = await received(
+    databases.inventory,
+    ordersOut.map((row) => row.id),
+  );
+  const ordersIn = await received(
+    databases.orders,
+    inventoryOut.map((row) => row.id),
+  );
   const commands = await queryTestDatabase<{ created: number; completed: number | null }>(
     serverUrl,
     databases.inventory,
@@ -61,10 +71,40 @@ export async function stageLatencies(serverUrl: string, databases: { orders: str
       return a == null || b == null ? [] : [b - a];
     });
   return {
-    'orders relay': summary(gaps(ordersOut, (row) => row.created, (row) => row.published)),
-    'published → inventory inbox': summary(gaps(ordersOut, (row) => row.published, (row) => inventoryIn.get(row.id))),
-    'inventory relay': summary(gaps(inventoryOut, (row) => row.created, (row) => row.published)),
-    'published → orders inbox': summary(gaps(inventoryOut, (row) => row.published, (row) => ordersIn.get(row.id))),
-    'loyalty command → DONE': summary(gaps(commands, (row) => row.created, (row) => row.completed)),
+    'orders relay': summary(
+      gaps(
+        ordersOut,
+        (row) => row.created,
+        (row) => row.published,
+      ),
+    ),
+    'published → inventory inbox': summary(
+      gaps(
+        ordersOut,
+        (row) => row.published,
+        (row) => inventoryIn.get(row.id),
+      ),
+    ),
+    'inventory relay': summary(
+      gaps(
+        inventoryOut,
+        (row) => row.created,
+        (row) => row.published,
+      ),
+    ),
+    'published → orders inbox': summary(
+      gaps(
+        inventoryOut,
+        (row) => row.published,
+        (row) => ordersIn.get(row.id),
+      ),
+    ),
+    'loyalty command → DONE': summary(
+      gaps(
+        commands,
+        (row) => row.created,
+        (row) => row.completed,
+      ),
+    ),
   };
 }

@@ -32,7 +32,10 @@ const text = (description: string, schema: JsonSchema = { type: 'string' }): Jso
 /** The envelope headers the outbox writer puts on every message (libs/outbox's `OutboxWriter.add`). */
 function envelopeHeaderProperties(definition?: MessageDeclaration): Record<string, JsonSchema> {
   return {
-    [Headers.messageId]: text('Id of the outbox row: stable across republishing, the consumer inbox deduplication key.', jsonSchemaOf(uuid())),
+    [Headers.messageId]: text(
+      'Id of the outbox row: stable across republishing, the consumer inbox deduplication key.',
+      jsonSchemaOf(uuid()),
+    ),
     [Headers.messageType]: text(
       'The message type; a consumer dead-letters a type its handler does not accept (UNKNOWN_TYPE).',
       definition ? { type: 'string', enum: [definition.type] } : { type: 'string' },

@@ -26,12 +26,29 @@ const swcrc = {
 const WATCH_READY_FILE = 'dist/.watch-ready';
 const configFile = join(mkdtempSync(join(tmpdir(), 'swc-')), '.swcrc');
 writeFileSync(configFile, JSON.stringify(swcrc));
-const swcArgs = ['node_modules/@swc/cli/bin/swc.js', 'apps', 'libs', 'tools', 'scripts', 'bench', 'test/fixtures', 'test/chaos', '-d', 'dist', '--config-file', configFile, '--copy-files', '--quiet'];
+const swcArgs = [
+  'node_modules/@swc/cli/bin/swc.js',
+  'apps',
+  'libs',
+  'tools',
+  'scripts',
+  'bench',
+  'test/fixtures',
+  'test/chaos',
+  '-d',
+  'dist',
+  '--config-file',
+  configFile,
+  '--copy-files',
+  '--quiet',
+];
 if (process.argv.includes('--watch')) {
   // swc recompiles everything once when it starts watching; WATCH_READY_FILE appears after that,
   // so `npm run dev` starts the apps only then (else every app would restart right after starting).
   rmSync(WATCH_READY_FILE, { force: true });
-  const watcher = spawn(process.execPath, [...swcArgs.filter((arg) => arg !== '--quiet'), '--watch'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  const watcher = spawn(process.execPath, [...swcArgs.filter((arg) => arg !== '--quiet'), '--watch'], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   watcher.stdout.on('data', (chunk) => {
     process.stdout.write(chunk);
     if (chunk.toString().includes('Watching for file changes')) writeFileSync(WATCH_READY_FILE, `${process.pid}\n`);

@@ -53,7 +53,11 @@ function say(text: string): void {
 class StepFailed extends Error {}
 
 /** Waits for `probe` to return a value; fails the demo with `what` when it does not in time. */
-async function expectSoon<T>(what: string, probe: () => Promise<T | undefined | false> | T | undefined | false, timeoutMs = STEP_TIMEOUT_MS): Promise<T> {
+async function expectSoon<T>(
+  what: string,
+  probe: () => Promise<T | undefined | false> | T | undefined | false,
+  timeoutMs = STEP_TIMEOUT_MS,
+): Promise<T> {
   try {
     return await waitFor(probe, { timeoutMs, intervalMs: 50, description: what });
   } catch (error) {
@@ -107,7 +111,11 @@ const cleanups: (() => Promise<unknown>)[] = [];
 async function happyPath(): Promise<void> {
   step('The three services answer');
   for (const [name, base] of Object.entries(urls)) {
-    await expectSoon(`${name} at ${base}/health to answer 200 (is \`npm start\` running?)`, async () => (await fetch(`${base}/health`).catch(() => undefined))?.ok, 5_000);
+    await expectSoon(
+      `${name} at ${base}/health to answer 200 (is \`npm start\` running?)`,
+      async () => (await fetch(`${base}/health`).catch(() => undefined))?.ok,
+      5_000,
+    );
     say(`${name.padEnd(9)} ${base}`);
   }
 
@@ -119,8 +127,15 @@ async function happyPath(): Promise<void> {
 
   // Read both topics from their current end: the demo sees exactly what its order causes.
   const orderEvents = await TopicRecorder.start({ brokers, topic: Topics.orders, from: await topicEndOffsets(brokers, Topics.orders) });
-  const answers = await TopicRecorder.start({ brokers, topic: Topics.reservations, from: await topicEndOffsets(brokers, Topics.reservations) });
-  cleanups.push(() => orderEvents.stop(), () => answers.stop());
+  const answers = await TopicRecorder.start({
+    brokers,
+    topic: Topics.reservations,
+    from: await topicEndOffsets(brokers, Topics.reservations),
+  });
+  cleanups.push(
+    () => orderEvents.stop(),
+    () => answers.stop(),
+  );
 
   const traceId = randomBytes(16).toString('hex');
   const traceparent = `00-${traceId}-${randomBytes(8).toString('hex')}-01`;
@@ -137,7 +152,11 @@ async function happyPath(): Promise<void> {
 
   step('Outbox row, written in the same transaction as the order (orders.outbox_messages)');
   const [row] = await expectSoon('the OrderCreated outbox row', async () => {
-    const rows = await sql('orders', 'SELECT id, message_type, created_at, published_at, headers FROM outbox_messages WHERE aggregate_id = $1', [orderId]);
+    const rows = await sql(
+      'orders',
+      'SELECT id, message_type, created_at, published_at, headers FROM outbox_messages WHERE aggregate_id = $1',
+      [orderId],
+    );
     return rows.length > 0 ? rows : undefined;
   });
   say(`id ${row.id}, ${row.message_type}, stored traceparent ${row.headers[Headers.traceparent]}`);
@@ -151,11 +170,18 @@ async function happyPath(): Promise<void> {
   const [created] = await mustHappen('the OrderCreated record on Kafka', orderEvents.waitForKey(orderId, { timeoutMs: STEP_TIMEOUT_MS }));
   say(describeRecord(created));
   showHeaders(created);
-  check(created.headers[Headers.messageId] === row.id, `the record's message-id ${created.headers[Headers.messageId]} is not the outbox row id ${row.id}`);
+  check(
+    created.headers[Headers.messageId] === row.id,
+    `the record's message-id ${created.headers[Headers.messageId]} is not the outbox row id ${row.id}`,
+  );
 
   step("Inventory's inbox row and reservation, one transaction (inventory database)");
   const [inbox] = await expectSoon('the inbox row of the OrderCreated message', async () => {
-    const rows = await sql('inventory', 'SELECT consumer, topic, partition, "offset", received_at FROM inbox_messages WHERE message_id = $1', [row.id]);
+    const rows = await sql(
+      'inventory',
+      'SELECT consumer, topic, partition, "offset", received_at FROM inbox_messages WHERE message_id = $1',
+      [row.id],
+    );
     return rows.length > 0 ? rows : undefined;
   });
   say(`inbox_messages: consumer ${inbox.consumer}, ${inbox.topic}[${inbox.partition}]@${inbox.offset}`);
@@ -164,7 +190,9 @@ async function happyPath(): Promise<void> {
     return rows.length > 0 ? rows : undefined;
   });
   const [stock] = await sql('inventory', 'SELECT available, reserved FROM stock_items WHERE sku = $1', [sku]);
-  say(`reservations: ${reservation.status} ${JSON.stringify(reservation.items)}; stock now available ${stock.available}, reserved ${stock.reserved}`);
+  say(
+    `reservations: ${reservation.status} ${JSON.stringify(reservation.items)}; stock now available ${stock.available}, reserved ${stock.reserved}`,
+  );
 
   step(`Inventory's answer on ${Topics.reservations}`);
   const [answer] = await mustHappen("inventory's answer on Kafka", answers.waitForKey(orderId, { timeoutMs: STEP_TIMEOUT_MS }));
@@ -182,7 +210,9 @@ async function happyPath(): Promise<void> {
     const listed = await requestJson('GET', `${urls.loyalty}/accruals?customerId=${encodeURIComponent(customerId)}`);
     return listed.body?.items?.length > 0 ? listed.body : undefined;
   });
-  say(`GET /accruals?customerId=${customerId}: ${JSON.stringify(accruals.items.map(({ orderId: id, points }: { orderId: string; points: number }) => ({ orderId: id, points })))}`);
+  say(
+    `GET /accruals?customerId=${customerId}: ${JSON.stringify(accruals.items.map(({ orderId: id, points }: { orderId: string; points: number }) => ({ orderId: id, points })))}`,
+  );
 
   step('Final status of the order');
   const final = await expectSoon('the order to reach RESERVED', async () => {
@@ -198,7 +228,10 @@ async function happyPath(): Promise<void> {
     ['loyalty command', traceIdOf(command.traceparent ?? undefined)],
   ] as const;
   for (const [what, id] of carriers) say(`${what.padEnd(20)} trace id ${id}`);
-  check(carriers.every(([, id]) => id === traceId), `not every step carried the trace id ${traceId}`);
+  check(
+    carriers.every(([, id]) => id === traceId),
+    `not every step carried the trace id ${traceId}`,
+  );
   say(`trace id ${traceId} from the request to the loyalty call; with OTEL_EXPORTER_OTLP_ENDPOINT set, find it in Jaeger`);
 }
 
@@ -222,7 +255,12 @@ async function crashWindow(): Promise<void> {
     LOG_FORMAT: 'json',
   });
   const start = async (group: string, failpoints?: string) => {
-    const app = new NodeProcess({ name: 'demo-orders', entry: mainEntry(serviceNamed('orders')), cwd: findRepoRoot(), env: { ...processEnv(group), ...(failpoints ? { FAILPOINTS: failpoints } : {}) } });
+    const app = new NodeProcess({
+      name: 'demo-orders',
+      entry: mainEntry(serviceNamed('orders')),
+      cwd: findRepoRoot(),
+      env: { ...processEnv(group), ...(failpoints ? { FAILPOINTS: failpoints } : {}) },
+    });
     cleanups.push(() => app.stop());
     await app.waitUntilHealthy(`${base}/health`, STEP_TIMEOUT_MS);
     return app;
@@ -247,19 +285,35 @@ async function crashWindow(): Promise<void> {
   say(`process ${describeExit(exit)}`);
   const [committed] = await sql('orders', 'SELECT id, status FROM orders WHERE customer_id = $1', [customerId]);
   check(committed !== undefined, 'the order was not committed before the kill');
-  say(`yet the order was committed before the kill: ${committed.id} (now ${committed.status}), with its outbox row; the running relay publishes it`);
+  say(
+    `yet the order was committed before the kill: ${committed.id} (now ${committed.status}), with its outbox row; the running relay publishes it`,
+  );
 
   step('Restart it without the failpoint; the client retries with the same Idempotency-Key');
   await start(groups[1]);
   const retry = await requestJson('POST', `${base}/orders`, { body, headers: { 'Idempotency-Key': key } });
-  check(retry.status === 201 && retry.body?.id === committed.id, `the retry answered ${retry.status} ${retry.text}, not the committed order ${committed.id}`);
+  check(
+    retry.status === 201 && retry.body?.id === committed.id,
+    `the retry answered ${retry.status} ${retry.text}, not the committed order ${committed.id}`,
+  );
   say(`201, Idempotent-Replayed: ${retry.headers.get('idempotent-replayed')}, same order id ${retry.body.id}`);
 
   step('The order completes, once');
-  await expectSoon('the crash-window order to reach RESERVED', async () => (await requestJson('GET', `${urls.orders}/orders/${committed.id}`)).body?.status === 'RESERVED');
-  await expectSoon('its loyalty command to be DONE', async () => (await sql('inventory', "SELECT 1 FROM loyalty_commands WHERE order_id = $1 AND status = 'DONE'", [committed.id])).length === 1);
-  const [counts] = await sql('orders', `SELECT (SELECT count(*)::int FROM orders WHERE customer_id = $1) AS orders,
-    (SELECT count(*)::int FROM outbox_messages WHERE aggregate_id = $2 AND message_type = 'OrderCreated') AS events`, [customerId, committed.id]);
+  await expectSoon(
+    'the crash-window order to reach RESERVED',
+    async () => (await requestJson('GET', `${urls.orders}/orders/${committed.id}`)).body?.status === 'RESERVED',
+  );
+  await expectSoon(
+    'its loyalty command to be DONE',
+    async () =>
+      (await sql('inventory', "SELECT 1 FROM loyalty_commands WHERE order_id = $1 AND status = 'DONE'", [committed.id])).length === 1,
+  );
+  const [counts] = await sql(
+    'orders',
+    `SELECT (SELECT count(*)::int FROM orders WHERE customer_id = $1) AS orders,
+    (SELECT count(*)::int FROM outbox_messages WHERE aggregate_id = $2 AND message_type = 'OrderCreated') AS events`,
+    [customerId, committed.id],
+  );
   const [reservations] = await sql('inventory', 'SELECT count(*)::int AS n FROM reservations WHERE order_id = $1', [committed.id]);
   const [accruals] = await sql('loyalty', 'SELECT count(*)::int AS n FROM accruals WHERE order_id = $1', [committed.id]);
   say(`orders ${counts.orders}, OrderCreated events ${counts.events}, reservations ${reservations.n}, accruals ${accruals.n}: RESERVED`);
@@ -273,7 +327,9 @@ async function main(): Promise<number> {
     console.log(`\n[${elapsed()}] Demo complete: every step happened.`);
     return 0;
   } catch (error) {
-    console.error(`\n[${elapsed()}] DEMO FAILED at step ${stepNo}: ${error instanceof StepFailed ? error.message : (error as Error).stack}`);
+    console.error(
+      `\n[${elapsed()}] DEMO FAILED at step ${stepNo}: ${error instanceof StepFailed ? error.message : (error as Error).stack}`,
+    );
     return 1;
   } finally {
     for (const cleanup of cleanups.reverse()) await cleanup().catch(() => undefined);

@@ -14,7 +14,7 @@ export function renderEnvExampleFile(): string {
     '# Environment of each service, generated from the config schemas by `npm run env:example`.',
     '# Do not edit by hand: test/env-example.spec.ts fails when this file and the schemas differ.',
     '# Each section is one process; shared variables (DATABASE_URL, ...) appear in every section',
-    '# that reads them, with that service\'s own default. Empty value = required, no default.',
+    "# that reads them, with that service's own default. Empty value = required, no default.",
     '# The apps and the local tooling (npm start, npm run dev, npm run ops, ...) read `.env` in the',
     '# working directory when it exists; variables already set win over it. Put there only the lines',
     '# you change: one .env serves every process, so a value set there applies to each that reads it.',

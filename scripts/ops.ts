@@ -5,7 +5,15 @@ import { loadDotEnv } from '@app/config';
 import { createKafka } from '@app/kafka';
 import { localEnvironment } from '@tools/local-stack';
 import pg from 'pg';
-import { asDeadLetterTopic, type DeadLetter, deadLetterTopics, matchesReference, position, readDeadLetters, replay } from './ops/dead-letters.js';
+import {
+  asDeadLetterTopic,
+  type DeadLetter,
+  deadLetterTopics,
+  matchesReference,
+  position,
+  readDeadLetters,
+  replay,
+} from './ops/dead-letters.js';
 import { integerOption, type OpsArgs, parseOpsArgs, stringOption, UsageError } from './ops/ops-args.js';
 import { parkedLoyaltyCommands, pendingOutboxRows, retryParkedLoyaltyCommands } from './ops/ops-tables.js';
 
@@ -78,7 +86,9 @@ async function dlq(args: OpsArgs): Promise<number> {
   }
   if (action === 'show') {
     if (!target) throw new UsageError('dlq show needs a message id or topic:partition:offset');
-    const letters = (await readDeadLetters(kafka(), await deadLetterTopics(kafka(), stringOption(args, 'topic')))).filter((letter) => matchesReference(letter, target));
+    const letters = (await readDeadLetters(kafka(), await deadLetterTopics(kafka(), stringOption(args, 'topic')))).filter((letter) =>
+      matchesReference(letter, target),
+    );
     for (const letter of letters) {
       out(describeLetter(letter));
       out(`  error (full):\n${(letter.error ?? '').replace(/^/gm, '    ')}`);
@@ -103,7 +113,8 @@ async function dlq(args: OpsArgs): Promise<number> {
     if (offset !== undefined) {
       const partitions = [...new Set(letters.map((letter) => letter.record.partition))];
       const partition = integerOption(args, 'partition') ?? (partitions.length <= 1 ? partitions[0] : undefined);
-      if (partition === undefined) throw new UsageError(`${topic} has dead letters in partitions ${partitions.join(', ')}: add --partition P`);
+      if (partition === undefined)
+        throw new UsageError(`${topic} has dead letters in partitions ${partitions.join(', ')}: add --partition P`);
       letters = letters.filter((letter) => letter.record.partition === partition && letter.record.offset === offset);
     }
     if (letters.length === 0) {
@@ -122,7 +133,8 @@ async function dlq(args: OpsArgs): Promise<number> {
 async function outbox(args: OpsArgs): Promise<number> {
   if (args.words[1] !== 'pending') throw new UsageError(`unknown outbox command ${args.words[1] ?? '(none)'}`);
   const service = stringOption(args, 'service');
-  if (service !== undefined && service !== 'orders' && service !== 'inventory') throw new UsageError('--service must be orders or inventory');
+  if (service !== undefined && service !== 'orders' && service !== 'inventory')
+    throw new UsageError('--service must be orders or inventory');
   const database = stringOption(args, 'database');
   if (database && !service) throw new UsageError('--database needs --service');
   const limit = integerOption(args, 'limit') ?? 100;

@@ -104,7 +104,10 @@ async function start(): Promise<void> {
     const compiler = supervised({ name: 'build', entry: 'scripts/build.mjs', nodeArgs: [], args: ['--watch'] });
     apps.push(compiler);
     void compiler.exited.then((exit) => shutdown(`the compiler in watch mode exited (${describeExit(exit)})`, 1));
-    await waitFor(() => existsSync(join(repoRoot, WATCH_READY_FILE)), { timeoutMs: 120_000, description: 'the first compile in watch mode' });
+    await waitFor(() => existsSync(join(repoRoot, WATCH_READY_FILE)), {
+      timeoutMs: 120_000,
+      description: 'the first compile in watch mode',
+    });
     if (stopping) return;
   }
   for (const service of present) {
@@ -112,7 +115,9 @@ async function start(): Promise<void> {
     apps.push(app);
     void app.exited.then((exit) => shutdown(`${service.name} exited unexpectedly (${describeExit(exit)})`, 1));
   }
-  await Promise.all(apps.filter((app) => urls.has(app.name)).map((app) => app.waitUntilHealthy(`${urls.get(app.name)}/health`, HEALTH_TIMEOUT_MS)));
+  await Promise.all(
+    apps.filter((app) => urls.has(app.name)).map((app) => app.waitUntilHealthy(`${urls.get(app.name)}/health`, HEALTH_TIMEOUT_MS)),
+  );
   if (stopping) return;
 
   const width = Math.max(...present.map((service) => service.name.length));

@@ -15,7 +15,11 @@ interface Case {
 // ALL problems in one go, not just the first it meets.
 const cases: Case[] = [
   { service: 'orders', malformed: { ORDERS_PORT: 'abc', DATABASE_POOL_SIZE: '0' }, missing: ['DATABASE_URL', 'KAFKA_BROKERS'] },
-  { service: 'inventory', malformed: { INVENTORY_PORT: 'abc', DATABASE_POOL_SIZE: '0' }, missing: ['DATABASE_URL', 'KAFKA_BROKERS', 'LOYALTY_BASE_URL'] },
+  {
+    service: 'inventory',
+    malformed: { INVENTORY_PORT: 'abc', DATABASE_POOL_SIZE: '0' },
+    missing: ['DATABASE_URL', 'KAFKA_BROKERS', 'LOYALTY_BASE_URL'],
+  },
   { service: 'loyalty', malformed: { LOYALTY_PORT: 'abc', DATABASE_POOL_SIZE: '0' }, missing: ['DATABASE_URL'] },
 ];
 
@@ -53,7 +57,11 @@ describe('configuration validation at start-up', () => {
   it.each(['orders', 'inventory', 'loyalty'] as const)(
     'when %s gets a DATABASE_URL with a password that does not parse, then it exits non-zero naming DATABASE_URL without printing the password',
     async (service) => {
-      const { code, stderr } = await runServer(service, { DATABASE_URL: 'postgres://app:s3cret-pw@db:99999', KAFKA_BROKERS: '127.0.0.1:1', LOYALTY_BASE_URL: 'http://127.0.0.1:1' }, 30_000);
+      const { code, stderr } = await runServer(
+        service,
+        { DATABASE_URL: 'postgres://app:s3cret-pw@db:99999', KAFKA_BROKERS: '127.0.0.1:1', LOYALTY_BASE_URL: 'http://127.0.0.1:1' },
+        30_000,
+      );
       expect(code !== null && code !== 0).toBe(true);
       expect(stderr).toMatch(/- DATABASE_URL /);
       expect(stderr).not.toContain('s3cret-pw');

@@ -8,10 +8,20 @@ import { headingAnchors, markdownReferences } from './support/markdown-links.js'
 // file would leave a claim that points at nothing. Every relative link and every repository path in
 // a code span of README.md and docs/*.md must resolve, and a link's #anchor must name a heading.
 const root = fileURLToPath(new URL('..', import.meta.url));
-const pages = ['README.md', ...readdirSync(join(root, 'docs')).filter((name) => name.endsWith('.md')).map((name) => `docs/${name}`)];
+const pages = [
+  'README.md',
+  ...readdirSync(join(root, 'docs'))
+    .filter((name) => name.endsWith('.md'))
+    .map((name) => `docs/${name}`),
+];
 
 /** Problems with `page`'s references: each names the line and the target that does not resolve. */
-function brokenReferences(page: string, markdown: string, fileExists: (path: string) => boolean, anchorsOf: (path: string) => Set<string>): string[] {
+function brokenReferences(
+  page: string,
+  markdown: string,
+  fileExists: (path: string) => boolean,
+  anchorsOf: (path: string) => Set<string>,
+): string[] {
   const problems: string[] = [];
   for (const { line, target, kind } of markdownReferences(markdown)) {
     const [path, anchor] = target.split('#');
@@ -38,7 +48,9 @@ describe('links in README.md and docs/*.md', () => {
   }
 
   it('when the README is read, then its tables do link to test files (the check above has something to check)', () => {
-    const links = markdownReferences(readFileSync(join(root, 'README.md'), 'utf8')).filter(({ target }) => /\.(e2e-|int-)?spec\.ts$/.test(target));
+    const links = markdownReferences(readFileSync(join(root, 'README.md'), 'utf8')).filter(({ target }) =>
+      /\.(e2e-|int-)?spec\.ts$/.test(target),
+    );
     expect(links.length).toBeGreaterThanOrEqual(20);
   });
 

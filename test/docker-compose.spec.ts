@@ -2,7 +2,15 @@ import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { envDefault } from '@app/config';
 import { LocalDefaults, migrateEntry, services } from '@tools/local-stack';
-import { buildArg, dependencyConditions, environmentOf, hostBindings, portMappings, readComposeServices, withDefaults } from './support/compose-file.js';
+import {
+  buildArg,
+  dependencyConditions,
+  environmentOf,
+  hostBindings,
+  portMappings,
+  readComposeServices,
+  withDefaults,
+} from './support/compose-file.js';
 
 // docker-compose.yml cannot be run in CI (no Docker engine), so it is checked against the things
 // it must agree with: each service's config schema, the Dockerfile's APP argument, and the broker
@@ -10,84 +18,87 @@ import { buildArg, dependencyConditions, environmentOf, hostBindings, portMappin
 const repoFile = (path: string) => new URL(`../${path}`, import.meta.url);
 const compose = readComposeServices(repoFile('docker-compose.yml'));
 
-for (const service of services) describe(`docker-compose service ${service.name}`, () => {
-  const name = service.name;
-  const definition = compose[name] ?? {};
-  const environment = environmentOf(definition);
-  // The port the app will listen on with this environment; NaN when the value is malformed (the
-  // parser test above names it), so the port test fails too instead of aborting the whole file.
-  const expectedPort = (() => {
-    const port = service.schema[service.portVariable].safeParse(environment[service.portVariable]);
-    return port.success ? Number(port.data) : Number.NaN;
-  })();
+for (const service of services)
+  describe(`docker-compose service ${service.name}`, () => {
+    const name = service.name;
+    const definition = compose[name] ?? {};
+    const environment = environmentOf(definition);
+    // The port the app will listen on with this environment; NaN when the value is malformed (the
+    // parser test above names it), so the port test fails too instead of aborting the whole file.
+    const expectedPort = (() => {
+      const port = service.schema[service.portVariable].safeParse(environment[service.portVariable]);
+      return port.success ? Number(port.data) : Number.NaN;
+    })();
 
-  it('exists in the compose file', () => {
-    expect(Object.keys(compose)).toContain(name);
-  });
-
-  it('when the schema has no default for a variable, then compose sets it', () => {
-    const required = Object.entries(service.schema).filter(([, spec]) => envDefault(spec) === undefined).map(([variable]) => variable);
-    expect(required.filter((variable) => !(variable in environment))).toEqual([]);
-  });
-
-  it('when compose sets a variable, then the schema declares it (no typos that the app would ignore)', () => {
-    expect(Object.keys(environment).filter((variable) => !(variable in service.schema))).toEqual([]);
-  });
-
-  it("when compose sets a variable, then the schema's own parser accepts the value", () => {
-    const problems = Object.entries(environment).flatMap(([variable, value]) => {
-      const result = service.schema[variable]?.safeParse(value);
-      return result?.success === false ? result.error.issues.map((issue) => `${variable}=${value}: ${issue.message}`) : [];
-    });
-    expect(problems).toEqual([]);
-  });
-
-  it(`publishes the port the app listens on (${service.portVariable}) on the same host port`, () => {
-    expect(portMappings(definition)).toEqual([{ published: expectedPort, target: expectedPort }]);
-  });
-
-  it('waits for healthy infrastructure before starting', () => {
-    const conditions = dependencyConditions(definition);
-    expect(Object.fromEntries(service.needs.map((need) => [need, conditions[need]]))).toEqual(
-      Object.fromEntries(service.needs.map((need) => [need, 'service_healthy'])),
-    );
-  });
-
-  it('builds the shared Dockerfile with APP set to this service', () => {
-    expect(buildArg(definition, 'APP')).toBe(name);
-  });
-
-  it('restarts after a crash unless stopped by hand', () => {
-    expect(definition.restart).toBe('unless-stopped');
-  });
-
-  it(`starts only after its one-shot migration (${name}-migrate) completed successfully`, () => {
-    expect(dependencyConditions(definition)[`${name}-migrate`]).toBe('service_completed_successfully');
-  });
-
-  describe(`${name}-migrate`, () => {
-    const migrate = compose[`${name}-migrate`] ?? {};
-
-    it("runs this service's migrate entry once from the same image and is never restarted", () => {
-      expect([migrate.command ?? []].flat().join(' ')).toBe(`node ${migrateEntry(service)}`);
-      expect(buildArg(migrate, 'APP')).toBe(name);
-      expect(migrate.restart ?? 'no').toBe('no');
-      expect(migrate.ports ?? []).toEqual([]);
+    it('exists in the compose file', () => {
+      expect(Object.keys(compose)).toContain(name);
     });
 
-    it('migrates the database the service uses, after Postgres is healthy', () => {
-      expect(environmentOf(migrate).DATABASE_URL).toBe(environment.DATABASE_URL);
-      expect(environmentOf(migrate).DATABASE_NAME).toBe(environment.DATABASE_NAME);
-      expect(dependencyConditions(migrate).postgres).toBe('service_healthy');
+    it('when the schema has no default for a variable, then compose sets it', () => {
+      const required = Object.entries(service.schema)
+        .filter(([, spec]) => envDefault(spec) === undefined)
+        .map(([variable]) => variable);
+      expect(required.filter((variable) => !(variable in environment))).toEqual([]);
+    });
+
+    it('when compose sets a variable, then the schema declares it (no typos that the app would ignore)', () => {
+      expect(Object.keys(environment).filter((variable) => !(variable in service.schema))).toEqual([]);
+    });
+
+    it("when compose sets a variable, then the schema's own parser accepts the value", () => {
+      const problems = Object.entries(environment).flatMap(([variable, value]) => {
+        const result = service.schema[variable]?.safeParse(value);
+        return result?.success === false ? result.error.issues.map((issue) => `${variable}=${value}: ${issue.message}`) : [];
+      });
+      expect(problems).toEqual([]);
+    });
+
+    it(`publishes the port the app listens on (${service.portVariable}) on the same host port`, () => {
+      expect(portMappings(definition)).toEqual([{ published: expectedPort, target: expectedPort }]);
+    });
+
+    it('waits for healthy infrastructure before starting', () => {
+      const conditions = dependencyConditions(definition);
+      expect(Object.fromEntries(service.needs.map((need) => [need, conditions[need]]))).toEqual(
+        Object.fromEntries(service.needs.map((need) => [need, 'service_healthy'])),
+      );
+    });
+
+    it('builds the shared Dockerfile with APP set to this service', () => {
+      expect(buildArg(definition, 'APP')).toBe(name);
+    });
+
+    it('restarts after a crash unless stopped by hand', () => {
+      expect(definition.restart).toBe('unless-stopped');
+    });
+
+    it(`starts only after its one-shot migration (${name}-migrate) completed successfully`, () => {
+      expect(dependencyConditions(definition)[`${name}-migrate`]).toBe('service_completed_successfully');
+    });
+
+    describe(`${name}-migrate`, () => {
+      const migrate = compose[`${name}-migrate`] ?? {};
+
+      it("runs this service's migrate entry once from the same image and is never restarted", () => {
+        expect([migrate.command ?? []].flat().join(' ')).toBe(`node ${migrateEntry(service)}`);
+        expect(buildArg(migrate, 'APP')).toBe(name);
+        expect(migrate.restart ?? 'no').toBe('no');
+        expect(migrate.ports ?? []).toEqual([]);
+      });
+
+      it('migrates the database the service uses, after Postgres is healthy', () => {
+        expect(environmentOf(migrate).DATABASE_URL).toBe(environment.DATABASE_URL);
+        expect(environmentOf(migrate).DATABASE_NAME).toBe(environment.DATABASE_NAME);
+        expect(dependencyConditions(migrate).postgres).toBe('service_healthy');
+      });
+    });
+
+    it('checks its health at GET /health on the port it listens on', () => {
+      const test = [definition.healthcheck?.test ?? []].flat().join(' ');
+      expect(test).toMatch(/\/health(['"\s]|$)/); // exactly /health, not /healthz
+      expect(test).toMatch(new RegExp(`process\\.env\\.${service.portVariable}\\b|:${expectedPort}/health`));
     });
   });
-
-  it('checks its health at GET /health on the port it listens on', () => {
-    const test = [definition.healthcheck?.test ?? []].flat().join(' ');
-    expect(test).toMatch(/\/health(['"\s]|$)/); // exactly /health, not /healthz
-    expect(test).toMatch(new RegExp(`process\\.env\\.${service.portVariable}\\b|:${expectedPort}/health`));
-  });
-});
 
 describe('docker-compose as a whole', () => {
   it('when the image starts a service, then it serves without migrating (migrations are the one-shot services)', () => {
@@ -112,14 +123,20 @@ describe('docker-compose as a whole', () => {
     const local = new URL(LocalDefaults.DATABASE_URL);
     expect(local.username).toBe(postgres.POSTGRES_USER ?? 'postgres');
     // Either the server trusts local connections, or the local default sends its password.
-    const accepted = postgres.POSTGRES_HOST_AUTH_METHOD === 'trust' || (local.password !== '' && local.password === postgres.POSTGRES_PASSWORD);
-    expect({ accepted, hostPort: portMappings(compose.postgres ?? {})[0]?.published }).toEqual({ accepted: true, hostPort: Number(local.port) });
+    const accepted =
+      postgres.POSTGRES_HOST_AUTH_METHOD === 'trust' || (local.password !== '' && local.password === postgres.POSTGRES_PASSWORD);
+    expect({ accepted, hostPort: portMappings(compose.postgres ?? {})[0]?.published }).toEqual({
+      accepted: true,
+      hostPort: Number(local.port),
+    });
   });
 
   it("when the local tooling uses its default KAFKA_BROKERS, then compose's Kafka answers there", () => {
     const [host, port] = LocalDefaults.KAFKA_BROKERS.split(':');
     const kafka = compose.kafka ?? {};
-    expect(hostBindings(kafka).map(({ hostIp, published }) => ({ hostIp, published }))).toEqual([{ hostIp: host, published: Number(port) }]);
+    expect(hostBindings(kafka).map(({ hostIp, published }) => ({ hostIp, published }))).toEqual([
+      { hostIp: host, published: Number(port) },
+    ]);
     expect(withDefaults(environmentOf(kafka).KAFKA_ADVERTISED_LISTENERS ?? '')).toContain(`HOST://${LocalDefaults.KAFKA_BROKERS}`);
   });
 
@@ -132,7 +149,9 @@ describe('docker-compose as a whole', () => {
   });
 
   it('when the observability profile is enabled, then it adds Prometheus, Grafana, Jaeger and Kafka UI, with files that exist', () => {
-    const profile = Object.entries(compose).filter(([, definition]) => definition.profiles?.includes('observability')).map(([name]) => name);
+    const profile = Object.entries(compose)
+      .filter(([, definition]) => definition.profiles?.includes('observability'))
+      .map(([name]) => name);
     expect(profile.sort()).toEqual(['grafana', 'jaeger', 'kafka-ui', 'prometheus']);
     const mounts = profile.flatMap((name) => (compose[name]?.volumes ?? []).map(String)).filter((volume) => volume.startsWith('./'));
     expect(mounts.length).toBeGreaterThanOrEqual(4);

@@ -93,7 +93,8 @@ export async function replay(kafka: Kafka, letters: DeadLetter[]): Promise<{ let
   try {
     const results = [];
     for (const letter of letters) {
-      if (!letter.original.topic) throw new Error(`${position(letter)} has no ${DeadLetterHeaders.originalTopic} header: not written by the inbox`);
+      if (!letter.original.topic)
+        throw new Error(`${position(letter)} has no ${DeadLetterHeaders.originalTopic} header: not written by the inbox`);
       const [metadata] = await producer.send({ topic: letter.original.topic, acks: -1, messages: [originalMessage(letter)] });
       results.push({ letter, partition: metadata.partition, offset: Number(metadata.baseOffset) });
     }

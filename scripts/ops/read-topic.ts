@@ -42,7 +42,15 @@ export async function readTopic(kafka: Kafka, topic: string): Promise<StoredReco
               const last = remaining.get(partition);
               const offset = Number(message.offset);
               if (last === undefined || offset > last) return;
-              records.push({ topic, partition, offset, timestamp: message.timestamp, key: message.key, value: message.value, headers: message.headers ?? {} });
+              records.push({
+                topic,
+                partition,
+                offset,
+                timestamp: message.timestamp,
+                key: message.key,
+                value: message.value,
+                headers: message.headers ?? {},
+              });
               if (offset === last) remaining.delete(partition);
               if (remaining.size === 0) {
                 clearTimeout(timer);

@@ -4,7 +4,9 @@ import { SeededRandom } from './seeded-random.js';
 
 describe('chaos soak options and seeded choices', () => {
   it('when flags are given in either form, then they override the defaults', () => {
-    expect(parseChaosArgs(['--orders', '2000', '--rate=5', '--kill-every-ms', '1500', '--seed', '42', '--min-kills', '30', '--echo'], 7)).toEqual({
+    expect(
+      parseChaosArgs(['--orders', '2000', '--rate=5', '--kill-every-ms', '1500', '--seed', '42', '--min-kills', '30', '--echo'], 7),
+    ).toEqual({
       ...DEFAULT_CHAOS_OPTIONS,
       orders: 2000,
       rate: 5,

@@ -69,7 +69,9 @@ export function parseChaosArgs(argv: string[], randomSeed = Math.floor(Math.rand
   if (!Number.isInteger(options.seed) || options.seed < 0) problems.push('--seed must be a non-negative integer');
   if (!(options.cancelRatio >= 0 && options.cancelRatio <= 1)) problems.push('--cancel-ratio must be between 0 and 1');
   if (problems.length > 0) {
-    throw new Error(`chaos: ${problems.join('; ')}\nusage: npm run chaos -- [--orders N] [--rate R] [--kill-every-ms M] [--seed S] [--min-kills K] [--cancel-ratio P] [--quiet-timeout-ms T] [--echo]`);
+    throw new Error(
+      `chaos: ${problems.join('; ')}\nusage: npm run chaos -- [--orders N] [--rate R] [--kill-every-ms M] [--seed S] [--min-kills K] [--cancel-ratio P] [--quiet-timeout-ms T] [--echo]`,
+    );
   }
   return options;
 }

@@ -43,7 +43,11 @@ export async function runChaosSoak(options: ChaosOptions, log: (line: string) =>
   const startedAt = Date.now();
   const random = new SeededRandom(options.seed);
   log(`chaos: seed ${options.seed}, ${options.orders} orders at ${options.rate}/s, a kill every ~${options.killEveryMs} ms`);
-  const cluster = await ChaosCluster.start({ stock: stockPlan(options.orders), echo: options.echo, onStep: (step) => log(`chaos: ${step}`) });
+  const cluster = await ChaosCluster.start({
+    stock: stockPlan(options.orders),
+    echo: options.echo,
+    onStep: (step) => log(`chaos: ${step}`),
+  });
   const stopOnSignal = () => void cluster.tearDown().finally(() => process.exit(130));
   process.once('SIGINT', stopOnSignal);
   try {
@@ -104,12 +108,18 @@ export async function runChaosSoak(options: ChaosOptions, log: (line: string) =>
 /** The summary `npm run chaos` prints. */
 export function formatChaosReport(report: ChaosReport): string {
   const { orders, facts } = report;
-  const kills = Object.entries(report.kills).map(([target, n]) => `${target} ${n}`).join(', ');
-  const copies = Object.entries(facts.copiesOnTopic).map(([topic, n]) => `${topic} ${n}`).join(', ');
+  const kills = Object.entries(report.kills)
+    .map(([target, n]) => `${target} ${n}`)
+    .join(', ');
+  const copies = Object.entries(facts.copiesOnTopic)
+    .map(([topic, n]) => `${topic} ${n}`)
+    .join(', ');
   const lines = [
     `chaos summary (seed ${report.options.seed}; load ${report.durationMs.load} ms, quiet after ${report.durationMs.quiet} ms, total ${report.durationMs.total} ms)`,
     `  orders:      ${orders.requested} requested, ${orders.acknowledged} acknowledged (201), ${orders.gaveUp} given up; ${orders.requests} POSTs (retries included, ${orders.repeatedAfter201} repeated after their 201)`,
-    `  final:       ${Object.entries(facts.statuses).map(([status, n]) => `${status} ${n}`).join(', ')}`,
+    `  final:       ${Object.entries(facts.statuses)
+      .map(([status, n]) => `${status} ${n}`)
+      .join(', ')}`,
     `  cancels:     ${orders.cancelsAcknowledged} acknowledged, ${orders.cancelsRefused} refused (409, already final); ${facts.cancelledBeforeReservation} found no reservation at inventory (rejected, or cancelled before created)`,
     `  inventory:   ${facts.reservations.reserved} reservations held, ${facts.reservations.released} released; ${facts.accruals} accruals at loyalty`,
     `  kills:       ${report.totalKills} SIGKILLs (${kills})`,

@@ -80,7 +80,8 @@ export async function checkInvariants(
   unexpectedExits: UnexpectedExit[],
 ): Promise<CheckResult> {
   const v = new Violations();
-  const sql = (database: keyof ChaosDatabases, text: string) => queryTestDatabase<Row>(sources.serverUrl, sources.databases[database], text);
+  const sql = (database: keyof ChaosDatabases, text: string) =>
+    queryTestDatabase<Row>(sources.serverUrl, sources.databases[database], text);
 
   const orders = await sql('orders', 'SELECT id::text, status FROM orders');
   const keys = await sql('orders', "SELECT key, response_status, response_body->>'id' AS order_id FROM idempotency_keys");
@@ -98,24 +99,32 @@ export async function checkInvariants(
 
   // 1. No acknowledged order lost; 2. no second order for a key.
   for (const outcome of outcomes) {
-    for (const id of outcome.orderIds) if (!orderById.has(id)) v.add('acknowledged order lost (201 without its order row)', `${outcome.idempotencyKey} -> ${id}`);
-    if (outcome.orderIds.length > 1) v.add('second order for one Idempotency-Key (two 201s, two ids)', `${outcome.idempotencyKey}: ${outcome.orderIds.join(', ')}`);
+    for (const id of outcome.orderIds)
+      if (!orderById.has(id)) v.add('acknowledged order lost (201 without its order row)', `${outcome.idempotencyKey} -> ${id}`);
+    if (outcome.orderIds.length > 1)
+      v.add('second order for one Idempotency-Key (two 201s, two ids)', `${outcome.idempotencyKey}: ${outcome.orderIds.join(', ')}`);
     if (outcome.refused) v.add('valid request refused', `${outcome.idempotencyKey}: ${outcome.refused.status} ${outcome.refused.text}`);
     if (outcome.cancel === 'not-found') v.add('cancel of an acknowledged order answered 404', `${outcome.orderIds[0]}`);
-    if (typeof outcome.cancel === 'object') v.add('cancel answered unexpectedly', `${outcome.orderIds[0]}: ${outcome.cancel.status} ${outcome.cancel.text}`);
+    if (typeof outcome.cancel === 'object')
+      v.add('cancel answered unexpectedly', `${outcome.orderIds[0]}: ${outcome.cancel.status} ${outcome.cancel.text}`);
     if (outcome.cancel === 'acknowledged' && orderById.get(outcome.orderIds[0])?.status !== 'CANCELLED') {
       v.add('acknowledged cancel not CANCELLED', `${outcome.orderIds[0]} is ${orderById.get(outcome.orderIds[0])?.status}`);
     }
   }
-  const keysPerOrder = countBy(keys.filter((key) => key.response_status === 201), (key) => String(key.order_id));
+  const keysPerOrder = countBy(
+    keys.filter((key) => key.response_status === 201),
+    (key) => String(key.order_id),
+  );
   for (const order of orders) {
     // Every request of the soak carries a key, so every order row was made under exactly one.
-    if (keysPerOrder[order.id as string] !== 1) v.add('order row not made under exactly one Idempotency-Key', `${order.id}: ${keysPerOrder[order.id as string] ?? 0} key(s)`);
+    if (keysPerOrder[order.id as string] !== 1)
+      v.add('order row not made under exactly one Idempotency-Key', `${order.id}: ${keysPerOrder[order.id as string] ?? 0} key(s)`);
   }
   const acknowledgedByKey = new Map(outcomes.filter((o) => o.orderIds.length > 0).map((o) => [o.idempotencyKey, o.orderIds[0]]));
   for (const key of keys) {
     const acknowledged = acknowledgedByKey.get(key.key as string);
-    if (acknowledged && acknowledged !== key.order_id) v.add('stored answer of a key names another order', `${key.key}: ${key.order_id} vs ${acknowledged}`);
+    if (acknowledged && acknowledged !== key.order_id)
+      v.add('stored answer of a key names another order', `${key.key}: ${key.order_id} vs ${acknowledged}`);
   }
 
   // 3. None left PENDING.
@@ -127,12 +136,18 @@ export async function checkInvariants(
     const events = eventsByOrder.get(order.id as string) ?? [];
     const created = events.filter((record) => record.headers['message-type'] === 'OrderCreated');
     const cancelled = events.filter((record) => record.headers['message-type'] === 'OrderCancelled');
-    if (distinctIds(created).size !== 1) v.add('not exactly one OrderCreated message id per order', `${order.id}: ${distinctIds(created).size}`);
-    if (distinctIds(cancelled).size > 1) v.add('more than one OrderCancelled message id per order', `${order.id}: ${distinctIds(cancelled).size}`);
-    if ((order.status === 'CANCELLED') !== (cancelled.length > 0)) v.add('OrderCancelled on the topic iff the order is CANCELLED', `${order.id} is ${order.status}, ${cancelled.length} OrderCancelled`);
+    if (distinctIds(created).size !== 1)
+      v.add('not exactly one OrderCreated message id per order', `${order.id}: ${distinctIds(created).size}`);
+    if (distinctIds(cancelled).size > 1)
+      v.add('more than one OrderCancelled message id per order', `${order.id}: ${distinctIds(cancelled).size}`);
+    if ((order.status === 'CANCELLED') !== cancelled.length > 0)
+      v.add('OrderCancelled on the topic iff the order is CANCELLED', `${order.id} is ${order.status}, ${cancelled.length} OrderCancelled`);
     if (new Set(events.map((record) => record.partition)).size > 1) v.add("an order's events on more than one partition", String(order.id));
     if (created.length > 0 && cancelled.length > 0 && cancelled[0].offset < created[0].offset) {
-      v.add('OrderCancelled before OrderCreated on its partition', `${order.id}: cancelled at ${cancelled[0].offset}, created at ${created[0].offset}`);
+      v.add(
+        'OrderCancelled before OrderCreated on its partition',
+        `${order.id}: cancelled at ${cancelled[0].offset}, created at ${created[0].offset}`,
+      );
     }
   }
   for (const key of eventsByOrder.keys()) if (!orderById.has(key)) v.add('event on the orders topic for an order that does not exist', key);
@@ -153,17 +168,20 @@ export async function checkInvariants(
     if (rows.length > 1) v.add('more than one reservation for an order', orderId);
     const status = orderById.get(orderId)?.status;
     const expected = status === 'RESERVED' ? ['RESERVED'] : status === 'CANCELLED' ? ['RELEASED'] : [];
-    if (!expected.includes(rows[0].status as string)) v.add('reservation disagrees with its order', `${orderId}: order ${status ?? 'missing'}, reservation ${rows[0].status}`);
+    if (!expected.includes(rows[0].status as string))
+      v.add('reservation disagrees with its order', `${orderId}: order ${status ?? 'missing'}, reservation ${rows[0].status}`);
   }
   for (const order of orders) {
-    if (order.status === 'RESERVED' && !reservationByOrder.has(order.id as string)) v.add('RESERVED order without a reservation', String(order.id));
+    if (order.status === 'RESERVED' && !reservationByOrder.has(order.id as string))
+      v.add('RESERVED order without a reservation', String(order.id));
   }
 
   // 7. Stock conserved per SKU: initial = available + reserved, and reserved = what RESERVED reservations hold.
   const held = new Map<string, number>();
   for (const row of reservations) {
     if (row.status !== 'RESERVED') continue;
-    for (const line of row.items as unknown as { sku: string; quantity: number }[]) held.set(line.sku, (held.get(line.sku) ?? 0) + line.quantity);
+    for (const line of row.items as unknown as { sku: string; quantity: number }[])
+      held.set(line.sku, (held.get(line.sku) ?? 0) + line.quantity);
   }
   const stockBySku = new Map(stock.map((row) => [row.sku as string, row]));
   for (const [sku, initial] of sources.initialStock) {
@@ -173,8 +191,10 @@ export async function checkInvariants(
       continue;
     }
     const [available, reserved] = [Number(row.available), Number(row.reserved)];
-    if (available + reserved !== initial) v.add('stock not conserved (initial != available + reserved)', `${sku}: ${initial} != ${available} + ${reserved}`);
-    if (reserved !== (held.get(sku) ?? 0)) v.add('reserved units != sum of RESERVED reservations', `${sku}: ${reserved} != ${held.get(sku) ?? 0}`);
+    if (available + reserved !== initial)
+      v.add('stock not conserved (initial != available + reserved)', `${sku}: ${initial} != ${available} + ${reserved}`);
+    if (reserved !== (held.get(sku) ?? 0))
+      v.add('reserved units != sum of RESERVED reservations', `${sku}: ${reserved} != ${held.get(sku) ?? 0}`);
   }
 
   // 8. Exactly one accrual per reservation, released or not: the accrual is granted with the
@@ -184,14 +204,16 @@ export async function checkInvariants(
   for (const orderId of reservationByOrder.keys()) {
     const rows = accrualsByOrder.get(orderId) ?? [];
     if (rows.length !== 1) v.add('not exactly one accrual per reservation', `${orderId}: ${rows.length}`);
-    else if (rows[0].points !== commandByOrder.get(orderId)?.points) v.add('accrual points differ from the command', `${orderId}: ${rows[0].points} vs ${commandByOrder.get(orderId)?.points}`);
+    else if (rows[0].points !== commandByOrder.get(orderId)?.points)
+      v.add('accrual points differ from the command', `${orderId}: ${rows[0].points} vs ${commandByOrder.get(orderId)?.points}`);
   }
   for (const orderId of accrualsByOrder.keys()) if (!reservationByOrder.has(orderId)) v.add('accrual without a reservation', orderId);
 
   // 9. Nothing left to send.
   if (Number(ordersOutbox[0].n) > 0) v.add('pending outbox rows (orders)', String(ordersOutbox[0].n));
   if (Number(inventoryOutbox[0].n) > 0) v.add('pending outbox rows (inventory)', String(inventoryOutbox[0].n));
-  for (const command of commands) if (command.status !== 'DONE') v.add('loyalty command not DONE', `${command.order_id}: ${command.status}`);
+  for (const command of commands)
+    if (command.status !== 'DONE') v.add('loyalty command not DONE', `${command.order_id}: ${command.status}`);
 
   // 10. No dead letter.
   for (const topic of [deadLetterTopic(Topics.orders), deadLetterTopic(Topics.reservations)]) {
@@ -200,14 +222,18 @@ export async function checkInvariants(
   }
 
   // 11. No process exited on its own.
-  for (const exit of unexpectedExits) v.add('process exited on its own', `${exit.target} at ${exit.atMs} ms (${exit.exit}): ${exit.logTail.slice(-600)}`);
+  for (const exit of unexpectedExits)
+    v.add('process exited on its own', `${exit.target} at ${exit.atMs} ms (${exit.exit}): ${exit.logTail.slice(-600)}`);
 
   const copies = (records: RecordedMessage[]) => records.length - distinctIds(records).size;
   return {
     violations: v.list(),
     facts: {
       statuses: countBy(orders, (order) => String(order.status)),
-      reservations: { reserved: reservations.filter((r) => r.status === 'RESERVED').length, released: reservations.filter((r) => r.status === 'RELEASED').length },
+      reservations: {
+        reserved: reservations.filter((r) => r.status === 'RESERVED').length,
+        released: reservations.filter((r) => r.status === 'RELEASED').length,
+      },
       accruals: accruals.length,
       copiesOnTopic: { [Topics.orders]: copies(orderEvents), [Topics.reservations]: copies(reservationEvents) },
       loyaltyResends: commands.reduce((sum, row) => sum + Math.max(0, Number(row.attempts) - 1), 0),

@@ -41,7 +41,13 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 /** 5xx, or no answer at all (connection refused or reset, timeout): the same request may be sent again. */
 type Attempt<T> = { kind: 'answer'; status: number; body: T; text: string } | { kind: 'retry'; reason: string };
 
-async function send<T>(method: string, url: string, body: unknown, headers: Record<string, string>, timeoutMs: number): Promise<Attempt<T>> {
+async function send<T>(
+  method: string,
+  url: string,
+  body: unknown,
+  headers: Record<string, string>,
+  timeoutMs: number,
+): Promise<Attempt<T>> {
   try {
     const response = await requestJson<T>(method, url, { body, headers, timeoutMs });
     if (response.status >= 500) return { kind: 'retry', reason: `${response.status} ${response.text.slice(0, 200)}` };

@@ -13,16 +13,28 @@ async function stillMoving(cluster: ChaosCluster): Promise<string | undefined> {
   const moving: string[] = [];
   const pendingOrders = await count(orders, "SELECT count(*)::int AS n FROM orders WHERE status = 'PENDING'");
   if (pendingOrders > 0) moving.push(`${pendingOrders} order(s) PENDING`);
-  for (const [name, database] of [['orders', orders], ['inventory', inventory]]) {
+  for (const [name, database] of [
+    ['orders', orders],
+    ['inventory', inventory],
+  ]) {
     const pending = await count(database, 'SELECT count(*)::int AS n FROM outbox_messages WHERE published_at IS NULL');
     if (pending > 0) moving.push(`${pending} ${name} outbox row(s) pending`);
   }
   const commands = await count(inventory, "SELECT count(*)::int AS n FROM loyalty_commands WHERE status = 'PENDING'");
   if (commands > 0) moving.push(`${commands} loyalty command(s) PENDING`);
   const groups = cluster.consumerGroups;
-  for (const [group, topic] of [[groups.inventory, Topics.orders], [groups.orders, Topics.reservations]]) {
-    const [ends, committed] = await Promise.all([endOffsets(cluster.broker.brokers, topic), committedOffsets(cluster.broker.brokers, group, topic)]);
-    const lag = Object.entries(ends).reduce((sum, [partition, end]) => sum + Math.max(0, end - Math.max(0, committed[Number(partition)] ?? 0)), 0);
+  for (const [group, topic] of [
+    [groups.inventory, Topics.orders],
+    [groups.orders, Topics.reservations],
+  ]) {
+    const [ends, committed] = await Promise.all([
+      endOffsets(cluster.broker.brokers, topic),
+      committedOffsets(cluster.broker.brokers, group, topic),
+    ]);
+    const lag = Object.entries(ends).reduce(
+      (sum, [partition, end]) => sum + Math.max(0, end - Math.max(0, committed[Number(partition)] ?? 0)),
+      0,
+    );
     if (lag > 0) moving.push(`lag ${lag} on ${topic}`);
   }
   return moving.length > 0 ? moving.join(', ') : undefined;

@@ -22,12 +22,9 @@ export async function readWholeTopic(brokers: string[], topic: string): Promise<
   const ends = await endOffsets(brokers, topic);
   if (Object.values(ends).every((end) => end === 0)) return [];
   const from = Object.fromEntries(Object.keys(ends).map((partition) => [Number(partition), 0]));
-  return readTopicUntil(
-    { brokers, topic, from, timeoutMs: 120_000, description: `all of ${topic}` },
-    (messages) => {
-      const read = new Map<number, number>();
-      for (const message of messages) read.set(message.partition, Math.max(read.get(message.partition) ?? -1, message.offset));
-      return Object.entries(ends).every(([partition, end]) => end === 0 || (read.get(Number(partition)) ?? -1) >= end - 1);
-    },
-  );
+  return readTopicUntil({ brokers, topic, from, timeoutMs: 120_000, description: `all of ${topic}` }, (messages) => {
+    const read = new Map<number, number>();
+    for (const message of messages) read.set(message.partition, Math.max(read.get(message.partition) ?? -1, message.offset));
+    return Object.entries(ends).every(([partition, end]) => end === 0 || (read.get(Number(partition)) ?? -1) >= end - 1);
+  });
 }

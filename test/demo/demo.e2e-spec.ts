@@ -42,7 +42,18 @@ describe('npm run demo', () => {
     const exit = await demo.waitForExit(150_000);
     expect({ exit, output: demo.logs }).toMatchObject({ exit: { code: 0 } });
     expect(Date.now() - started).toBeLessThan(120_000);
-    for (const text of ['Outbox row', 'Kafka record on orders.order.v1', 'inbox_messages: consumer', 'reservations: RESERVED', 'loyalty-accrual:', 'RESERVED', 'process signal SIGKILL', 'Idempotent-Replayed: true', 'orders 1, OrderCreated events 1, reservations 1, accruals 1', 'Demo complete']) {
+    for (const text of [
+      'Outbox row',
+      'Kafka record on orders.order.v1',
+      'inbox_messages: consumer',
+      'reservations: RESERVED',
+      'loyalty-accrual:',
+      'RESERVED',
+      'process signal SIGKILL',
+      'Idempotent-Replayed: true',
+      'orders 1, OrderCreated events 1, reservations 1, accruals 1',
+      'Demo complete',
+    ]) {
       expect(demo.logs).toContain(text);
     }
     const traceIds = [...demo.logs.matchAll(/trace id ([0-9a-f]{32})/g)].map((match) => match[1]);

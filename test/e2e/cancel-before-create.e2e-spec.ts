@@ -1,8 +1,24 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { DeadLetterHeaders, deadLetterTopic, Headers } from '@app/envelope';
-import { type OrderView, placeOrder, publishRecords, setStock, testInfrastructure, TestServices, waitForInboxMessage } from '@test/fixtures';
-import { queryTestDatabase, requestJson, type ServiceProcess, type TopicRecorder, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
+import {
+  type OrderView,
+  placeOrder,
+  publishRecords,
+  setStock,
+  testInfrastructure,
+  TestServices,
+  waitForInboxMessage,
+} from '@test/fixtures';
+import {
+  queryTestDatabase,
+  requestJson,
+  type ServiceProcess,
+  type TopicRecorder,
+  uniqueName,
+  uniqueSku,
+  waitFor,
+} from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 
 /**
@@ -25,7 +41,10 @@ describe('cancel before create (orders, inventory, loyalty as real processes)', 
     queryTestDatabase<Record<string, any>>(serverUrl, databases[database]!, text, params);
 
   beforeAll(async () => {
-    ({ inventory, databases } = await startInventoryWithLoyalty(services, 'cancel_first', { INBOX_MAX_ATTEMPTS: '2', INBOX_RETRY_BASE_MS: '20' }));
+    ({ inventory, databases } = await startInventoryWithLoyalty(services, 'cancel_first', {
+      INBOX_MAX_ATTEMPTS: '2',
+      INBOX_RETRY_BASE_MS: '20',
+    }));
     databases.orders = await services.createDatabase('cancel_first_orders');
     orders = await services.start({ service: 'orders', database: databases.orders });
     deadLetters = await services.recordTopic(deadLetterTopic(Topics.orders));
@@ -37,8 +56,14 @@ describe('cancel before create (orders, inventory, loyalty as real processes)', 
   it('when a dead-lettered OrderCreated is replayed after its order was cancelled, then no stock is reserved and the order stays CANCELLED', async () => {
     // Every reservation insert fails while this constraint exists: the OrderCreated is dead-lettered.
     await sql('inventory', 'ALTER TABLE reservations ADD CONSTRAINT test_break_reservations CHECK (false) NOT VALID');
-    const order = await placeOrder(orders.baseUrl, { customerId: uniqueName('cancel-first'), items: [{ sku: SKU, quantity: 3, unitPriceCents: 500 }] });
-    const [letter] = await deadLetters.waitForKey(order.id, { timeoutMs: 60_000, description: `the dead letter of ${order.id}'s OrderCreated` });
+    const order = await placeOrder(orders.baseUrl, {
+      customerId: uniqueName('cancel-first'),
+      items: [{ sku: SKU, quantity: 3, unitPriceCents: 500 }],
+    });
+    const [letter] = await deadLetters.waitForKey(order.id, {
+      timeoutMs: 60_000,
+      description: `the dead letter of ${order.id}'s OrderCreated`,
+    });
     expect(letter.headers[Headers.messageType]).toBe('OrderCreated');
 
     const cancelled = await requestJson<OrderView>('POST', `${orders.baseUrl}/orders/${order.id}/cancel`);
@@ -50,20 +75,31 @@ describe('cancel before create (orders, inventory, loyalty as real processes)', 
     await sql('inventory', 'ALTER TABLE reservations DROP CONSTRAINT test_break_reservations');
 
     // The replay an operator would do: the dead letter's key, value and envelope, back on the topic.
-    const headers = Object.fromEntries(Object.entries(letter.headers).filter(([name]) => !Object.values(DeadLetterHeaders).includes(name as never)));
+    const headers = Object.fromEntries(
+      Object.entries(letter.headers).filter(([name]) => !Object.values(DeadLetterHeaders).includes(name as never)),
+    );
     await publishRecords(brokers, Topics.orders, [{ key: letter.key, value: letter.text, headers }]);
     await waitForInboxMessage(serverUrl, databases.inventory, headers[Headers.messageId], {
       consumer: 'inventory.order-events',
       description: 'inventory to handle the replayed OrderCreated',
     });
 
-    expect(await sql('inventory', 'SELECT available, reserved FROM stock_items WHERE sku = $1', [SKU])).toEqual([{ available: 10, reserved: 0 }]);
+    expect(await sql('inventory', 'SELECT available, reserved FROM stock_items WHERE sku = $1', [SKU])).toEqual([
+      { available: 10, reserved: 0 },
+    ]);
     expect(await sql('inventory', 'SELECT 1 FROM reservations WHERE order_id = $1', [order.id])).toEqual([]);
     expect(await sql('inventory', 'SELECT 1 FROM loyalty_commands WHERE order_id = $1', [order.id])).toEqual([]);
-    const [answer] = await sql('inventory', "SELECT id, payload FROM outbox_messages WHERE aggregate_id = $1 AND message_type = 'StockRejected'", [order.id]);
+    const [answer] = await sql(
+      'inventory',
+      "SELECT id, payload FROM outbox_messages WHERE aggregate_id = $1 AND message_type = 'StockRejected'",
+      [order.id],
+    );
     expect(answer.payload).toMatchObject({ reasonCode: 'INVENTORY.ORDER_CANCELLED' });
     // Orders applies the answer and the order stays as the customer left it.
-    await waitForInboxMessage(serverUrl, databases.orders!, answer.id, { consumer: 'orders.reservation-results', description: 'orders to apply the answer' });
+    await waitForInboxMessage(serverUrl, databases.orders!, answer.id, {
+      consumer: 'orders.reservation-results',
+      description: 'orders to apply the answer',
+    });
     expect((await requestJson<OrderView>('GET', `${orders.baseUrl}/orders/${order.id}`)).body).toMatchObject({ status: 'CANCELLED' });
   });
 });

@@ -48,7 +48,8 @@ describe('order flow end to end (orders, inventory, loyalty as real processes)',
   }
   const getOrder = async (id: string) => (await requestJson<OrderView>('GET', `${orders.baseUrl}/orders/${id}`)).body;
   const cancelOrder = (id: string) => requestJson<OrderView>('POST', `${orders.baseUrl}/orders/${id}/cancel`);
-  const stockOf = async (sku: string) => (await requestJson('GET', `${inventory.baseUrl}/stock/${sku}`)).body as { available: number; reserved: number };
+  const stockOf = async (sku: string) =>
+    (await requestJson('GET', `${inventory.baseUrl}/stock/${sku}`)).body as { available: number; reserved: number };
   const accrualsOf = async (customerId: string) =>
     (await requestJson('GET', `${loyalty.baseUrl}/accruals?customerId=${encodeURIComponent(customerId)}`)).body as {
       totalPoints: number;
@@ -56,10 +57,13 @@ describe('order flow end to end (orders, inventory, loyalty as real processes)',
     };
 
   const finalState = (id: string, timeoutMs = 60_000) =>
-    waitFor(async () => {
-      const order = await getOrder(id);
-      return FINAL_STATES.includes(order.status) ? order : undefined;
-    }, { timeoutMs, description: `order ${id} to reach a final state` });
+    waitFor(
+      async () => {
+        const order = await getOrder(id);
+        return FINAL_STATES.includes(order.status) ? order : undefined;
+      },
+      { timeoutMs, description: `order ${id} to reach a final state` },
+    );
 
   /**
    * Quiet: every order final; every event each side wrote is published and was handled by the
@@ -74,12 +78,26 @@ describe('order flow end to end (orders, inventory, loyalty as real processes)',
         const [commands] = await sql('inventory', "SELECT count(*)::int AS n FROM loyalty_commands WHERE status = 'PENDING'");
         if (pendingOrders.n + ordersOutbox.n + inventoryOutbox.n + commands.n > 0) return false;
         const sent = (await sql('orders', 'SELECT id FROM outbox_messages')).map((row) => row.id);
-        const seenByInventory = new Set((await sql('inventory', 'SELECT message_id FROM inbox_messages WHERE message_id = ANY($1::uuid[])', [sent])).map((row) => row.message_id));
-        const answers = (await sql('inventory', 'SELECT id FROM outbox_messages WHERE aggregate_id = ANY($1::text[])', [placed])).map((row) => row.id);
-        const seenByOrders = new Set((await sql('orders', 'SELECT message_id FROM inbox_messages WHERE message_id = ANY($1::uuid[])', [answers])).map((row) => row.message_id));
+        const seenByInventory = new Set(
+          (await sql('inventory', 'SELECT message_id FROM inbox_messages WHERE message_id = ANY($1::uuid[])', [sent])).map(
+            (row) => row.message_id,
+          ),
+        );
+        const answers = (await sql('inventory', 'SELECT id FROM outbox_messages WHERE aggregate_id = ANY($1::text[])', [placed])).map(
+          (row) => row.id,
+        );
+        const seenByOrders = new Set(
+          (await sql('orders', 'SELECT message_id FROM inbox_messages WHERE message_id = ANY($1::uuid[])', [answers])).map(
+            (row) => row.message_id,
+          ),
+        );
         return sent.every((id) => seenByInventory.has(id)) && answers.every((id) => seenByOrders.has(id));
       },
-      { timeoutMs, intervalMs: 250, description: 'the system to be quiet (orders final, outboxes drained, inboxes caught up, commands done)' },
+      {
+        timeoutMs,
+        intervalMs: 250,
+        description: 'the system to be quiet (orders final, outboxes drained, inboxes caught up, commands done)',
+      },
     );
   }
 
@@ -105,10 +123,13 @@ describe('order flow end to end (orders, inventory, loyalty as real processes)',
 
     expect(await finalState(order.id)).toMatchObject({ status: 'RESERVED' });
     expect(await stockOf(SKUS.apple)).toMatchObject({ available: before.available - 3, reserved: before.reserved + 3 });
-    const accruals = await waitFor(async () => {
-      const listed = await accrualsOf(customerId);
-      return listed.items.length > 0 ? listed : undefined;
-    }, { timeoutMs: 30_000, description: `the accrual of ${order.id} at loyalty` });
+    const accruals = await waitFor(
+      async () => {
+        const listed = await accrualsOf(customerId);
+        return listed.items.length > 0 ? listed : undefined;
+      },
+      { timeoutMs: 30_000, description: `the accrual of ${order.id} at loyalty` },
+    );
     expect(accruals).toMatchObject({ totalPoints: 59, items: [{ orderId: order.id, points: 59 }] });
   });
 
@@ -121,10 +142,13 @@ describe('order flow end to end (orders, inventory, loyalty as real processes)',
     const cancelled = await cancelOrder(order.id);
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.status).toBe('CANCELLED');
-    await waitFor(async () => (await sql('inventory', "SELECT 1 FROM reservations WHERE order_id = $1 AND status = 'RELEASED'", [order.id])).length > 0, {
-      timeoutMs: 30_000,
-      description: `inventory to release the stock of ${order.id}`,
-    });
+    await waitFor(
+      async () => (await sql('inventory', "SELECT 1 FROM reservations WHERE order_id = $1 AND status = 'RELEASED'", [order.id])).length > 0,
+      {
+        timeoutMs: 30_000,
+        description: `inventory to release the stock of ${order.id}`,
+      },
+    );
     expect(await stockOf(SKUS.banana)).toMatchObject({ available: before.available, reserved: before.reserved });
     expect(await getOrder(order.id)).toMatchObject({ status: 'CANCELLED' });
   });
@@ -170,7 +194,8 @@ describe('order flow end to end (orders, inventory, loyalty as real processes)',
         quantity: 1 + Math.floor(next() * 4),
         unitPriceCents: 100 + Math.floor(next() * 900),
       }));
-      if (index % 10 === 9 && !lines.some((line) => line.sku === UNKNOWN_SKU)) lines.push({ sku: UNKNOWN_SKU, quantity: 1, unitPriceCents: 100 });
+      if (index % 10 === 9 && !lines.some((line) => line.sku === UNKNOWN_SKU))
+        lines.push({ sku: UNKNOWN_SKU, quantity: 1, unitPriceCents: 100 });
       const cancel: 'early' | 'late' | 'never' = index % 8 === 1 ? 'early' : index % 8 === 5 ? 'late' : 'never';
       return { customerId: `e2e-batch-${index % 7}-${run}`, lines, cancel };
     });
@@ -208,20 +233,24 @@ describe('order flow end to end (orders, inventory, loyalty as real processes)',
     // No committed order without a final state; the batch really was mixed.
     expect({ context, pending: finals.filter((row) => !FINAL_STATES.includes(row.status)) }).toEqual({ context, pending: [] });
     expect(finals).toHaveLength(placed.length);
-    for (const status of FINAL_STATES) expect({ context, status, some: byStatus(status).length > 0 }).toEqual({ context, status, some: true });
+    for (const status of FINAL_STATES)
+      expect({ context, status, some: byStatus(status).length > 0 }).toEqual({ context, status, some: true });
     for (const row of finals.filter((r) => r.status === 'REJECTED')) {
       expect(['INVENTORY.INSUFFICIENT_STOCK', 'INVENTORY.UNKNOWN_SKU']).toContain(row.rejection_code);
     }
 
     // Exactly one reservation per reserved order, and none held for any other order.
-    const reservations = await sql('inventory', 'SELECT order_id, status, items FROM reservations WHERE order_id = ANY($1::uuid[])', [placed]);
+    const reservations = await sql('inventory', 'SELECT order_id, status, items FROM reservations WHERE order_id = ANY($1::uuid[])', [
+      placed,
+    ]);
     const reservationOf = new Map(reservations.map((row) => [row.order_id, row]));
     for (const id of placed) {
       const reservation = reservationOf.get(id);
       const status = statusOf.get(id);
       if (status === 'RESERVED') expect({ id, reservation: reservation?.status }).toEqual({ id, reservation: 'RESERVED' });
       if (status === 'REJECTED') expect({ id, reservation }).toEqual({ id, reservation: undefined });
-      if (status === 'CANCELLED') expect({ id, reservation: reservation?.status ?? 'none' }).toEqual({ id, reservation: expect.stringMatching(/^(RELEASED|none)$/) });
+      if (status === 'CANCELLED')
+        expect({ id, reservation: reservation?.status ?? 'none' }).toEqual({ id, reservation: expect.stringMatching(/^(RELEASED|none)$/) });
     }
 
     // Stock conservation per SKU: initial = available + reserved, and reserved = what RESERVED orders hold.
@@ -231,11 +260,19 @@ describe('order flow end to end (orders, inventory, loyalty as real processes)',
     }
     for (const [sku, initial] of Object.entries(INITIAL_STOCK)) {
       const stock = await stockOf(sku);
-      expect({ sku, total: stock.available + stock.reserved, reserved: stock.reserved }).toEqual({ sku, total: initial, reserved: held[sku] ?? 0 });
+      expect({ sku, total: stock.available + stock.reserved, reserved: stock.reserved }).toEqual({
+        sku,
+        total: initial,
+        reserved: held[sku] ?? 0,
+      });
     }
 
     // Exactly one accrual per order inventory ever reserved (a later cancel does not undo points), none for others.
-    const accruals = await sql('loyalty', 'SELECT order_id, count(*)::int AS n FROM accruals WHERE order_id = ANY($1::uuid[]) GROUP BY order_id', [placed]);
+    const accruals = await sql(
+      'loyalty',
+      'SELECT order_id, count(*)::int AS n FROM accruals WHERE order_id = ANY($1::uuid[]) GROUP BY order_id',
+      [placed],
+    );
     expect(accruals.filter((row) => row.n !== 1)).toEqual([]);
     expect(accruals.map((row) => row.order_id).sort()).toEqual(reservations.map((row) => row.order_id).sort());
 
@@ -245,8 +282,12 @@ describe('order flow end to end (orders, inventory, loyalty as real processes)',
 
     // Every answer orders applied came from this run's inventory: on a shared broker, another
     // inventory consuming orders.order.v1 could answer these orders too, and the test would be void.
-    const applied = (await sql('orders', "SELECT message_id FROM inbox_messages WHERE consumer = 'orders.reservation-results'")).map((row) => row.message_id);
-    const ours = new Set((await sql('inventory', 'SELECT id FROM outbox_messages WHERE id = ANY($1::uuid[])', [applied])).map((row) => row.id));
+    const applied = (await sql('orders', "SELECT message_id FROM inbox_messages WHERE consumer = 'orders.reservation-results'")).map(
+      (row) => row.message_id,
+    );
+    const ours = new Set(
+      (await sql('inventory', 'SELECT id FROM outbox_messages WHERE id = ANY($1::uuid[])', [applied])).map((row) => row.id),
+    );
     expect(applied.filter((id) => !ours.has(id))).toEqual([]);
   });
 });

@@ -42,7 +42,10 @@ describe('order limits end to end (orders, inventory, loyalty as real processes)
     it('when two lines of one SKU sum past the per-SKU limit (2 x 600), then 400 names items', async () => {
       const outcome = await submit({
         customerId: uniqueName('dup'),
-        items: [{ sku: SKUS[0], quantity: 600, unitPriceCents: 100 }, { sku: SKUS[0], quantity: 600, unitPriceCents: 100 }],
+        items: [
+          { sku: SKUS[0], quantity: 600, unitPriceCents: 100 },
+          { sku: SKUS[0], quantity: 600, unitPriceCents: 100 },
+        ],
       });
       expect(outcome).toMatchObject({ kind: 'refused', status: 400, fields: ['items'] });
     });
@@ -50,16 +53,24 @@ describe('order limits end to end (orders, inventory, loyalty as real processes)
     it('when two lines of one SKU sum within the limit (2 x 500), then the order is RESERVED with one merged line and its loyalty command DONE', async () => {
       const outcome = await submit({
         customerId: uniqueName('dup'),
-        items: [{ sku: SKUS[1], quantity: 500, unitPriceCents: 100 }, { sku: SKUS[1], quantity: 500, unitPriceCents: 100 }],
+        items: [
+          { sku: SKUS[1], quantity: 500, unitPriceCents: 100 },
+          { sku: SKUS[1], quantity: 500, unitPriceCents: 100 },
+        ],
       });
       expect(outcome).toMatchObject({ kind: 'settled', order: { status: 'RESERVED' }, reservation: 'RESERVED', loyaltyCommand: 'DONE' });
       const id = (outcome as Extract<OrderOutcome, { kind: 'settled' }>).order.id;
-      expect(await outcomes.sql('inventory', 'SELECT items FROM reservations WHERE order_id = $1', [id])).toEqual([{ items: [{ sku: SKUS[1], quantity: 1000 }] }]);
+      expect(await outcomes.sql('inventory', 'SELECT items FROM reservations WHERE order_id = $1', [id])).toEqual([
+        { items: [{ sku: SKUS[1], quantity: 1000 }] },
+      ]);
     });
 
     it('when ten unknown SKUs of the longest length are ordered, then the order is REJECTED with a reason within the contract', async () => {
       const unknown = Array.from({ length: 10 }, (_, index) => `${run}-U${index}-`.padEnd(OrderLimits.skuMaxLength, 'X'));
-      const outcome = await submit({ customerId: uniqueName('unknown'), items: unknown.map((sku) => ({ sku, quantity: 1, unitPriceCents: 100 })) });
+      const outcome = await submit({
+        customerId: uniqueName('unknown'),
+        items: unknown.map((sku) => ({ sku, quantity: 1, unitPriceCents: 100 })),
+      });
       expect(outcome).toMatchObject({ kind: 'settled', order: { status: 'REJECTED', rejection: { code: 'INVENTORY.UNKNOWN_SKU' } } });
       const reason = (outcome as Extract<OrderOutcome, { kind: 'settled' }>).order.rejection!.reason;
       expect(codePointLength(reason)).toBeLessThanOrEqual(ReservationLimits.reasonMaxLength);
@@ -72,7 +83,9 @@ describe('order limits end to end (orders, inventory, loyalty as real processes)
       const outcome = await submit({ customerId, items: [{ sku: SKUS[2], quantity: 1, unitPriceCents: 250 }] });
       expect(outcome).toMatchObject({ kind: 'settled', order: { status: 'RESERVED', customerId }, loyaltyCommand: 'DONE' });
       const id = (outcome as Extract<OrderOutcome, { kind: 'settled' }>).order.id;
-      expect(await outcomes.sql('loyalty', 'SELECT customer_id, points FROM accruals WHERE order_id = $1', [id])).toEqual([{ customer_id: customerId, points: 2 }]);
+      expect(await outcomes.sql('loyalty', 'SELECT customer_id, points FROM accruals WHERE order_id = $1', [id])).toEqual([
+        { customer_id: customerId, points: 2 },
+      ]);
 
       const tooLong = await submit({ customerId: `${customerId}🎉`, items: [{ sku: SKUS[2], quantity: 1, unitPriceCents: 250 }] });
       expect(tooLong).toMatchObject({ kind: 'refused', status: 400, fields: ['customerId'] });
@@ -84,7 +97,7 @@ describe('order limits end to end (orders, inventory, loyalty as real processes)
       expect(outcome).toMatchObject({ kind: 'refused', status: 400, fields: ['items'] });
     });
 
-    it("when two units of 100,000,000 cents are ordered (2,000,000 points), then the order is RESERVED and loyalty accepts the points (not PARKED)", async () => {
+    it('when two units of 100,000,000 cents are ordered (2,000,000 points), then the order is RESERVED and loyalty accepts the points (not PARKED)', async () => {
       const outcome = await submit({ customerId: uniqueName('rich'), items: [{ sku: SKUS[3], quantity: 2, unitPriceCents: 100_000_000 }] });
       expect(outcome).toMatchObject({ kind: 'settled', order: { status: 'RESERVED' }, loyaltyCommand: 'DONE' });
       const id = (outcome as Extract<OrderOutcome, { kind: 'settled' }>).order.id;
@@ -94,9 +107,19 @@ describe('order limits end to end (orders, inventory, loyalty as real processes)
     it('when the largest order the API accepts is placed (total exactly at the limit), then it is RESERVED and its points accrue', async () => {
       const outcome = await submit({
         customerId: uniqueName('max'),
-        items: [{ sku: LONG_SKU, quantity: OrderLimits.totalCentsMax / OrderLimits.unitPriceCentsMax, unitPriceCents: OrderLimits.unitPriceCentsMax }],
+        items: [
+          {
+            sku: LONG_SKU,
+            quantity: OrderLimits.totalCentsMax / OrderLimits.unitPriceCentsMax,
+            unitPriceCents: OrderLimits.unitPriceCentsMax,
+          },
+        ],
       });
-      expect(outcome).toMatchObject({ kind: 'settled', order: { status: 'RESERVED', totalCents: OrderLimits.totalCentsMax }, loyaltyCommand: 'DONE' });
+      expect(outcome).toMatchObject({
+        kind: 'settled',
+        order: { status: 'RESERVED', totalCents: OrderLimits.totalCentsMax },
+        loyaltyCommand: 'DONE',
+      });
     });
 
     it('when these orders are settled, then none of them was dead-lettered', () => {
@@ -109,9 +132,22 @@ describe('order limits end to end (orders, inventory, loyalty as real processes)
     const max = OrderLimits.customerIdMaxLength;
     // Units of 1 or 2 code points (and 2 UTF-16 units for the emoji): lengths on the limit in every unit.
     const customerId = fc.oneof(
-      { weight: 8, arbitrary: fc.constantFrom('c', '😀', 'é', 'Ω').chain((unit) => fc.constantFrom(1, 10, max - 1, max).map((n) => unit.repeat(n))) },
+      {
+        weight: 8,
+        arbitrary: fc.constantFrom('c', '😀', 'é', 'Ω').chain((unit) => fc.constantFrom(1, 10, max - 1, max).map((n) => unit.repeat(n))),
+      },
       { weight: 1, arbitrary: fc.constantFrom(1, max / 2).map((n) => 'e\u0301'.repeat(n)) },
-      { weight: 2, arbitrary: fc.constantFrom('c'.repeat(max + 1), '😀'.repeat(max + 1), 'e\u0301'.repeat(max / 2 + 1), '', 'nul\u0000inside', 'lone\ud800half') },
+      {
+        weight: 2,
+        arbitrary: fc.constantFrom(
+          'c'.repeat(max + 1),
+          '😀'.repeat(max + 1),
+          'e\u0301'.repeat(max / 2 + 1),
+          '',
+          'nul\u0000inside',
+          'lone\ud800half',
+        ),
+      },
     );
     const sku = fc.oneof(
       { weight: 12, arbitrary: fc.constantFrom(...SKUS, LONG_SKU) },
@@ -131,7 +167,10 @@ describe('order limits end to end (orders, inventory, loyalty as real processes)
     const line = fc.record({ sku, quantity, unitPriceCents });
     const items = fc.oneof(
       { weight: 8, arbitrary: fc.array(line, { minLength: 1, maxLength: 4 }) },
-      { weight: 1, arbitrary: fc.constantFrom(0, ...around(OrderLimits.linesMax)).chain((n) => fc.array(line, { minLength: n, maxLength: n })) },
+      {
+        weight: 1,
+        arbitrary: fc.constantFrom(0, ...around(OrderLimits.linesMax)).chain((n) => fc.array(line, { minLength: n, maxLength: n })),
+      },
     );
     const request = fc.record({ body: fc.record({ customerId, items }), cancel: fc.integer({ min: 0, max: 3 }).map((n) => n === 0) });
 
@@ -146,7 +185,10 @@ describe('order limits end to end (orders, inventory, loyalty as real processes)
         const outcome = await submit(body, { cancel });
         if (outcome.kind === 'refused') {
           seen.refused += 1;
-          expect({ status: outcome.status, named: outcome.fields.length > 0 && outcome.fields.every((field) => REQUEST_FIELD.test(field)) }).toEqual({ status: 400, named: true });
+          expect({
+            status: outcome.status,
+            named: outcome.fields.length > 0 && outcome.fields.every((field) => REQUEST_FIELD.test(field)),
+          }).toEqual({ status: 400, named: true });
           return;
         }
         seen.settled += 1;
@@ -155,7 +197,8 @@ describe('order limits end to end (orders, inventory, loyalty as real processes)
         if (!cancel) expect(outcome.order.status).not.toBe('CANCELLED');
         if (outcome.order.status === 'RESERVED') expect(outcome.reservation).toBe('RESERVED');
         if (outcome.order.status === 'CANCELLED') expect(outcome.reservation ?? 'none').not.toBe('RESERVED');
-        if (outcome.order.status === 'REJECTED') expect(['INVENTORY.UNKNOWN_SKU', 'INVENTORY.INSUFFICIENT_STOCK']).toContain(outcome.order.rejection?.code);
+        if (outcome.order.status === 'REJECTED')
+          expect(['INVENTORY.UNKNOWN_SKU', 'INVENTORY.INSUFFICIENT_STOCK']).toContain(outcome.order.rejection?.code);
         expect(outcomes.deadLettersOf([outcome.order.id])).toEqual([]);
       });
       // No shrinking against real services (each run takes a round trip through three processes);
@@ -163,7 +206,11 @@ describe('order limits end to end (orders, inventory, loyalty as real processes)
       const result = await fc.check(property, { numRuns: 100, seed, endOnFailure: true });
       if (result.failed) throw new Error(`PROPERTY_SEED=${seed} fails:\n${fc.defaultReportMessage(result)}`);
       // The generators reached both sides of the limits.
-      expect({ seed, refusedSome: seen.refused > 0, settledSome: seen.settled > 0 }).toEqual({ seed, refusedSome: true, settledSome: true });
+      expect({ seed, refusedSome: seen.refused > 0, settledSome: seen.settled > 0 }).toEqual({
+        seed,
+        refusedSome: true,
+        settledSome: true,
+      });
       expect(outcomes.deadLettersOf(ids)).toEqual([]);
     }, 180_000);
   });

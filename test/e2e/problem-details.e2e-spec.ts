@@ -23,7 +23,14 @@ interface Case {
 const everyApp = (postPath: string): Case[] => [
   { name: 'an unknown route', method: 'GET', path: `/no-such-route/${randomUUID()}`, status: 404, code: 'REQUEST.ROUTE_NOT_FOUND' },
   { name: 'a body that is not JSON', method: 'POST', path: postPath, rawBody: '{"broken": ', status: 400, code: 'REQUEST.MALFORMED_JSON' },
-  { name: 'a body over HTTP_BODY_LIMIT_BYTES', method: 'POST', path: postPath, body: tooLarge, status: 413, code: 'REQUEST.BODY_TOO_LARGE' },
+  {
+    name: 'a body over HTTP_BODY_LIMIT_BYTES',
+    method: 'POST',
+    path: postPath,
+    body: tooLarge,
+    status: 413,
+    code: 'REQUEST.BODY_TOO_LARGE',
+  },
 ];
 
 /**
@@ -67,8 +74,24 @@ describe('error answers of every app (real processes)', () => {
   it.each([
     ...everyApp('/accruals'),
     { name: 'no Idempotency-Key', method: 'POST', path: '/accruals', body: {}, status: 400, code: 'IDEMPOTENCY.KEY_REQUIRED' },
-    { name: 'a malformed Idempotency-Key', method: 'POST', path: '/accruals', body: {}, headers: { 'Idempotency-Key': 'x' }, status: 400, code: 'IDEMPOTENCY.KEY_MALFORMED' },
-    { name: 'an invalid body', method: 'POST', path: '/accruals', body: { points: 0 }, headers: { 'Idempotency-Key': uniqueName('problems') }, status: 400, code: 'REQUEST.VALIDATION_FAILED' },
+    {
+      name: 'a malformed Idempotency-Key',
+      method: 'POST',
+      path: '/accruals',
+      body: {},
+      headers: { 'Idempotency-Key': 'x' },
+      status: 400,
+      code: 'IDEMPOTENCY.KEY_MALFORMED',
+    },
+    {
+      name: 'an invalid body',
+      method: 'POST',
+      path: '/accruals',
+      body: { points: 0 },
+      headers: { 'Idempotency-Key': uniqueName('problems') },
+      status: 400,
+      code: 'REQUEST.VALIDATION_FAILED',
+    },
     { name: 'a query without customerId', method: 'GET', path: '/accruals', status: 400, code: 'REQUEST.VALIDATION_FAILED' },
   ] satisfies Case[])('when loyalty gets $name, then it answers $status problem details with $code', async (request) => {
     expectProblem(await send(loyalty, request), request.status, request.code);
@@ -76,7 +99,14 @@ describe('error answers of every app (real processes)', () => {
 
   it.each([
     ...everyApp('/stock/SKU-PROBLEMS'),
-    { name: 'an invalid body', method: 'PUT', path: '/stock/SKU-PROBLEMS', body: { available: -1 }, status: 400, code: 'REQUEST.VALIDATION_FAILED' },
+    {
+      name: 'an invalid body',
+      method: 'PUT',
+      path: '/stock/SKU-PROBLEMS',
+      body: { available: -1 },
+      status: 400,
+      code: 'REQUEST.VALIDATION_FAILED',
+    },
     { name: 'a malformed SKU', method: 'GET', path: '/stock/bad-sku', status: 400, code: 'REQUEST.VALIDATION_FAILED' },
     { name: 'an unknown SKU', method: 'GET', path: `/stock/${uniqueSku('SKU-NONE')}`, status: 404, code: 'INVENTORY.UNKNOWN_SKU' },
   ] satisfies Case[])('when inventory gets $name, then it answers $status problem details with $code', async (request) => {
@@ -84,7 +114,9 @@ describe('error answers of every app (real processes)', () => {
   });
 
   it('when a validation fails, then the body names each field in `fields` and describes each problem in `errors`', async () => {
-    const response = await requestJson('POST', `${orders.baseUrl}/orders`, { body: { customerId: 'c', items: [{ sku: 'SKU-1', quantity: 0, unitPriceCents: -1 }] } });
+    const response = await requestJson('POST', `${orders.baseUrl}/orders`, {
+      body: { customerId: 'c', items: [{ sku: 'SKU-1', quantity: 0, unitPriceCents: -1 }] },
+    });
     expectProblem(response, 400, 'REQUEST.VALIDATION_FAILED');
     expect(response.body.fields).toEqual(['items[0].quantity', 'items[0].unitPriceCents']);
     expect(response.body.errors).toEqual([
@@ -96,7 +128,10 @@ describe('error answers of every app (real processes)', () => {
   it('when the same Idempotency-Key comes with another body, then loyalty answers 422 problem details naming the header', async () => {
     const key = uniqueName('problems-reuse');
     const post = (points: number) =>
-      requestJson('POST', `${loyalty.baseUrl}/accruals`, { body: { customerId: 'c', orderId: randomUUID(), points }, headers: { 'Idempotency-Key': key } });
+      requestJson('POST', `${loyalty.baseUrl}/accruals`, {
+        body: { customerId: 'c', orderId: randomUUID(), points },
+        headers: { 'Idempotency-Key': key },
+      });
     expect((await post(1)).status).toBe(201);
     const reused = await post(2);
     expectProblem(reused, 422, 'IDEMPOTENCY.KEY_REUSED');
@@ -114,7 +149,9 @@ describe('error answers of every app (real processes)', () => {
     const constraint = uniqueName('test_break').toLowerCase();
     await queryTestDatabase(serverUrl, ordersDatabase, `ALTER TABLE outbox_messages ADD CONSTRAINT ${constraint} CHECK (false) NOT VALID`);
     try {
-      const response = await requestJson('POST', `${orders.baseUrl}/orders`, { body: { customerId: 'c', items: [{ sku: 'SKU-1', quantity: 1, unitPriceCents: 1 }] } });
+      const response = await requestJson('POST', `${orders.baseUrl}/orders`, {
+        body: { customerId: 'c', items: [{ sku: 'SKU-1', quantity: 1, unitPriceCents: 1 }] },
+      });
       expectProblem(response, 500, 'SERVER.INTERNAL_ERROR');
       expect(response.text).not.toMatch(new RegExp(`${constraint}|outbox_messages|violates`));
     } finally {

@@ -41,13 +41,19 @@ describe('two replicas of each app, started at once on a fresh broker (real proc
       ),
     );
     const settled = await Promise.allSettled(starts);
-    const failures = settled.flatMap((result) => (result.status === 'rejected' ? [String((result.reason as Error).message).slice(0, 3000)] : []));
+    const failures = settled.flatMap((result) =>
+      result.status === 'rejected' ? [String((result.reason as Error).message).slice(0, 3000)] : [],
+    );
     expect(failures).toEqual([]);
 
     const started = settled.map((result) => (result as PromiseFulfilledResult<ServiceProcess>).value);
     for (const service of started) {
       const response = await fetch(`${service.baseUrl}/health`);
-      expect({ name: service.name, status: response.status, running: service.process.isRunning }).toEqual({ name: service.name, status: 200, running: true });
+      expect({ name: service.name, status: response.status, running: service.process.isRunning }).toEqual({
+        name: service.name,
+        status: 200,
+        running: true,
+      });
     }
   });
 });

@@ -96,7 +96,11 @@ describe('module boundaries', () => {
   it('when a library imports, then it never imports an app', () => {
     const offenders = files
       .filter((file) => projectOf(file).startsWith('libs/'))
-      .flatMap((file) => imports(file).filter((spec) => /(^|\/)apps\//.test(spec)).map((spec) => `${relative(root, file)} -> ${spec}`));
+      .flatMap((file) =>
+        imports(file)
+          .filter((spec) => /(^|\/)apps\//.test(spec))
+          .map((spec) => `${relative(root, file)} -> ${spec}`),
+      );
     expect(offenders).toEqual([]);
   });
 
@@ -112,8 +116,13 @@ describe('module boundaries', () => {
         const library = projectOf(file).slice('libs/'.length);
         return imports(file)
           .map((spec) => /^@app\/([^/]+)$/.exec(spec)?.[1])
-          .filter((target): target is string => target !== undefined && target !== library && !ALLOWED_LIBRARY_IMPORTS[library]?.includes(target))
-          .map((target) => `${relative(root, file)} -> @app/${target} (libs/${library} may import: ${ALLOWED_LIBRARY_IMPORTS[library]?.join(', ') || 'nothing'})`);
+          .filter(
+            (target): target is string => target !== undefined && target !== library && !ALLOWED_LIBRARY_IMPORTS[library]?.includes(target),
+          )
+          .map(
+            (target) =>
+              `${relative(root, file)} -> @app/${target} (libs/${library} may import: ${ALLOWED_LIBRARY_IMPORTS[library]?.join(', ') || 'nothing'})`,
+          );
       });
     expect(offenders).toEqual([]);
   });
@@ -144,8 +153,12 @@ describe('module boundaries', () => {
   it('when code outside test/ imports, then only a spec imports the test fixtures', () => {
     const outside = readdirSync(root)
       .filter((name) => !['test', 'node_modules', 'dist', '.git', '.local'].includes(name))
-      .flatMap((name) => (statSync(join(root, name)).isDirectory() ? sourceFiles(join(root, name)) : /\.(ts|js|mjs)$/.test(name) ? [join(root, name)] : []));
-    expect(outside.map((file) => relative(root, file))).toEqual(expect.arrayContaining(['scripts/start-local.ts', 'bench/run-bench.ts', 'tools/local-stack/src/index.ts']));
+      .flatMap((name) =>
+        statSync(join(root, name)).isDirectory() ? sourceFiles(join(root, name)) : /\.(ts|js|mjs)$/.test(name) ? [join(root, name)] : [],
+      );
+    expect(outside.map((file) => relative(root, file))).toEqual(
+      expect.arrayContaining(['scripts/start-local.ts', 'bench/run-bench.ts', 'tools/local-stack/src/index.ts']),
+    );
     const offenders = outside.flatMap((file) => importsInto(file, '@test/', 'test'));
     expect(offenders).toEqual([]);
   });

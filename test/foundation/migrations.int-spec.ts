@@ -11,7 +11,11 @@ const { serverUrl } = testInfrastructure();
 
 const apps: [string, (config: DatabaseConfig) => DataSource, string[]][] = [
   ['orders', createOrdersDataSource, ['orders', 'order_items', 'outbox_messages', 'inbox_messages', 'idempotency_keys']],
-  ['inventory', createInventoryDataSource, ['stock_items', 'reservations', 'loyalty_commands', 'cancelled_orders', 'outbox_messages', 'inbox_messages']],
+  [
+    'inventory',
+    createInventoryDataSource,
+    ['stock_items', 'reservations', 'loyalty_commands', 'cancelled_orders', 'outbox_messages', 'inbox_messages'],
+  ],
   ['loyalty', createLoyaltyDataSource, ['accruals', 'idempotency_keys']],
 ];
 

@@ -61,7 +61,11 @@ describe(`inventory killed after a batch committed, before its offsets (${FAILPO
     const producer = createKafka({ brokers, clientId: uniqueName('test-batch-producer') }).producer({ allowAutoTopicCreation: false });
     await producer.connect();
     try {
-      await producer.send({ topic: Topics.orders, acks: -1, messages: records.map(({ key, value, headers }) => ({ key, value, headers })) });
+      await producer.send({
+        topic: Topics.orders,
+        acks: -1,
+        messages: records.map(({ key, value, headers }) => ({ key, value, headers })),
+      });
     } finally {
       await producer.disconnect();
     }
@@ -74,29 +78,41 @@ describe(`inventory killed after a batch committed, before its offsets (${FAILPO
     // The batch holding the target committed (its reservation is there) with other orders in the
     // same transaction (same received_at), and no offset moved past it.
     const batchSize = await count(
-      inventorySql('SELECT count(*)::int AS n FROM inbox_messages WHERE received_at = (SELECT received_at FROM inbox_messages WHERE message_id = $1)', [targetId]),
+      inventorySql(
+        'SELECT count(*)::int AS n FROM inbox_messages WHERE received_at = (SELECT received_at FROM inbox_messages WHERE message_id = $1)',
+        [targetId],
+      ),
     );
     expect(batchSize).toBeGreaterThan(1);
     expect(await count(inventorySql('SELECT count(*)::int AS n FROM reservations WHERE order_id = $1', [target.orderId]))).toBe(1);
     const group = inventory.consumerGroups[0];
-    expect((await committedOffsets(brokers, group, Topics.orders))[targetPosition.partition] ?? -1).toBeLessThanOrEqual(targetPosition.offset);
+    expect((await committedOffsets(brokers, group, Topics.orders))[targetPosition.partition] ?? -1).toBeLessThanOrEqual(
+      targetPosition.offset,
+    );
 
     await inventory.restart();
-    await waitFor(async () => (await count(inventorySql("SELECT count(*)::int AS n FROM loyalty_commands WHERE status = 'DONE'"))) === ORDERS, {
-      timeoutMs: 120_000,
-      description: `the ${ORDERS} loyalty commands to be DONE`,
-    });
+    await waitFor(
+      async () => (await count(inventorySql("SELECT count(*)::int AS n FROM loyalty_commands WHERE status = 'DONE'"))) === ORDERS,
+      {
+        timeoutMs: 120_000,
+        description: `the ${ORDERS} loyalty commands to be DONE`,
+      },
+    );
     await waitFor(async () => (await committedOffsets(brokers, group, Topics.orders))[targetPosition.partition] > targetPosition.offset, {
       timeoutMs: 60_000,
       description: 'the offset to move past the target record',
     });
 
     // The redelivered part of the batch was found in the inbox and changed nothing.
-    expect(await scrapeMetric(inventory.baseUrl, 'inbox_duplicates_total', { consumer: 'inventory.order-events' })).toBeGreaterThanOrEqual(batchSize);
+    expect(await scrapeMetric(inventory.baseUrl, 'inbox_duplicates_total', { consumer: 'inventory.order-events' })).toBeGreaterThanOrEqual(
+      batchSize,
+    );
     expect(await count(inventorySql('SELECT count(*)::int AS n FROM reservations'))).toBe(ORDERS);
     expect(await count(inventorySql('SELECT count(*)::int AS n FROM inbox_messages'))).toBe(ORDERS);
     const wanted = orders.reduce((sum, order) => sum + order.items[0].quantity, 0);
-    expect(await inventorySql('SELECT available, reserved FROM stock_items WHERE sku = $1', [sku])).toEqual([{ available: STOCK - wanted, reserved: wanted }]);
+    expect(await inventorySql('SELECT available, reserved FROM stock_items WHERE sku = $1', [sku])).toEqual([
+      { available: STOCK - wanted, reserved: wanted },
+    ]);
     const accruals = await loyaltySql('SELECT order_id, count(*)::int AS n FROM accruals GROUP BY order_id');
     expect(accruals).toHaveLength(ORDERS);
     expect(accruals.every((row) => row.n === 1)).toBe(true);
@@ -120,7 +136,11 @@ describe('a failing message in the middle of a batch (orders applying reservatio
 
   afterAll(() => services.tearDown());
 
-  const reserved = (orderId: string): StockReserved => ({ orderId, items: [{ sku: 'SKU-ANY', quantity: 1 }], reservedAt: new Date().toISOString() });
+  const reserved = (orderId: string): StockReserved => ({
+    orderId,
+    items: [{ sku: 'SKU-ANY', quantity: 1 }],
+    reservedAt: new Date().toISOString(),
+  });
 
   it('when the middle record of a batch fails, then the batch is replayed one by one: the others are applied in order, the failing one is retried and dead-lettered', async () => {
     const body = { customerId: uniqueName('batch-isolation'), items: [{ sku: 'SKU-ANY', quantity: 1, unitPriceCents: 100 }] };
@@ -140,12 +160,17 @@ describe('a failing message in the middle of a batch (orders applying reservatio
     const letter = await waitForDeadLetter(deadLetters, Topics.reservations, positions[1], { attempts: MAX_ATTEMPTS });
     expect(letter.headers[DeadLetterHeaders.reason]).toBe('HANDLER_FAILED');
     for (const order of [first, last]) {
-      await waitFor(async () => (await requestJson<{ status: string }>('GET', `${orders.baseUrl}/orders/${order.id}`)).body.status === 'RESERVED', {
-        timeoutMs: 60_000,
-        description: `order ${order.id} to be RESERVED`,
-      });
+      await waitFor(
+        async () => (await requestJson<{ status: string }>('GET', `${orders.baseUrl}/orders/${order.id}`)).body.status === 'RESERVED',
+        {
+          timeoutMs: 60_000,
+          description: `order ${order.id} to be RESERVED`,
+        },
+      );
     }
-    expect(await scrapeMetric(orders.baseUrl, 'inbox_batch_fallbacks_total', { consumer: 'orders.reservation-results' })).toBeGreaterThanOrEqual(1);
+    expect(
+      await scrapeMetric(orders.baseUrl, 'inbox_batch_fallbacks_total', { consumer: 'orders.reservation-results' }),
+    ).toBeGreaterThanOrEqual(1);
     // Each good record committed in a transaction of its own during the replay, in offset order.
     const rows = await queryTestDatabase(serverUrl, database, 'SELECT "offset", received_at FROM inbox_messages ORDER BY "offset"');
     expect(rows.map((row) => Number(row.offset))).toEqual([positions[0].offset, positions[2].offset]);

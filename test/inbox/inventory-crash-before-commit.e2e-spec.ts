@@ -67,7 +67,9 @@ describe(`inventory killed after its handler ran, before the inbox commit (${FAI
     // The handler had written everything; the kill rolled it all back, the claim included.
     expect(await inventorySql('SELECT 1 FROM inbox_messages WHERE message_id = $1', [messageId])).toHaveLength(0);
     expect(await effectsOf(order.orderId)).toEqual({ reservations: 0, commands: 0, outbox: 0, accruals: 0 });
-    expect(await inventorySql('SELECT available, reserved FROM stock_items WHERE sku = $1', [SKU])).toEqual([{ available: STOCK, reserved: 0 }]);
+    expect(await inventorySql('SELECT available, reserved FROM stock_items WHERE sku = $1', [SKU])).toEqual([
+      { available: STOCK, reserved: 0 },
+    ]);
     const group = inventory.consumerGroups[0];
     expect((await committedOffsets(brokers, group, Topics.orders))[position.partition] ?? -1).toBeLessThanOrEqual(position.offset);
 
@@ -77,17 +79,26 @@ describe(`inventory killed after its handler ran, before the inbox commit (${FAI
       timeoutMs: 90_000,
       description: 'the restarted consumer to consume the record again and commit past it',
     });
-    await waitFor(async () => (await inventorySql("SELECT 1 FROM loyalty_commands WHERE order_id = $1 AND status = 'DONE'", [order.orderId])).length > 0, {
-      timeoutMs: 60_000,
-      description: `the loyalty command of ${order.orderId} to be DONE`,
-    });
+    await waitFor(
+      async () =>
+        (await inventorySql("SELECT 1 FROM loyalty_commands WHERE order_id = $1 AND status = 'DONE'", [order.orderId])).length > 0,
+      {
+        timeoutMs: 60_000,
+        description: `the loyalty command of ${order.orderId} to be DONE`,
+      },
+    );
 
     // Processed (not skipped) by the restarted process, from the very record the dead one had.
-    const inboxRows = await inventorySql('SELECT partition, "offset" FROM inbox_messages WHERE consumer = $1 AND message_id = $2', [CONSUMER, messageId]);
+    const inboxRows = await inventorySql('SELECT partition, "offset" FROM inbox_messages WHERE consumer = $1 AND message_id = $2', [
+      CONSUMER,
+      messageId,
+    ]);
     expect(inboxRows).toEqual([{ partition: position.partition, offset: String(position.offset) }]);
     expect(await scrapeMetric(inventory.baseUrl, 'inbox_processed_total', { consumer: CONSUMER })).toBeGreaterThanOrEqual(1);
     expect(await effectsOf(order.orderId)).toEqual({ reservations: 1, commands: 1, outbox: 1, accruals: 1 });
-    expect(await inventorySql('SELECT available, reserved FROM stock_items WHERE sku = $1', [SKU])).toEqual([{ available: STOCK - 3, reserved: 3 }]);
+    expect(await inventorySql('SELECT available, reserved FROM stock_items WHERE sku = $1', [SKU])).toEqual([
+      { available: STOCK - 3, reserved: 3 },
+    ]);
     // No failed attempt was logged for it: the first run left nothing that could collide. Its only
     // mentions are the inbox's info line for a handled message, saying processed.
     const mentions = logLinesMentioning(inventory.process.logs, messageId);

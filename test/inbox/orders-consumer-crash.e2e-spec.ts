@@ -2,7 +2,15 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type StockReserved, Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
 import type { FailpointName } from '@app/failpoints';
-import { eventRecord, logLinesMentioning, placeOrder, publishRecords, scrapeMetric, testInfrastructure, TestServices } from '@test/fixtures';
+import {
+  eventRecord,
+  logLinesMentioning,
+  placeOrder,
+  publishRecords,
+  scrapeMetric,
+  testInfrastructure,
+  TestServices,
+} from '@test/fixtures';
 import { committedOffsets, queryTestDatabase, type ServiceProcess, uniqueName, waitFor } from '@tools/local-stack';
 
 /**
@@ -45,7 +53,10 @@ describe("orders' reservation-result consumer killed around its inbox commit (re
 
   /** A PENDING order placed through the API, and inventory's StockReserved answer for it as a record. */
   async function pendingOrderAndAnswer(customer: string) {
-    const order = await placeOrder(orders.baseUrl, { customerId: uniqueName(customer), items: [{ sku: 'SKU-ACK', quantity: 2, unitPriceCents: 700 }] });
+    const order = await placeOrder(orders.baseUrl, {
+      customerId: uniqueName(customer),
+      items: [{ sku: 'SKU-ACK', quantity: 2, unitPriceCents: 700 }],
+    });
     expect(order.status).toBe('PENDING');
     const answer: StockReserved = { orderId: order.id, items: [{ sku: 'SKU-ACK', quantity: 2 }], reservedAt: new Date().toISOString() };
     const record = eventRecord(Topics.reservations, 'StockReserved', answer);

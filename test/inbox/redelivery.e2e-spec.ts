@@ -44,10 +44,13 @@ describe('redelivered order events (real inventory and loyalty processes)', () =
 
   /** The effects of one order in both services, once its loyalty command is no longer pending. */
   async function settledEffects(orderId: string) {
-    await waitFor(async () => (await inventorySql("SELECT 1 FROM loyalty_commands WHERE order_id = $1 AND status = 'DONE'", [orderId])).length > 0, {
-      timeoutMs: 60_000,
-      description: `the loyalty command of ${orderId} to be DONE`,
-    });
+    await waitFor(
+      async () => (await inventorySql("SELECT 1 FROM loyalty_commands WHERE order_id = $1 AND status = 'DONE'", [orderId])).length > 0,
+      {
+        timeoutMs: 60_000,
+        description: `the loyalty command of ${orderId} to be DONE`,
+      },
+    );
     return {
       reservations: await count(inventorySql('SELECT count(*)::int AS n FROM reservations WHERE order_id = $1', [orderId])),
       commands: await count(inventorySql('SELECT count(*)::int AS n FROM loyalty_commands WHERE order_id = $1', [orderId])),

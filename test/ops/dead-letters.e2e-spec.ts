@@ -4,7 +4,15 @@ import { type StockReserved, Topics } from '@app/contracts';
 import { DeadLetterHeaders, deadLetterTopic, Headers } from '@app/envelope';
 import { createKafka, ensureTopics } from '@app/kafka';
 import { eventRecord, publishRecords, type RecordPosition, TestServices, waitForDeadLetter } from '@test/fixtures';
-import { queryTestDatabase, readTopicUntil, requestJson, type ServiceProcess, type TopicRecorder, uniqueName, waitFor } from '@tools/local-stack';
+import {
+  queryTestDatabase,
+  readTopicUntil,
+  requestJson,
+  type ServiceProcess,
+  type TopicRecorder,
+  uniqueName,
+  waitFor,
+} from '@tools/local-stack';
 import { runOps } from '../support/run-ops.js';
 
 /**
@@ -30,7 +38,9 @@ describe('npm run ops -- dlq (real broker, real orders process)', () => {
     orders = await services.start({ service: 'orders', database, env: { INBOX_MAX_ATTEMPTS: '1' } });
     deadLetters = await services.recordTopic(deadLetterTopic(Topics.reservations));
     const payload: StockReserved = { orderId, items: [{ sku: 'SKU-OPS', quantity: 1 }], reservedAt: new Date().toISOString() };
-    [position] = await publishRecords(infrastructure.brokers, Topics.reservations, [eventRecord(Topics.reservations, 'StockReserved', payload, { messageId })]);
+    [position] = await publishRecords(infrastructure.brokers, Topics.reservations, [
+      eventRecord(Topics.reservations, 'StockReserved', payload, { messageId }),
+    ]);
     const letter = await waitForDeadLetter(deadLetters, Topics.reservations, position!, { timeoutMs: 60_000 });
     dlqPosition = `${deadLetterTopic(Topics.reservations)}:${letter.partition}:${letter.offset}`;
   });
@@ -66,8 +76,18 @@ describe('npm run ops -- dlq (real broker, real orders process)', () => {
 
   it('when the cause is fixed and the dead letter replayed, then orders applies it, under the same message id', async () => {
     // The fix: the order the answer was for now exists (as if its creation had been restored).
-    await queryTestDatabase(infrastructure.serverUrl, database, "INSERT INTO orders (id, customer_id, status, total_cents) VALUES ($1, 'ops-customer', 'PENDING', 100)", [orderId]);
-    await queryTestDatabase(infrastructure.serverUrl, database, "INSERT INTO order_items (order_id, line_no, sku, quantity, unit_price_cents) VALUES ($1, 1, 'SKU-OPS', 1, 100)", [orderId]);
+    await queryTestDatabase(
+      infrastructure.serverUrl,
+      database,
+      "INSERT INTO orders (id, customer_id, status, total_cents) VALUES ($1, 'ops-customer', 'PENDING', 100)",
+      [orderId],
+    );
+    await queryTestDatabase(
+      infrastructure.serverUrl,
+      database,
+      "INSERT INTO order_items (order_id, line_no, sku, quantity, unit_price_cents) VALUES ($1, 1, 'SKU-OPS', 1, 100)",
+      [orderId],
+    );
     const answers = await services.recordTopic(Topics.reservations);
 
     const [partition, offset] = dlqPosition.split(':').slice(-2);
@@ -118,7 +138,10 @@ describe('npm run ops -- dlq (real broker, real orders process)', () => {
     expect(run).toMatchObject({ code: 0 });
     expect(run.stdout).toContain('2 dead letter(s) replayed');
 
-    const records = await readTopicUntil({ brokers: infrastructure.brokers, topic, from: { 0: 0 }, timeoutMs: 30_000 }, (all) => all.length >= 2);
+    const records = await readTopicUntil(
+      { brokers: infrastructure.brokers, topic, from: { 0: 0 }, timeoutMs: 30_000 },
+      (all) => all.length >= 2,
+    );
     expect(records.map((record) => ({ key: record.key, value: record.text, id: record.headers[Headers.messageId] }))).toEqual([
       { key: 'key-0', value: JSON.stringify({ index: 0 }), id: ids[0] },
       { key: 'key-1', value: JSON.stringify({ index: 1 }), id: ids[1] },

@@ -1,7 +1,15 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { placeOrder, TestServices } from '@test/fixtures';
-import { migrateServiceDatabase, queryTestDatabase, requestJson, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
+import {
+  migrateServiceDatabase,
+  queryTestDatabase,
+  requestJson,
+  type ServiceProcess,
+  uniqueName,
+  uniqueSku,
+  waitFor,
+} from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 import { runOps } from '../support/run-ops.js';
 
@@ -13,7 +21,8 @@ import { runOps } from '../support/run-ops.js';
 describe('npm run ops -- outbox and loyalty (real Postgres, real processes)', () => {
   const services = new TestServices();
   const { infrastructure } = services;
-  const sql = (database: string, text: string, params: unknown[] = []) => queryTestDatabase<Record<string, any>>(infrastructure.serverUrl, database, text, params);
+  const sql = (database: string, text: string, params: unknown[] = []) =>
+    queryTestDatabase<Record<string, any>>(infrastructure.serverUrl, database, text, params);
 
   describe('outbox pending', () => {
     let orders: ServiceProcess;
@@ -28,9 +37,16 @@ describe('npm run ops -- outbox and loyalty (real Postgres, real processes)', ()
     });
 
     it('when an event cannot be published, then outbox pending lists it with its attempts and last error', async () => {
-      const order = await placeOrder(orders.baseUrl, { customerId: uniqueName('ops-customer'), items: [{ sku: uniqueSku('OPS'), quantity: 1, unitPriceCents: 100 }] });
+      const order = await placeOrder(orders.baseUrl, {
+        customerId: uniqueName('ops-customer'),
+        items: [{ sku: uniqueSku('OPS'), quantity: 1, unitPriceCents: 100 }],
+      });
       // What the relay records after failed publishes (the relay is off here, so the test writes it).
-      await sql(ordersDatabase, "UPDATE outbox_messages SET attempts = 3, last_error = 'KafkaJSNumberOfRetriesExceeded: broker down' WHERE aggregate_id = $1", [order.id]);
+      await sql(
+        ordersDatabase,
+        "UPDATE outbox_messages SET attempts = 3, last_error = 'KafkaJSNumberOfRetriesExceeded: broker down' WHERE aggregate_id = $1",
+        [order.id],
+      );
       const [row] = await sql(ordersDatabase, 'SELECT id FROM outbox_messages WHERE aggregate_id = $1', [order.id]);
 
       const run = await runOps(infrastructure, ['outbox', 'pending', '--service', 'orders', '--database', ordersDatabase]);
@@ -94,10 +110,13 @@ describe('npm run ops -- outbox and loyalty (real Postgres, real processes)', ()
       expect(run).toMatchObject({ code: 0 });
       expect(run.stdout).toContain(`queued ${commandId}`);
 
-      await waitFor(async () => (await sql(inventoryDatabase, 'SELECT status FROM loyalty_commands WHERE id = $1', [commandId]))[0]?.status === 'DONE', {
-        timeoutMs: 60_000,
-        description: `${commandId} to be DONE`,
-      });
+      await waitFor(
+        async () => (await sql(inventoryDatabase, 'SELECT status FROM loyalty_commands WHERE id = $1', [commandId]))[0]?.status === 'DONE',
+        {
+          timeoutMs: 60_000,
+          description: `${commandId} to be DONE`,
+        },
+      );
       const { body } = await requestJson('GET', `${loyalty.baseUrl}/accruals?customerId=${encodeURIComponent(customerId)}`);
       expect(body).toMatchObject({ totalPoints: 12, items: [{ orderId, points: 12 }] });
       const after = await runOps(infrastructure, ['loyalty', 'parked', '--database', inventoryDatabase]);

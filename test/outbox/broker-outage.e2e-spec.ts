@@ -2,19 +2,32 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
 import { countRows, PrivateKafka, testInfrastructure, TestServices } from '@test/fixtures';
-import { queryTestDatabase, readTopicUntil, requestJson, type ServiceProcess, topicEndOffsets, type TopicOffsets, waitFor } from '@tools/local-stack';
+import {
+  queryTestDatabase,
+  readTopicUntil,
+  requestJson,
+  type ServiceProcess,
+  topicEndOffsets,
+  type TopicOffsets,
+  waitFor,
+} from '@tools/local-stack';
 
 const { serverUrl } = testInfrastructure();
 const ORDERS_DURING_OUTAGE = 25;
 
-const order = (n: number) => ({ customerId: `outage-${n}`, items: [{ sku: 'SKU-OUTAGE', quantity: 1 + (n % 5), unitPriceCents: 100 + n }] });
+const order = (n: number) => ({
+  customerId: `outage-${n}`,
+  items: [{ sku: 'SKU-OUTAGE', quantity: 1 + (n % 5), unitPriceCents: 100 + n }],
+});
 
 const pendingRows = async (database: string) =>
-  (await queryTestDatabase<{ n: number; tried: number }>(
-    serverUrl,
-    database,
-    'SELECT count(*)::int AS n, count(*) FILTER (WHERE attempts > 0 AND last_error IS NOT NULL)::int AS tried FROM outbox_messages WHERE published_at IS NULL',
-  ))[0];
+  (
+    await queryTestDatabase<{ n: number; tried: number }>(
+      serverUrl,
+      database,
+      'SELECT count(*)::int AS n, count(*) FILTER (WHERE attempts > 0 AND last_error IS NOT NULL)::int AS tried FROM outbox_messages WHERE published_at IS NULL',
+    )
+  )[0];
 
 /**
  * Kafka down must not stop the business: orders are accepted (their events wait in the outbox) and
@@ -56,20 +69,34 @@ describe('orders keep coming while Kafka is down (private broker, real orders pr
       expect(created.status).toBe(201);
       ids.push(created.body.id);
     }
-    expect(await countRows(serverUrl, database, ['orders', 'outbox_messages'])).toEqual({ orders: ORDERS_DURING_OUTAGE, outbox_messages: ORDERS_DURING_OUTAGE });
+    expect(await countRows(serverUrl, database, ['orders', 'outbox_messages'])).toEqual({
+      orders: ORDERS_DURING_OUTAGE,
+      outbox_messages: ORDERS_DURING_OUTAGE,
+    });
 
     // The relay did try, failed, and kept the rows: failure is recorded, nothing is marked.
-    await waitFor(async () => (await pendingRows(database)).tried > 0, { timeoutMs: 60_000, description: 'a failed publish attempt recorded on a pending row' });
+    await waitFor(async () => (await pendingRows(database)).tried > 0, {
+      timeoutMs: 60_000,
+      description: 'a failed publish attempt recorded on a pending row',
+    });
     expect((await pendingRows(database)).n).toBe(ORDERS_DURING_OUTAGE);
 
     // Probes during the outage: alive and ready (an orchestrator must neither restart nor drain a
     // service that still takes orders); only the full /health names Kafka as down.
     const probe = async (path: string) => (await requestJson('GET', `${orders.baseUrl}${path}`, { timeoutMs: 15_000 })).status;
-    expect({ live: await probe('/health/live'), ready: await probe('/health/ready'), all: await probe('/health') }).toEqual({ live: 200, ready: 200, all: 503 });
+    expect({ live: await probe('/health/live'), ready: await probe('/health/ready'), all: await probe('/health') }).toEqual({
+      live: 200,
+      ready: 200,
+      all: 503,
+    });
 
     await kafka!.resume();
 
-    await waitFor(async () => (await pendingRows(database)).n === 0, { timeoutMs: 90_000, intervalMs: 250, description: 'the outbox backlog to drain' });
+    await waitFor(async () => (await pendingRows(database)).n === 0, {
+      timeoutMs: 90_000,
+      intervalMs: 250,
+      description: 'the outbox backlog to drain',
+    });
     const wanted = new Set(ids);
     const messages = await readTopicUntil(
       { brokers: kafka!.brokers, topic: Topics.orders, from, timeoutMs: 30_000, description: `all ${ids.length} OrderCreated events` },
@@ -80,7 +107,11 @@ describe('orders keep coming while Kafka is down (private broker, real orders pr
       expect(copies.length).toBeGreaterThanOrEqual(1);
       expect(copies.every((message) => message.headers[Headers.messageType] === 'OrderCreated')).toBe(true);
     }
-    const published = await queryTestDatabase<{ id: string; aggregate_id: string }>(serverUrl, database, 'SELECT id, aggregate_id FROM outbox_messages');
+    const published = await queryTestDatabase<{ id: string; aggregate_id: string }>(
+      serverUrl,
+      database,
+      'SELECT id, aggregate_id FROM outbox_messages',
+    );
     for (const row of published) {
       expect(messages.find((message) => message.key === row.aggregate_id)?.headers[Headers.messageId]).toBe(row.id);
     }

@@ -31,20 +31,131 @@ interface Case {
 const seedKey = uniqueName('malformed-seed-key');
 
 const cases: Case[] = [
-  { name: 'body that is not JSON', method: 'POST', path: '/orders', rawBody: '{"customerId": "c", "items": [', status: 400, code: 'REQUEST.MALFORMED_JSON' },
-  { name: 'unknown top-level field', method: 'POST', path: '/orders', body: { ...valid, discount: 10 }, status: 400, code: 'REQUEST.VALIDATION_FAILED', field: 'discount' },
-  { name: 'unknown field in an item', method: 'POST', path: '/orders', body: withLine({ color: 'red' }), status: 400, code: 'REQUEST.VALIDATION_FAILED', field: 'items[0].color' },
-  { name: 'missing customerId', method: 'POST', path: '/orders', body: { items: [line] }, status: 400, code: 'REQUEST.VALIDATION_FAILED', field: 'customerId' },
-  { name: 'customerId of 65 characters', method: 'POST', path: '/orders', body: { ...valid, customerId: 'c'.repeat(65) }, status: 400, code: 'REQUEST.VALIDATION_FAILED', field: 'customerId' },
-  { name: 'items not an array', method: 'POST', path: '/orders', body: { ...valid, items: line }, status: 400, code: 'REQUEST.VALIDATION_FAILED', field: 'items' },
-  { name: '0 items', method: 'POST', path: '/orders', body: { ...valid, items: [] }, status: 400, code: 'REQUEST.VALIDATION_FAILED', field: 'items' },
-  { name: '51 items', method: 'POST', path: '/orders', body: { ...valid, items: Array.from({ length: 51 }, () => line) }, status: 400, code: 'REQUEST.VALIDATION_FAILED', field: 'items' },
-  { name: 'quantity 0', method: 'POST', path: '/orders', body: withLine({ quantity: 0 }), status: 400, code: 'REQUEST.VALIDATION_FAILED', field: 'items[0].quantity' },
-  { name: 'quantity 1001', method: 'POST', path: '/orders', body: withLine({ quantity: 1001 }), status: 400, code: 'REQUEST.VALIDATION_FAILED', field: 'items[0].quantity' },
-  { name: 'quantity as a string', method: 'POST', path: '/orders', body: withLine({ quantity: '1' }), status: 400, code: 'REQUEST.VALIDATION_FAILED', field: 'items[0].quantity' },
-  { name: 'negative price', method: 'POST', path: '/orders', body: withLine({ unitPriceCents: -1 }), status: 400, code: 'REQUEST.VALIDATION_FAILED', field: 'items[0].unitPriceCents' },
-  { name: 'fractional price', method: 'POST', path: '/orders', body: withLine({ unitPriceCents: 1.5 }), status: 400, code: 'REQUEST.VALIDATION_FAILED', field: 'items[0].unitPriceCents' },
-  { name: 'lower-case sku with a space', method: 'POST', path: '/orders', body: withLine({ sku: 'bad sku' }), status: 400, code: 'REQUEST.VALIDATION_FAILED', field: 'items[0].sku' },
+  {
+    name: 'body that is not JSON',
+    method: 'POST',
+    path: '/orders',
+    rawBody: '{"customerId": "c", "items": [',
+    status: 400,
+    code: 'REQUEST.MALFORMED_JSON',
+  },
+  {
+    name: 'unknown top-level field',
+    method: 'POST',
+    path: '/orders',
+    body: { ...valid, discount: 10 },
+    status: 400,
+    code: 'REQUEST.VALIDATION_FAILED',
+    field: 'discount',
+  },
+  {
+    name: 'unknown field in an item',
+    method: 'POST',
+    path: '/orders',
+    body: withLine({ color: 'red' }),
+    status: 400,
+    code: 'REQUEST.VALIDATION_FAILED',
+    field: 'items[0].color',
+  },
+  {
+    name: 'missing customerId',
+    method: 'POST',
+    path: '/orders',
+    body: { items: [line] },
+    status: 400,
+    code: 'REQUEST.VALIDATION_FAILED',
+    field: 'customerId',
+  },
+  {
+    name: 'customerId of 65 characters',
+    method: 'POST',
+    path: '/orders',
+    body: { ...valid, customerId: 'c'.repeat(65) },
+    status: 400,
+    code: 'REQUEST.VALIDATION_FAILED',
+    field: 'customerId',
+  },
+  {
+    name: 'items not an array',
+    method: 'POST',
+    path: '/orders',
+    body: { ...valid, items: line },
+    status: 400,
+    code: 'REQUEST.VALIDATION_FAILED',
+    field: 'items',
+  },
+  {
+    name: '0 items',
+    method: 'POST',
+    path: '/orders',
+    body: { ...valid, items: [] },
+    status: 400,
+    code: 'REQUEST.VALIDATION_FAILED',
+    field: 'items',
+  },
+  {
+    name: '51 items',
+    method: 'POST',
+    path: '/orders',
+    body: { ...valid, items: Array.from({ length: 51 }, () => line) },
+    status: 400,
+    code: 'REQUEST.VALIDATION_FAILED',
+    field: 'items',
+  },
+  {
+    name: 'quantity 0',
+    method: 'POST',
+    path: '/orders',
+    body: withLine({ quantity: 0 }),
+    status: 400,
+    code: 'REQUEST.VALIDATION_FAILED',
+    field: 'items[0].quantity',
+  },
+  {
+    name: 'quantity 1001',
+    method: 'POST',
+    path: '/orders',
+    body: withLine({ quantity: 1001 }),
+    status: 400,
+    code: 'REQUEST.VALIDATION_FAILED',
+    field: 'items[0].quantity',
+  },
+  {
+    name: 'quantity as a string',
+    method: 'POST',
+    path: '/orders',
+    body: withLine({ quantity: '1' }),
+    status: 400,
+    code: 'REQUEST.VALIDATION_FAILED',
+    field: 'items[0].quantity',
+  },
+  {
+    name: 'negative price',
+    method: 'POST',
+    path: '/orders',
+    body: withLine({ unitPriceCents: -1 }),
+    status: 400,
+    code: 'REQUEST.VALIDATION_FAILED',
+    field: 'items[0].unitPriceCents',
+  },
+  {
+    name: 'fractional price',
+    method: 'POST',
+    path: '/orders',
+    body: withLine({ unitPriceCents: 1.5 }),
+    status: 400,
+    code: 'REQUEST.VALIDATION_FAILED',
+    field: 'items[0].unitPriceCents',
+  },
+  {
+    name: 'lower-case sku with a space',
+    method: 'POST',
+    path: '/orders',
+    body: withLine({ sku: 'bad sku' }),
+    status: 400,
+    code: 'REQUEST.VALIDATION_FAILED',
+    field: 'items[0].sku',
+  },
   {
     name: `body over HTTP_BODY_LIMIT_BYTES (${BODY_LIMIT_BYTES})`,
     method: 'POST',
@@ -53,8 +164,26 @@ const cases: Case[] = [
     status: 413,
     code: 'REQUEST.BODY_TOO_LARGE',
   },
-  { name: 'Idempotency-Key too short', method: 'POST', path: '/orders', body: valid, headers: { 'Idempotency-Key': 'short' }, status: 400, code: 'IDEMPOTENCY.KEY_MALFORMED', field: 'Idempotency-Key' },
-  { name: 'Idempotency-Key with a space', method: 'POST', path: '/orders', body: valid, headers: { 'Idempotency-Key': 'has a space in it' }, status: 400, code: 'IDEMPOTENCY.KEY_MALFORMED', field: 'Idempotency-Key' },
+  {
+    name: 'Idempotency-Key too short',
+    method: 'POST',
+    path: '/orders',
+    body: valid,
+    headers: { 'Idempotency-Key': 'short' },
+    status: 400,
+    code: 'IDEMPOTENCY.KEY_MALFORMED',
+    field: 'Idempotency-Key',
+  },
+  {
+    name: 'Idempotency-Key with a space',
+    method: 'POST',
+    path: '/orders',
+    body: valid,
+    headers: { 'Idempotency-Key': 'has a space in it' },
+    status: 400,
+    code: 'IDEMPOTENCY.KEY_MALFORMED',
+    field: 'Idempotency-Key',
+  },
   {
     name: 'same Idempotency-Key with a different body',
     method: 'POST',
@@ -65,9 +194,23 @@ const cases: Case[] = [
     code: 'IDEMPOTENCY.KEY_REUSED',
     field: 'Idempotency-Key',
   },
-  { name: 'GET of an id that is not a UUID', method: 'GET', path: '/orders/not-a-uuid', status: 400, code: 'REQUEST.VALIDATION_FAILED', field: 'id' },
+  {
+    name: 'GET of an id that is not a UUID',
+    method: 'GET',
+    path: '/orders/not-a-uuid',
+    status: 400,
+    code: 'REQUEST.VALIDATION_FAILED',
+    field: 'id',
+  },
   { name: 'GET of an unknown id', method: 'GET', path: '/orders/:unknown', status: 404, code: 'ORDERS.NOT_FOUND' },
-  { name: 'cancel of an id that is not a UUID', method: 'POST', path: '/orders/not-a-uuid/cancel', status: 400, code: 'REQUEST.VALIDATION_FAILED', field: 'id' },
+  {
+    name: 'cancel of an id that is not a UUID',
+    method: 'POST',
+    path: '/orders/not-a-uuid/cancel',
+    status: 400,
+    code: 'REQUEST.VALIDATION_FAILED',
+    field: 'id',
+  },
   { name: 'cancel of an unknown id', method: 'POST', path: '/orders/:unknown/cancel', status: 404, code: 'ORDERS.NOT_FOUND' },
 ];
 
@@ -84,7 +227,12 @@ describe('malformed requests to the orders API (real orders process)', () => {
 
   beforeAll(async () => {
     database = await services.createDatabase('orders_malformed');
-    orders = await services.start({ service: 'orders', name: 'orders-malformed', database, env: { HTTP_BODY_LIMIT_BYTES: String(BODY_LIMIT_BYTES) } });
+    orders = await services.start({
+      service: 'orders',
+      name: 'orders-malformed',
+      database,
+      env: { HTTP_BODY_LIMIT_BYTES: String(BODY_LIMIT_BYTES) },
+    });
     await placeOrder(orders.baseUrl, valid, { idempotencyKey: seedKey });
     before = await countRows(serverUrl, database, TABLES);
     expect(before).toEqual({ orders: 1, order_items: 1, outbox_messages: 1, idempotency_keys: 1 });
@@ -92,13 +240,16 @@ describe('malformed requests to the orders API (real orders process)', () => {
 
   afterAll(() => services.tearDown());
 
-  it.each(cases)('when the request has $name, then it gets $status problem details with $code', async ({ method, path, body, rawBody, headers, status, code, field }) => {
-    const url = `${orders.baseUrl}${path.replace(':unknown', randomUUID())}`;
-    const response = await requestJson(method, url, { body, rawBody, headers });
-    expectProblem(response, status, code);
-    if (field) expect(fieldsNamed(response)).toContain(field);
-    expect(await countRows(serverUrl, database, TABLES)).toEqual(before);
-  });
+  it.each(cases)(
+    'when the request has $name, then it gets $status problem details with $code',
+    async ({ method, path, body, rawBody, headers, status, code, field }) => {
+      const url = `${orders.baseUrl}${path.replace(':unknown', randomUUID())}`;
+      const response = await requestJson(method, url, { body, rawBody, headers });
+      expectProblem(response, status, code);
+      if (field) expect(fieldsNamed(response)).toContain(field);
+      expect(await countRows(serverUrl, database, TABLES)).toEqual(before);
+    },
+  );
 
   it('when all malformed requests are done, then no table gained or lost a row', async () => {
     expect(await countRows(serverUrl, database, TABLES)).toEqual(before);
@@ -106,7 +257,10 @@ describe('malformed requests to the orders API (real orders process)', () => {
 
   it('when a request with a fresh Idempotency-Key is rejected, then the key is not used up: the same key with a valid body succeeds once', async () => {
     const key = uniqueName('malformed-then-valid');
-    const rejected = await requestJson('POST', `${orders.baseUrl}/orders`, { body: withLine({ quantity: 0 }), headers: { 'Idempotency-Key': key } });
+    const rejected = await requestJson('POST', `${orders.baseUrl}/orders`, {
+      body: withLine({ quantity: 0 }),
+      headers: { 'Idempotency-Key': key },
+    });
     expect(rejected.status).toBe(400);
     expect(await countRows(serverUrl, database, TABLES)).toEqual(before);
 

@@ -28,13 +28,17 @@ describe(`orders killed after commit, before the response (${FAILPOINT})`, () =>
 
   it('when the client retries with the same Idempotency-Key after a restart, then it gets the same order and exactly one order and one outbox row exist', async () => {
     const key = uniqueName('crash-response-key');
-    const body = { customerId: 'crash-response', items: [{ sku: 'SKU-RESP', quantity: 3, unitPriceCents: 100 }, { sku: 'SKU-RESP-2', quantity: 1, unitPriceCents: 5 }] };
+    const body = {
+      customerId: 'crash-response',
+      items: [
+        { sku: 'SKU-RESP', quantity: 3, unitPriceCents: 100 },
+        { sku: 'SKU-RESP-2', quantity: 1, unitPriceCents: 5 },
+      ],
+    };
     const doomed = await services.start({ service: 'orders', name: 'orders-doomed', database, failpoints: [FAILPOINT] });
 
     // The connection breaks instead of a response: fetch rejects.
-    await expect(
-      requestJson('POST', `${doomed.baseUrl}/orders`, { body, headers: { 'Idempotency-Key': key } }),
-    ).rejects.toThrow();
+    await expect(requestJson('POST', `${doomed.baseUrl}/orders`, { body, headers: { 'Idempotency-Key': key } })).rejects.toThrow();
     await doomed.waitForFailpoint(FAILPOINT, 30_000);
 
     // Everything was committed before the kill.

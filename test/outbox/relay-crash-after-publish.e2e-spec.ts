@@ -45,7 +45,11 @@ describe(`relay killed after the broker's ack, before marking (${FAILPOINT})`, (
       timeoutMs: 30_000,
       description: `the second copy of ${orderId}'s OrderCreated`,
     });
-    await waitForOutboxDrained(serverUrl, database, { aggregateId: orderId, timeoutMs: 15_000, description: `outbox row of ${orderId} marked published` });
+    await waitForOutboxDrained(serverUrl, database, {
+      aggregateId: orderId,
+      timeoutMs: 15_000,
+      description: `outbox row of ${orderId} marked published`,
+    });
 
     expect(first.headers[Headers.messageId]).toBe(pending.id);
     expect(second.headers[Headers.messageId]).toBe(pending.id);

@@ -39,7 +39,11 @@ describe(`relay killed after claim, before publish (${FAILPOINT})`, () => {
     await relay.restart({ freshConsumerGroup: true });
 
     const copies = await recorder.waitForKey(orderId, { timeoutMs: 30_000, description: `OrderCreated of ${orderId} on ${Topics.orders}` });
-    await waitForOutboxDrained(serverUrl, database, { aggregateId: orderId, timeoutMs: 15_000, description: `outbox row of ${orderId} marked published` });
+    await waitForOutboxDrained(serverUrl, database, {
+      aggregateId: orderId,
+      timeoutMs: 15_000,
+      description: `outbox row of ${orderId} marked published`,
+    });
     const published = await outboxRowsOf(serverUrl, database, orderId);
 
     expect(published).toHaveLength(1);

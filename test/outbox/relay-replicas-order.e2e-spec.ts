@@ -72,8 +72,10 @@ describe(`${REPLICAS} relay replicas over ${ORDERS} orders created then cancelle
     const messages = await recorder.waitUntil(
       (all) => {
         const byOrder = recordsByKey(all, ids);
-        return byOrder.size === ids.length &&
-          [...byOrder.values()].every((own) => new Set(own.map((message) => message.headers[Headers.messageType])).size === 2);
+        return (
+          byOrder.size === ids.length &&
+          [...byOrder.values()].every((own) => new Set(own.map((message) => message.headers[Headers.messageType])).size === 2)
+        );
       },
       { timeoutMs: 60_000, description: `OrderCreated and OrderCancelled of all ${ORDERS} orders` },
     );

@@ -2,8 +2,24 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
 import type { FailpointName } from '@app/failpoints';
-import { MetricBaseline, type OrderView, outboxRowsOf, setStock, testInfrastructure, TestServices, waitForOutboxDrained } from '@test/fixtures';
-import { queryTestDatabase, requestJson, type ServiceProcess, type TopicRecorder, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
+import {
+  MetricBaseline,
+  type OrderView,
+  outboxRowsOf,
+  setStock,
+  testInfrastructure,
+  TestServices,
+  waitForOutboxDrained,
+} from '@test/fixtures';
+import {
+  queryTestDatabase,
+  requestJson,
+  type ServiceProcess,
+  type TopicRecorder,
+  uniqueName,
+  uniqueSku,
+  waitFor,
+} from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 import { placeOrderAndCrashRelay } from '../support/relay-crash.js';
 
@@ -53,19 +69,33 @@ describe(`relay killed after the ack, with inventory and loyalty consuming (${FA
     // The writer process of placeOrderAndCrashRelay still runs and consumes inventory's answers.
     // A fresh group for the relay: the dead member's session must not delay its start.
     await relay.restart({ freshConsumerGroup: true });
-    await waitForOutboxDrained(serverUrl, ordersDatabase, { aggregateId: orderId, timeoutMs: 30_000, description: `outbox row of ${orderId} marked published` });
-    await recorder.waitForKey(orderId, { copies: 2, timeoutMs: 30_000, description: `two copies of ${orderId}'s OrderCreated on the topic` });
+    await waitForOutboxDrained(serverUrl, ordersDatabase, {
+      aggregateId: orderId,
+      timeoutMs: 30_000,
+      description: `outbox row of ${orderId} marked published`,
+    });
+    await recorder.waitForKey(orderId, {
+      copies: 2,
+      timeoutMs: 30_000,
+      description: `two copies of ${orderId}'s OrderCreated on the topic`,
+    });
     const copiesOnTopic = () => recorder.messages.filter((message) => message.headers[Headers.messageId] === pending.id).length;
 
-    const reserved = await waitFor(async () => {
-      const { body } = await requestJson<OrderView>('GET', `${relay.baseUrl}/orders/${orderId}`);
-      return body.status === 'RESERVED' ? body : undefined;
-    }, { timeoutMs: 60_000, description: `order ${orderId} to be RESERVED` });
+    const reserved = await waitFor(
+      async () => {
+        const { body } = await requestJson<OrderView>('GET', `${relay.baseUrl}/orders/${orderId}`);
+        return body.status === 'RESERVED' ? body : undefined;
+      },
+      { timeoutMs: 60_000, description: `order ${orderId} to be RESERVED` },
+    );
     expect(reserved.status).toBe('RESERVED');
-    await waitFor(async () => (await inventorySql("SELECT 1 FROM loyalty_commands WHERE order_id = $1 AND status = 'DONE'", [orderId])).length > 0, {
-      timeoutMs: 60_000,
-      description: `the loyalty command of ${orderId} to be DONE`,
-    });
+    await waitFor(
+      async () => (await inventorySql("SELECT 1 FROM loyalty_commands WHERE order_id = $1 AND status = 'DONE'", [orderId])).length > 0,
+      {
+        timeoutMs: 60_000,
+        description: `the loyalty command of ${orderId} to be DONE`,
+      },
+    );
     // Every copy after the first must be counted as a duplicate, no more, no fewer.
     await waitFor(async () => (await duplicates.increase()) >= copiesOnTopic() - 1, {
       timeoutMs: 60_000,
@@ -74,10 +104,14 @@ describe(`relay killed after the ack, with inventory and loyalty consuming (${FA
 
     expect(copiesOnTopic()).toBeGreaterThanOrEqual(2);
     expect(await duplicates.increase()).toBe(copiesOnTopic() - 1);
-    expect(await inventorySql('SELECT 1 FROM inbox_messages WHERE consumer = $1 AND message_id = $2', [INVENTORY_CONSUMER, pending.id])).toHaveLength(1);
+    expect(
+      await inventorySql('SELECT 1 FROM inbox_messages WHERE consumer = $1 AND message_id = $2', [INVENTORY_CONSUMER, pending.id]),
+    ).toHaveLength(1);
     expect(await count(inventorySql('SELECT count(*)::int AS n FROM reservations WHERE order_id = $1', [orderId]))).toBe(1);
     expect(await count(inventorySql('SELECT count(*)::int AS n FROM loyalty_commands WHERE order_id = $1', [orderId]))).toBe(1);
     expect(await count(loyaltySql('SELECT count(*)::int AS n FROM accruals WHERE order_id = $1', [orderId]))).toBe(1);
-    expect(await inventorySql('SELECT available, reserved FROM stock_items WHERE sku = $1', [SKU])).toEqual([{ available: STOCK - 4, reserved: 4 }]);
+    expect(await inventorySql('SELECT available, reserved FROM stock_items WHERE sku = $1', [SKU])).toEqual([
+      { available: STOCK - 4, reserved: 4 },
+    ]);
   }, 240_000);
 });

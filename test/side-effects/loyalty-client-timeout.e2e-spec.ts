@@ -67,13 +67,19 @@ describe('a loyalty call that times out on the client while loyalty commits (rea
     await loyalty.process.waitForOutput(failpointSleepMarker(FAILPOINT), 30_000);
     expect(await loyaltySql('SELECT count(*)::int AS n FROM accruals WHERE order_id = $1', [order.orderId])).toEqual([{ n: 1 }]);
     // The client gave up first: a failed attempt, counted as a retry, while loyalty still sleeps.
-    await retried.waitForIncrease({ timeoutMs: LOYALTY_DELAY_MS, description: 'the call to time out on the client and be scheduled again' });
+    await retried.waitForIncrease({
+      timeoutMs: LOYALTY_DELAY_MS,
+      description: 'the call to time out on the client and be scheduled again',
+    });
     expect(loyalty.process.isRunning).toBe(true);
 
-    const command = await waitFor(async () => {
-      const [row] = await inventorySql('SELECT status, attempts, last_error FROM loyalty_commands WHERE order_id = $1', [order.orderId]);
-      return row?.status === 'DONE' ? row : undefined;
-    }, { timeoutMs: 60_000, description: `the loyalty command of ${order.orderId} to be DONE` });
+    const command = await waitFor(
+      async () => {
+        const [row] = await inventorySql('SELECT status, attempts, last_error FROM loyalty_commands WHERE order_id = $1', [order.orderId]);
+        return row?.status === 'DONE' ? row : undefined;
+      },
+      { timeoutMs: 60_000, description: `the loyalty command of ${order.orderId} to be DONE` },
+    );
     expect(command).toMatchObject({ status: 'DONE', last_error: null });
     expect(command.attempts).toBeGreaterThanOrEqual(2);
     expect(await loyaltySql('SELECT count(*)::int AS n FROM accruals WHERE order_id = $1', [order.orderId])).toEqual([{ n: 1 }]);

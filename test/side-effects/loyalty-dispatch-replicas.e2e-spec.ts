@@ -57,11 +57,15 @@ describe('loyalty dispatch with two inventory replicas (real processes)', () => 
     const orders = Array.from({ length: ORDERS }, () =>
       orderCreatedPayload(uniqueName('replica-customer'), [{ sku: SKU, quantity: 1, unitPriceCents: 1500 }]),
     );
-    await publishRecords(brokers, Topics.orders, orders.map((order) => eventRecord(Topics.orders, 'OrderCreated', order)));
+    await publishRecords(
+      brokers,
+      Topics.orders,
+      orders.map((order) => eventRecord(Topics.orders, 'OrderCreated', order)),
+    );
 
     const statuses = await waitFor(
       async () => {
-        const rows = await sql("SELECT status, count(*)::int AS n FROM loyalty_commands GROUP BY status");
+        const rows = await sql('SELECT status, count(*)::int AS n FROM loyalty_commands GROUP BY status');
         return rows.length === 1 && rows[0].status === 'DONE' && rows[0].n === ORDERS ? rows : undefined;
       },
       { timeoutMs: 120_000, intervalMs: 250, description: `${ORDERS} loyalty commands DONE` },

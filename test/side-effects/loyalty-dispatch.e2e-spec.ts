@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type OrderCreated, Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
-import { eventRecord, orderCreatedPayload, publishRecords, setStock, testInfrastructure, TestServices, waitForInboxMessage } from '@test/fixtures';
+import {
+  eventRecord,
+  orderCreatedPayload,
+  publishRecords,
+  setStock,
+  testInfrastructure,
+  TestServices,
+  waitForInboxMessage,
+} from '@test/fixtures';
 import { queryTestDatabase, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 
@@ -33,7 +41,12 @@ describe('loyalty accruals through crashes and outages (real inventory and loyal
   const accrualsOf = async (orderId: string) =>
     Number((await loyaltySql('SELECT count(*)::int AS n FROM accruals WHERE order_id = $1', [orderId]))[0].n);
   const commandOf = async (orderId: string): Promise<CommandRow | undefined> =>
-    (await inventorySql<CommandRow & Record<string, unknown>>('SELECT status, attempts, last_error FROM loyalty_commands WHERE order_id = $1', [orderId]))[0];
+    (
+      await inventorySql<CommandRow & Record<string, unknown>>(
+        'SELECT status, attempts, last_error FROM loyalty_commands WHERE order_id = $1',
+        [orderId],
+      )
+    )[0];
 
   function orderCreated(): OrderCreated {
     const order = orderCreatedPayload(uniqueName('loyalty-customer'), [{ sku: SKU, quantity: 1, unitPriceCents: 4200 }]);
@@ -85,10 +98,13 @@ describe('loyalty accruals through crashes and outages (real inventory and loyal
     // Loyalty committed the accrual and its key; inventory never heard back.
     expect(await accrualsOf(order.orderId)).toBe(1);
     expect(await loyaltySql('SELECT key FROM idempotency_keys')).toContainEqual({ key: `loyalty-accrual:${order.orderId}` });
-    const failed = await waitFor(async () => {
-      const command = await commandOf(order.orderId);
-      return command && command.attempts >= 1 ? command : undefined;
-    }, { timeoutMs: 30_000, description: 'the lost answer to count as a failed attempt' });
+    const failed = await waitFor(
+      async () => {
+        const command = await commandOf(order.orderId);
+        return command && command.attempts >= 1 ? command : undefined;
+      },
+      { timeoutMs: 30_000, description: 'the lost answer to count as a failed attempt' },
+    );
     expect(failed).toMatchObject({ status: 'PENDING' });
     expect(failed.last_error).toBeTruthy();
 
@@ -122,10 +138,13 @@ describe('loyalty accruals through crashes and outages (real inventory and loyal
     await loyalty.kill();
     await reserve(order);
 
-    const waiting = await waitFor(async () => {
-      const command = await commandOf(order.orderId);
-      return command && command.attempts >= 3 ? command : undefined;
-    }, { timeoutMs: 30_000, description: 'three failed attempts while loyalty is down' });
+    const waiting = await waitFor(
+      async () => {
+        const command = await commandOf(order.orderId);
+        return command && command.attempts >= 3 ? command : undefined;
+      },
+      { timeoutMs: 30_000, description: 'three failed attempts while loyalty is down' },
+    );
     expect(waiting).toMatchObject({ status: 'PENDING' });
     expect(waiting.last_error).toMatch(/fetch failed|ECONNREFUSED|TypeError/);
     expect(await accrualsOf(order.orderId)).toBe(0);
@@ -139,6 +158,8 @@ describe('loyalty accruals through crashes and outages (real inventory and loyal
   it('when the file is done, then every order sent has exactly one accrual and no command is left pending', async () => {
     const accruals = await loyaltySql('SELECT order_id, count(*)::int AS n FROM accruals GROUP BY order_id ORDER BY order_id');
     expect(accruals).toEqual([...ordersSent].sort().map((orderId) => ({ order_id: orderId, n: 1 })));
-    expect(await inventorySql("SELECT status, count(*)::int AS n FROM loyalty_commands GROUP BY status")).toEqual([{ status: 'DONE', n: ordersSent.length }]);
+    expect(await inventorySql('SELECT status, count(*)::int AS n FROM loyalty_commands GROUP BY status')).toEqual([
+      { status: 'DONE', n: ordersSent.length },
+    ]);
   });
 });

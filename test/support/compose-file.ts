@@ -34,7 +34,9 @@ export function environmentOf(service: ComposeService): Record<string, string> {
         return at === -1 ? [item, null] : [item.slice(0, at), item.slice(at + 1)];
       })
     : Object.entries(service.environment ?? {});
-  return Object.fromEntries(entries.filter(([, value]) => value !== null && value !== undefined).map(([key, value]) => [key, String(value)]));
+  return Object.fromEntries(
+    entries.filter(([, value]) => value !== null && value !== undefined).map(([key, value]) => [key, String(value)]),
+  );
 }
 
 /**
@@ -54,9 +56,15 @@ export function portMappings(service: ComposeService): { published: number | und
 export function hostBindings(service: ComposeService): { hostIp: string | undefined; published: number | undefined; target: number }[] {
   return (service.ports ?? []).map((entry) => {
     if (typeof entry === 'object') {
-      return { hostIp: undefined, published: entry.published === undefined ? undefined : Number(withDefaults(String(entry.published))), target: Number(entry.target) };
+      return {
+        hostIp: undefined,
+        published: entry.published === undefined ? undefined : Number(withDefaults(String(entry.published))),
+        target: Number(entry.target),
+      };
     }
-    const parts = withDefaults(String(entry)).replace(/\/(tcp|udp)$/, '').split(':');
+    const parts = withDefaults(String(entry))
+      .replace(/\/(tcp|udp)$/, '')
+      .split(':');
     return {
       hostIp: parts.length > 2 ? parts.slice(0, -2).join(':') : undefined,
       published: parts.length > 1 ? Number(parts.at(-2)) : undefined,

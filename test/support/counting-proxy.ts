@@ -29,7 +29,11 @@ export class CountingProxy {
         const headers = Object.fromEntries(
           Object.entries(request.headers).filter(([name]) => !['host', 'connection', 'content-length'].includes(name)),
         ) as Record<string, string>;
-        fetch(new URL(request.url ?? '/', targetUrl), { method: request.method, headers, body: chunks.length > 0 ? Buffer.concat(chunks) : undefined })
+        fetch(new URL(request.url ?? '/', targetUrl), {
+          method: request.method,
+          headers,
+          body: chunks.length > 0 ? Buffer.concat(chunks) : undefined,
+        })
           .then(async (answer) => {
             if (answer.headers.get('idempotent-replayed') === 'true') proxy.replayed += 1;
             const body = Buffer.from(await answer.arrayBuffer());

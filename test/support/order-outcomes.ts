@@ -98,7 +98,9 @@ export class OrderOutcomes {
   deadLettersOf(orderIds: string[]): { topic: string; key: string | null; reason?: string }[] {
     const wanted = new Set(orderIds);
     return this.deadLetters.flatMap((recorder) =>
-      recorder.messages.filter((message) => message.key !== null && wanted.has(message.key)).map((message) => ({ topic: message.topic, key: message.key, reason: message.headers[DeadLetterHeaders.error] })),
+      recorder.messages
+        .filter((message) => message.key !== null && wanted.has(message.key))
+        .map((message) => ({ topic: message.topic, key: message.key, reason: message.headers[DeadLetterHeaders.error] })),
     );
   }
 }

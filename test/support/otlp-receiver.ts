@@ -22,7 +22,16 @@ function hexId(id: string | undefined): string | undefined {
 interface OtlpJson {
   resourceSpans?: {
     resource?: { attributes?: { key: string; value: { stringValue?: string } }[] };
-    scopeSpans?: { spans?: { traceId: string; spanId: string; parentSpanId?: string; name: string; kind: number; links?: { traceId: string; spanId: string }[] }[] }[];
+    scopeSpans?: {
+      spans?: {
+        traceId: string;
+        spanId: string;
+        parentSpanId?: string;
+        name: string;
+        kind: number;
+        links?: { traceId: string; spanId: string }[];
+      }[];
+    }[];
   }[];
 }
 

@@ -22,7 +22,13 @@ export function runOps(infrastructure: TestInfrastructure, args: string[], timeo
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [entry, ...args], {
       cwd: findRepoRoot(),
-      env: { PATH: process.env.PATH, NODE_ENV: 'test', DATABASE_URL: infrastructure.serverUrl, KAFKA_BROKERS: infrastructure.brokers.join(','), KAFKAJS_NO_PARTITIONER_WARNING: '1' },
+      env: {
+        PATH: process.env.PATH,
+        NODE_ENV: 'test',
+        DATABASE_URL: infrastructure.serverUrl,
+        KAFKA_BROKERS: infrastructure.brokers.join(','),
+        KAFKAJS_NO_PARTITIONER_WARNING: '1',
+      },
       timeout: timeoutMs,
       stdio: ['ignore', 'pipe', 'pipe'],
     });

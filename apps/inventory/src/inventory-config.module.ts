@@ -10,6 +10,11 @@ import type { InventoryConfig } from './inventory.config.js';
 @Module({})
 export class InventoryConfigModule {
   static forRoot(config: InventoryConfig): DynamicModule {
-    return { module: InventoryConfigModule, global: true, providers: [{ provide: INVENTORY_CONFIG, useValue: config }], exports: [INVENTORY_CONFIG] };
+    return {
+      module: InventoryConfigModule,
+      global: true,
+      providers: [{ provide: INVENTORY_CONFIG, useValue: config }],
+      exports: [INVENTORY_CONFIG],
+    };
   }
 }

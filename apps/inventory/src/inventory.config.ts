@@ -20,7 +20,8 @@ export const inventoryEnv = {
     protocols: ['http', 'https'],
   }),
   LOYALTY_DISPATCH_INTERVAL_MS: env.integer({
-    description: 'How often an idle dispatcher looks for due commands (a backlog is drained without waiting); lower means faster accruals, more idle queries',
+    description:
+      'How often an idle dispatcher looks for due commands (a backlog is drained without waiting); lower means faster accruals, more idle queries',
     default: 100,
     min: 10,
     max: 3_600_000,

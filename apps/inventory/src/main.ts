@@ -16,11 +16,7 @@ bootstrapOrExit('inventory', async () => {
   const config = loadConfig(inventoryEnv);
   startTelemetry('inventory', config);
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID });
-  await ensureTopics(
-    kafka,
-    [Topics.orders, Topics.reservations, deadLetterTopic(Topics.orders)],
-    config.KAFKA_TOPIC_PARTITIONS,
-  );
+  await ensureTopics(kafka, [Topics.orders, Topics.reservations, deadLetterTopic(Topics.orders)], config.KAFKA_TOPIC_PARTITIONS);
   // A replay older than the inbox's memory would be applied twice: refuse to run like that.
   await assertInboxOutlivesTopics(kafka, [Topics.orders], config.INBOX_RETENTION_MS);
   const app = await NestFactory.create<NestExpressApplication>(InventoryAppModule.forRoot(config), { logger: new NestPinoLogger() });

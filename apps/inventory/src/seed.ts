@@ -26,5 +26,9 @@ bootstrapOrExit('inventory:seed', async () => {
   } finally {
     await dataSource.destroy();
   }
-  console.log(`[inventory:seed] ${config.DATABASE_NAME}: ${Object.entries(stock).map(([sku, n]) => `${sku}=${n}`).join(', ')}`);
+  console.log(
+    `[inventory:seed] ${config.DATABASE_NAME}: ${Object.entries(stock)
+      .map(([sku, n]) => `${sku}=${n}`)
+      .join(', ')}`,
+  );
 });

@@ -17,11 +17,7 @@ bootstrapOrExit('orders', async () => {
   startTelemetry('orders', config);
   // Topics exist before the first publish or subscribe: production brokers rarely auto-create.
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID });
-  await ensureTopics(
-    kafka,
-    [Topics.orders, Topics.reservations, deadLetterTopic(Topics.reservations)],
-    config.KAFKA_TOPIC_PARTITIONS,
-  );
+  await ensureTopics(kafka, [Topics.orders, Topics.reservations, deadLetterTopic(Topics.reservations)], config.KAFKA_TOPIC_PARTITIONS);
   // A replay older than the inbox's memory would be applied twice: refuse to run like that.
   await assertInboxOutlivesTopics(kafka, [Topics.reservations], config.INBOX_RETENTION_MS);
   const app = await NestFactory.create<NestExpressApplication>(OrdersAppModule.forRoot(config), { logger: new NestPinoLogger() });

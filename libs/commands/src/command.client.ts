@@ -1,7 +1,5 @@
 export type CallOutcome =
-  | { kind: 'accepted'; status: number }
-  | { kind: 'rejected'; status: number; error: string }
-  | { kind: 'retry'; error: string };
+  { kind: 'accepted'; status: number } | { kind: 'rejected'; status: number; error: string } | { kind: 'retry'; error: string };
 
 /**
  * 4xx answers that say "not now" rather than "never": request timeout, a concurrent request with
@@ -38,7 +36,11 @@ export async function sendCommand(call: CommandCall): Promise<CallOutcome> {
   try {
     const response = await fetch(call.url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': call.idempotencyKey, ...(call.traceparent ? { traceparent: call.traceparent } : {}) },
+      headers: {
+        'content-type': 'application/json',
+        'idempotency-key': call.idempotencyKey,
+        ...(call.traceparent ? { traceparent: call.traceparent } : {}),
+      },
       body: JSON.stringify(call.body),
       signal: AbortSignal.timeout(call.timeoutMs),
     });

@@ -139,7 +139,10 @@ export class CommandDispatcher {
     // goes out as the request's `traceparent`, so the partner's server span is its child.
     const span = appTracer().startSpan(
       `POST ${command.path}`,
-      { kind: SpanKind.CLIENT, attributes: { 'http.request.method': 'POST', 'command.id': command.id, 'command.attempt': command.attempts + 1 } },
+      {
+        kind: SpanKind.CLIENT,
+        attributes: { 'http.request.method': 'POST', 'command.id': command.id, 'command.attempt': command.attempts + 1 },
+      },
       contextFromTraceparent(command.traceparent ?? undefined),
     );
     const outcome = await sendCommand({

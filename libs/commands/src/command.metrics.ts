@@ -14,7 +14,11 @@ export class CommandMetrics {
   readonly retried: Counter;
   readonly staleOutcomes: Counter;
 
-  constructor(@Inject(Registry) registry: Registry, @Inject(DataSource) dataSource: DataSource, @Inject(COMMANDS_OPTIONS) { table }: CommandsOptions) {
+  constructor(
+    @Inject(Registry) registry: Registry,
+    @Inject(DataSource) dataSource: DataSource,
+    @Inject(COMMANDS_OPTIONS) { table }: CommandsOptions,
+  ) {
     this.done = new Counter({ name: `${table}_done_total`, help: `Commands of ${table} acknowledged with 2xx`, registers: [registry] });
     this.parked = new Counter({
       name: `${table}_parked_total`,

@@ -69,7 +69,8 @@ describe('@app/commands (real Postgres, a partner over HTTP)', () => {
     dispatchers.push(dispatcher);
     return dispatcher;
   };
-  const rowOf = async (id: string) => (await dataSource.query(`SELECT status, attempts, last_error, path, body, traceparent FROM ${TABLE} WHERE id = $1`, [id]))[0];
+  const rowOf = async (id: string) =>
+    (await dataSource.query(`SELECT status, attempts, last_error, path, body, traceparent FROM ${TABLE} WHERE id = $1`, [id]))[0];
   const metric = async (name: string, from = registry) => (await from.getSingleMetric(name)!.get()).values[0]?.value ?? 0;
   /** Runs dispatch cycles until `id` reaches `status` (a retried command is due again after its backoff). */
   const dispatchUntil = (id: string, status: string) =>
@@ -172,6 +173,11 @@ describe('@app/commands (real Postgres, a partner over HTTP)', () => {
     await Promise.all(replicas.map((replica) => replica.idle()));
     const [{ done }] = await dataSource.query(`SELECT count(*)::int AS done FROM ${TABLE} WHERE id = ANY($1) AND status = 'DONE'`, [ids]);
     expect(done).toBe(ids.length);
-    expect(received.filter((one) => ids.includes(one.key!)).map((one) => one.key).sort()).toEqual([...ids].sort());
+    expect(
+      received
+        .filter((one) => ids.includes(one.key!))
+        .map((one) => one.key)
+        .sort(),
+    ).toEqual([...ids].sort());
   });
 });

@@ -3,7 +3,13 @@ import { CommandDispatchScheduler } from './command-dispatch.scheduler.js';
 import { CommandDispatcher } from './command.dispatcher.js';
 import { CommandMetrics } from './command.metrics.js';
 import { CommandWriter } from './command.writer.js';
-import { checkedCommandsOptions, checkedCommandsTable, COMMANDS_OPTIONS, COMMANDS_TABLE, type CommandsOptions } from './commands.options.js';
+import {
+  checkedCommandsOptions,
+  checkedCommandsTable,
+  COMMANDS_OPTIONS,
+  COMMANDS_TABLE,
+  type CommandsOptions,
+} from './commands.options.js';
 
 /**
  * Durable outgoing commands. `forRoot` (once, in the app module) runs the dispatcher that sends the
@@ -18,7 +24,12 @@ export class CommandsModule {
   static forRoot(options: CommandsOptions): DynamicModule {
     return {
       module: CommandsModule,
-      providers: [{ provide: COMMANDS_OPTIONS, useValue: checkedCommandsOptions(options) }, CommandMetrics, CommandDispatcher, CommandDispatchScheduler],
+      providers: [
+        { provide: COMMANDS_OPTIONS, useValue: checkedCommandsOptions(options) },
+        CommandMetrics,
+        CommandDispatcher,
+        CommandDispatchScheduler,
+      ],
     };
   }
 

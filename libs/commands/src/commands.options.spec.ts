@@ -17,7 +17,10 @@ describe('checkedCommandsOptions (the table name goes into SQL text)', () => {
     expect(checkedCommandsOptions(options(table)).table).toBe(table);
   });
 
-  it.each(['loyalty_commands; DROP TABLE orders', 'Loyalty', '"quoted"', ''])('when the table is %j, then the module refuses to start', (table) => {
-    expect(() => checkedCommandsOptions(options(table))).toThrow('table must be a lower-case SQL identifier');
-  });
+  it.each(['loyalty_commands; DROP TABLE orders', 'Loyalty', '"quoted"', ''])(
+    'when the table is %j, then the module refuses to start',
+    (table) => {
+      expect(() => checkedCommandsOptions(options(table))).toThrow('table must be a lower-case SQL identifier');
+    },
+  );
 });

@@ -35,7 +35,8 @@ const SQL_IDENTIFIER = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/;
 
 /** The table name, once checked: it goes into SQL text, so it must be an identifier and nothing else. */
 export function checkedCommandsTable(table: string): string {
-  if (!SQL_IDENTIFIER.test(table)) throw new Error(`CommandsModule: table must be a lower-case SQL identifier, got ${JSON.stringify(table)}`);
+  if (!SQL_IDENTIFIER.test(table))
+    throw new Error(`CommandsModule: table must be a lower-case SQL identifier, got ${JSON.stringify(table)}`);
   return table;
 }
 

@@ -51,7 +51,15 @@ describe('env variables', () => {
   });
 
   it('when values are valid, then they are parsed to their types, and empty ones take their default', () => {
-    expect(loadConfig(schema, { APP_PORT: ' 8080 ', APP_NAME: '', APP_DEBUG: 'YES', APP_BROKERS: 'a:1, b:2,', APP_UPSTREAM_URL: 'https://x.test' })).toEqual({
+    expect(
+      loadConfig(schema, {
+        APP_PORT: ' 8080 ',
+        APP_NAME: '',
+        APP_DEBUG: 'YES',
+        APP_BROKERS: 'a:1, b:2,',
+        APP_UPSTREAM_URL: 'https://x.test',
+      }),
+    ).toEqual({
       APP_PORT: 8080,
       APP_NAME: 'app',
       APP_DEBUG: true,
@@ -67,7 +75,9 @@ describe('env variables', () => {
   });
 
   it('when rendered for .env.example, then each variable shows its description, type and default', () => {
-    expect(renderEnvExample('app', { APP_PORT: schema.APP_PORT, APP_BROKERS: schema.APP_BROKERS, APP_CLEANUP_CRON: schema.APP_CLEANUP_CRON })).toBe(
+    expect(
+      renderEnvExample('app', { APP_PORT: schema.APP_PORT, APP_BROKERS: schema.APP_BROKERS, APP_CLEANUP_CRON: schema.APP_CLEANUP_CRON }),
+    ).toBe(
       [
         '# --- app ---',
         '# HTTP port [port; default 3000]',

@@ -66,7 +66,11 @@ function integerText(min: number, max: number): z.ZodType<number, string> {
 export const env = {
   string(options: Common<string> & { pattern?: RegExp }): EnvVariable<string> {
     const nonEmpty = z.string().refine((raw) => raw.trim() !== '', { abort: true, error: 'must not be empty' });
-    return variable('string', options, options.pattern ? nonEmpty.regex(options.pattern, { error: `must match ${options.pattern}` }) : nonEmpty);
+    return variable(
+      'string',
+      options,
+      options.pattern ? nonEmpty.regex(options.pattern, { error: `must match ${options.pattern}` }) : nonEmpty,
+    );
   },
 
   integer(options: Common<number> & { min?: number; max?: number }): EnvVariable<number> {
@@ -116,7 +120,12 @@ export const env = {
     const malformed = (items: string[]) => (itemPattern ? items.filter((item) => !itemPattern.test(item)) : []);
     const list = z
       .string()
-      .transform((raw) => raw.split(',').map((item) => item.trim()).filter((item) => item !== ''))
+      .transform((raw) =>
+        raw
+          .split(',')
+          .map((item) => item.trim())
+          .filter((item) => item !== ''),
+      )
       .pipe(
         z
           .array(z.string())

@@ -8,10 +8,7 @@ import type { EnvConfig, EnvSchema } from './env-variable.js';
  * deployment in one round instead of one variable per restart. An empty variable counts as unset
  * (`NAME=` in `.env` or compose), so its default applies.
  */
-export function loadConfig<S extends EnvSchema>(
-  schema: S,
-  source: NodeJS.ProcessEnv = process.env,
-): EnvConfig<S> {
+export function loadConfig<S extends EnvSchema>(schema: S, source: NodeJS.ProcessEnv = process.env): EnvConfig<S> {
   const raw = Object.fromEntries(Object.keys(schema).map((name) => [name, source[name] === '' ? undefined : source[name]]));
   const result = z.object(schema).safeParse(raw);
   if (!result.success) {

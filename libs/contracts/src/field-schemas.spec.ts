@@ -10,7 +10,9 @@ describe('text', () => {
     expect(emoji.length).toBe(128);
     expect(codePointLength(emoji)).toBe(64);
     expect(schemaProblems(customer, emoji, 'customerId')).toEqual([]);
-    expect(schemaProblems(customer, `${emoji}😀`, 'customerId')).toEqual(['customerId must be at most 64 characters (Unicode code points)']);
+    expect(schemaProblems(customer, `${emoji}😀`, 'customerId')).toEqual([
+      'customerId must be at most 64 characters (Unicode code points)',
+    ]);
   });
 
   it('when a string is at the limit in ASCII, then it passes; one more character fails', () => {
@@ -25,7 +27,8 @@ describe('text', () => {
   });
 
   it('when the value is empty, missing or not a string, then it must be a non-empty string', () => {
-    for (const value of ['', undefined, 5]) expect(schemaProblems(customer, value, 'customerId')).toEqual(['customerId must be a non-empty string']);
+    for (const value of ['', undefined, 5])
+      expect(schemaProblems(customer, value, 'customerId')).toEqual(['customerId must be a non-empty string']);
   });
 
   it('when a pattern fails and a description is given, then the problem uses it', () => {
@@ -37,7 +40,12 @@ describe('text', () => {
   });
 
   it('when published, then its JSON Schema states what the check enforces', () => {
-    expect(jsonSchemaOf(text({ maxLength: 64, pattern: /^[A-Z]+$/ }))).toMatchObject({ type: 'string', minLength: 1, maxLength: 64, pattern: '^[A-Z]+$' });
+    expect(jsonSchemaOf(text({ maxLength: 64, pattern: /^[A-Z]+$/ }))).toMatchObject({
+      type: 'string',
+      minLength: 1,
+      maxLength: 64,
+      pattern: '^[A-Z]+$',
+    });
   });
 });
 

@@ -74,7 +74,11 @@ export function text(options: { maxLength?: number; pattern?: RegExp; descriptio
 
 /** Any UUID, either case (both spelled out rather than an `i` flag, which a JSON Schema pattern cannot carry). */
 export const uuid = () =>
-  text({ pattern: /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/, description: 'must be a UUID', format: 'uuid' });
+  text({
+    pattern: /^[0-9a-fA-F]{8}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{4}-[0-9a-fA-F]{12}$/,
+    description: 'must be a UUID',
+    format: 'uuid',
+  });
 
 /** Anything `Date.parse` reads; producers write ISO-8601 (`toISOString()`), hence the schema's `format`. */
 export const timestamp = () =>
@@ -103,6 +107,7 @@ export function list<T extends z.ZodType>(item: T, options: { min?: number; max?
 /** An object with exactly these fields: an unknown field is a problem too (`additionalProperties: false`). */
 export function record<T extends z.ZodRawShape>(fields: T) {
   return z.strictObject(fields, {
-    error: (issue) => (issue.code === 'unrecognized_keys' ? `has fields that are not allowed: ${issue.keys.join(', ')}` : 'must be an object'),
+    error: (issue) =>
+      issue.code === 'unrecognized_keys' ? `has fields that are not allowed: ${issue.keys.join(', ')}` : 'must be an object',
   });
 }

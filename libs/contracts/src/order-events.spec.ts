@@ -15,12 +15,24 @@ const validate = (payload: unknown) => schemaProblems(OrderEvents.OrderCreated.s
 
 describe('OrderCreated contract', () => {
   it('when lines of one SKU sum to more than the per-SKU limit, then it names items (issue 7: 2 x 600 of one SKU)', () => {
-    const problems = validate(created([{ sku: 'A', quantity: 600, unitPriceCents: 1 }, { sku: 'A', quantity: 600, unitPriceCents: 1 }]));
+    const problems = validate(
+      created([
+        { sku: 'A', quantity: 600, unitPriceCents: 1 },
+        { sku: 'A', quantity: 600, unitPriceCents: 1 },
+      ]),
+    );
     expect(problems).toEqual(['payload.items hold 1200 units of A over its lines; at most 1000 units per SKU']);
   });
 
   it('when lines of one SKU sum exactly to the limit, then it is valid', () => {
-    expect(validate(created([{ sku: 'A', quantity: 400, unitPriceCents: 1 }, { sku: 'A', quantity: 600, unitPriceCents: 1 }]))).toEqual([]);
+    expect(
+      validate(
+        created([
+          { sku: 'A', quantity: 400, unitPriceCents: 1 },
+          { sku: 'A', quantity: 600, unitPriceCents: 1 },
+        ]),
+      ),
+    ).toEqual([]);
   });
 
   it('when the total exceeds the order total limit, then it names the total (issue 7: 3 x 1000 x 100,000,000 cents)', () => {
@@ -58,9 +70,12 @@ describe('OrderFields.lines (the list rules of a request, whose lines are valida
   it('when the lines break a rule over the list, then it names items; when a line itself is malformed, it leaves that to the line', () => {
     expect(problems([])).toEqual([`items must have 1 to ${OrderLimits.linesMax} entries`]);
     expect(problems({ sku: 'A' })).toEqual(['items must be an array']);
-    expect(problems([{ sku: 'A', quantity: 600, unitPriceCents: 1 }, { sku: 'A', quantity: 600, unitPriceCents: 1 }])).toEqual([
-      'items hold 1200 units of A over its lines; at most 1000 units per SKU',
-    ]);
+    expect(
+      problems([
+        { sku: 'A', quantity: 600, unitPriceCents: 1 },
+        { sku: 'A', quantity: 600, unitPriceCents: 1 },
+      ]),
+    ).toEqual(['items hold 1200 units of A over its lines; at most 1000 units per SKU']);
     expect(problems([{ sku: 'bad sku', quantity: 0 }])).toEqual([]);
   });
 });

@@ -7,7 +7,13 @@ export const SKU_PATTERN = new RegExp(`^[A-Z0-9][A-Z0-9-]{0,${OrderLimits.skuMax
 
 const isLine = (value: unknown): value is { sku: string; quantity: number; unitPriceCents: number } => {
   const line = value as { sku: unknown; quantity: unknown; unitPriceCents: unknown };
-  return typeof line === 'object' && line !== null && typeof line.sku === 'string' && Number.isSafeInteger(line.quantity) && Number.isSafeInteger(line.unitPriceCents);
+  return (
+    typeof line === 'object' &&
+    line !== null &&
+    typeof line.sku === 'string' &&
+    Number.isSafeInteger(line.quantity) &&
+    Number.isSafeInteger(line.unitPriceCents)
+  );
 };
 
 /**
@@ -23,12 +29,20 @@ const lineTotals = z.superRefine(
     for (const line of lines) perSku.set(line.sku, (perSku.get(line.sku) ?? 0) + line.quantity);
     for (const [sku, quantity] of perSku) {
       if (quantity > OrderLimits.quantityPerSkuMax) {
-        context.addIssue({ code: 'custom', input: value, message: `hold ${quantity} units of ${sku} over its lines; at most ${OrderLimits.quantityPerSkuMax} units per SKU` });
+        context.addIssue({
+          code: 'custom',
+          input: value,
+          message: `hold ${quantity} units of ${sku} over its lines; at most ${OrderLimits.quantityPerSkuMax} units per SKU`,
+        });
       }
     }
     const total = lines.reduce((sum, line) => sum + line.quantity * line.unitPriceCents, 0);
     if (total > OrderLimits.totalCentsMax) {
-      context.addIssue({ code: 'custom', input: value, message: `total ${total} cents; an order total must be at most ${OrderLimits.totalCentsMax} cents` });
+      context.addIssue({
+        code: 'custom',
+        input: value,
+        message: `total ${total} cents; an order total must be at most ${OrderLimits.totalCentsMax} cents`,
+      });
     }
   },
   { when: () => true },

@@ -25,7 +25,12 @@ describe('rejectionReason', () => {
       for (const width of [1, 64, 120, 499, 500, 800]) {
         const details = Array.from({ length: count }, (_, index) => `${index}${'😀'.repeat(width)}`);
         const reason = rejectionReason('Insufficient stock', details, 100);
-        expect({ count, width, length: codePointLength(reason) <= 100, wellFormed: !/\p{Cs}/u.test(reason) }).toEqual({ count, width, length: true, wellFormed: true });
+        expect({ count, width, length: codePointLength(reason) <= 100, wellFormed: !/\p{Cs}/u.test(reason) }).toEqual({
+          count,
+          width,
+          length: true,
+          wellFormed: true,
+        });
       }
     }
   });

@@ -8,4 +8,3 @@ export const Topics = {
 } as const;
 
 export type TopicName = (typeof Topics)[keyof typeof Topics];
-

@@ -19,7 +19,14 @@ describe('data source statement and lock timeouts (real Postgres)', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase(serverUrl, 'db_timeouts');
-    dataSource = await createDataSource({ serverUrl, database, entities: [], migrations: [], statementTimeoutMs: 500, lockTimeoutMs: 300 }).initialize();
+    dataSource = await createDataSource({
+      serverUrl,
+      database,
+      entities: [],
+      migrations: [],
+      statementTimeoutMs: 500,
+      lockTimeoutMs: 300,
+    }).initialize();
     await dataSource.query('CREATE TABLE things (id int PRIMARY KEY)');
     await dataSource.query('INSERT INTO things VALUES (1)');
   });
@@ -44,7 +51,9 @@ describe('data source statement and lock timeouts (real Postgres)', () => {
     try {
       await holder.query('BEGIN');
       await holder.query('SELECT * FROM things WHERE id = 1 FOR UPDATE');
-      await expect(dataSource.transaction((manager) => manager.query('UPDATE things SET id = 1 WHERE id = 1'))).rejects.toMatchObject({ code: '55P03' });
+      await expect(dataSource.transaction((manager) => manager.query('UPDATE things SET id = 1 WHERE id = 1'))).rejects.toMatchObject({
+        code: '55P03',
+      });
     } finally {
       await holder.query('ROLLBACK');
       await holder.end();

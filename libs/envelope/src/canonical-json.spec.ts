@@ -4,7 +4,9 @@ import { canonicalJson } from './canonical-json.js';
 describe('canonicalJson', () => {
   it('when object keys come in another order, then the text is the same, at every depth', () => {
     expect(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: 'x' } })).toBe('{"a":{"c":"x","d":[1,{"x":1,"y":2}]},"b":1}');
-    expect(canonicalJson({ a: { c: 'x', d: [1, { x: 1, y: 2 }] }, b: 1 })).toBe(canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: 'x' } }));
+    expect(canonicalJson({ a: { c: 'x', d: [1, { x: 1, y: 2 }] }, b: 1 })).toBe(
+      canonicalJson({ b: 1, a: { d: [1, { y: 2, x: 1 }], c: 'x' } }),
+    );
   });
 
   it('when array elements come in another order, then the text differs (order is meaningful)', () => {

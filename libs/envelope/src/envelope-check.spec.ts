@@ -8,7 +8,11 @@ import { payloadHash } from './payload-hash.js';
 
 // Declarations of this test only: the envelope knows no domain message.
 const line = z.strictObject({ sku: z.string().regex(/^[A-Z0-9-]+$/, { error: 'has an invalid format' }), quantity: z.int().min(1) });
-const ThingOrdered: MessageDeclaration = { type: 'ThingOrdered', schemaVersion: 1, schema: z.strictObject({ thingId: z.string(), items: z.array(line) }) };
+const ThingOrdered: MessageDeclaration = {
+  type: 'ThingOrdered',
+  schemaVersion: 1,
+  schema: z.strictObject({ thingId: z.string(), items: z.array(line) }),
+};
 const ThingCancelled: MessageDeclaration = { type: 'ThingCancelled', schemaVersion: 1, schema: z.strictObject({ thingId: z.string() }) };
 const accepts = [ThingOrdered, ThingCancelled];
 
@@ -33,7 +37,14 @@ describe('checkEnvelope', () => {
     const raw = message();
     expect(checkEnvelope(raw, accepts, 'test.consumer')).toEqual({
       valid: true,
-      message: { messageId: raw.headers[Headers.messageId], messageType: 'ThingOrdered', schemaVersion: 1, payload: thingOrdered, headers: raw.headers, declaration: ThingOrdered },
+      message: {
+        messageId: raw.headers[Headers.messageId],
+        messageType: 'ThingOrdered',
+        schemaVersion: 1,
+        payload: thingOrdered,
+        headers: raw.headers,
+        declaration: ThingOrdered,
+      },
     });
   });
 
@@ -70,7 +81,10 @@ describe('checkEnvelope', () => {
     });
     // The same message, valid for a consumer that accepts only the other type.
     expect(checkEnvelope(message(), [ThingCancelled], 'c')).toMatchObject({ valid: false, reason: 'UNKNOWN_TYPE' });
-    expect(checkEnvelope(message({ headerChanges: { [Headers.messageType]: undefined } }), accepts, 'c')).toMatchObject({ valid: false, reason: 'UNKNOWN_TYPE' });
+    expect(checkEnvelope(message({ headerChanges: { [Headers.messageType]: undefined } }), accepts, 'c')).toMatchObject({
+      valid: false,
+      reason: 'UNKNOWN_TYPE',
+    });
   });
 
   it('when the schema version is not the declared one, then the reason is UNSUPPORTED_SCHEMA_VERSION', () => {
@@ -97,7 +111,15 @@ describe('checkEnvelope', () => {
 
   it('when dead-letter headers are named, then they are the documented ones', () => {
     expect(Object.values(DeadLetterHeaders)).toEqual(
-      expect.arrayContaining(['dlq-reason', 'dlq-error', 'dlq-attempts', 'dlq-consumer', 'dlq-original-topic', 'dlq-original-partition', 'dlq-original-offset']),
+      expect.arrayContaining([
+        'dlq-reason',
+        'dlq-error',
+        'dlq-attempts',
+        'dlq-consumer',
+        'dlq-original-topic',
+        'dlq-original-partition',
+        'dlq-original-offset',
+      ]),
     );
   });
 });

@@ -3,6 +3,13 @@ export { headerText } from './header-text.js';
 export { deadLetterTopic } from './dead-letter-topic.js';
 export { canonicalJson } from './canonical-json.js';
 export { payloadHash } from './payload-hash.js';
-export { jsonSchemaOf, schemaProblems, type JsonSchemaTarget, type StandardSchemaV1, type StandardResult, type StandardIssue } from './standard-schema.js';
+export {
+  jsonSchemaOf,
+  schemaProblems,
+  type JsonSchemaTarget,
+  type StandardSchemaV1,
+  type StandardResult,
+  type StandardIssue,
+} from './standard-schema.js';
 export type { MessageDeclaration } from './message-declaration.js';
 export { checkEnvelope, type EnvelopeCheck, type InvalidReason, type ValidMessage } from './envelope-check.js';

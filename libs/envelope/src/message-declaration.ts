@@ -11,4 +11,3 @@ export interface MessageDeclaration<Payload = unknown> {
   readonly schemaVersion: number;
   readonly schema: StandardSchemaV1<unknown, Payload>;
 }
-

@@ -20,8 +20,7 @@ export type JsonSchemaTarget = 'draft-07' | 'openapi-3.0';
 
 /** What `validate` returns: the value, or the issues (`issues` present means invalid). */
 export type StandardResult<Output> =
-  | { readonly value: Output; readonly issues?: undefined }
-  | { readonly issues: readonly StandardIssue[] };
+  { readonly value: Output; readonly issues?: undefined } | { readonly issues: readonly StandardIssue[] };
 
 export interface StandardIssue {
   readonly message: string;

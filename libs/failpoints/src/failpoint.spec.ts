@@ -23,11 +23,15 @@ describe('failpoint arming', () => {
 
 describe('failpoint actions', () => {
   it('when an entry has no action, then it kills', () => {
-    expect(failpointAction(parseFailpoints('relay.after-publish-before-mark'), 'relay.after-publish-before-mark')).toEqual({ kind: 'kill' });
+    expect(failpointAction(parseFailpoints('relay.after-publish-before-mark'), 'relay.after-publish-before-mark')).toEqual({
+      kind: 'kill',
+    });
   });
 
   it('when an entry ends in =sleep(<ms>), then it sleeps that long, scoped or not', () => {
-    const specs = parseFailpoints('loyalty.after-commit-before-response@key-1 executed=sleep(2500), orders.after-commit-before-ack=sleep(10)');
+    const specs = parseFailpoints(
+      'loyalty.after-commit-before-response@key-1 executed=sleep(2500), orders.after-commit-before-ack=sleep(10)',
+    );
     expect(failpointAction(specs, 'loyalty.after-commit-before-response', 'key-1 executed')).toEqual({ kind: 'sleep', ms: 2500 });
     expect(failpointAction(specs, 'loyalty.after-commit-before-response', 'key-1 replayed')).toBeUndefined();
     expect(failpointAction(specs, 'orders.after-commit-before-ack', 'anything')).toEqual({ kind: 'sleep', ms: 10 });

@@ -29,10 +29,7 @@ export type FailpointName = (typeof FailpointNames)[number];
  * answers after the caller's timeout). A scope cannot contain `=`.
  */
 export type FailpointSpec =
-  | FailpointName
-  | `${FailpointName}@${string}`
-  | `${FailpointName}=sleep(${number})`
-  | `${FailpointName}@${string}=sleep(${number})`;
+  FailpointName | `${FailpointName}@${string}` | `${FailpointName}=sleep(${number})` | `${FailpointName}@${string}=sleep(${number})`;
 
 /** What an armed failpoint does when it fires. */
 export type FailpointAction = { kind: 'kill' } | { kind: 'sleep'; ms: number };
@@ -64,7 +61,10 @@ function parseEntry(entry: string): { name: string } & ArmedFailpoint {
 /** Name to armed entries from a `FAILPOINTS` value. Exported for its unit test. */
 export function parseFailpoints(value: string): Map<string, ArmedFailpoint[]> {
   const parsed = new Map<string, ArmedFailpoint[]>();
-  for (const entry of value.split(',').map((item) => item.trim()).filter(Boolean)) {
+  for (const entry of value
+    .split(',')
+    .map((item) => item.trim())
+    .filter(Boolean)) {
     const { name, scope, action } = parseEntry(entry);
     parsed.set(name, [...(parsed.get(name) ?? []), { scope, action }]);
   }

@@ -1,6 +1,14 @@
 import { Controller, Get, HttpStatus, Inject, Optional, ServiceUnavailableException } from '@nestjs/common';
 import { HealthCheck, type HealthCheckResult, HealthCheckService, type HealthIndicatorFunction } from '@nestjs/terminus';
-import { ApiExtraModels, ApiOkResponse, ApiOperation, type ApiResponseSchemaHost, ApiServiceUnavailableResponse, ApiTags, getSchemaPath } from '@nestjs/swagger';
+import {
+  ApiExtraModels,
+  ApiOkResponse,
+  ApiOperation,
+  type ApiResponseSchemaHost,
+  ApiServiceUnavailableResponse,
+  ApiTags,
+  getSchemaPath,
+} from '@nestjs/swagger';
 import { DatabaseHealthIndicator } from '@app/database';
 import { PROBLEM_JSON, ProblemDetails, ProblemException } from '@app/http';
 import { KafkaHealthIndicator } from '@app/kafka';
@@ -9,7 +17,10 @@ import { HealthErrorCodes } from './health.error-codes.js';
 /** Terminus' per-dependency results: `info` (up), `error` (down) and `details` (all). */
 const CHECKS: Record<string, NonNullable<ApiResponseSchemaHost['schema']>> = {
   info: { type: 'object', additionalProperties: { type: 'object', properties: { status: { type: 'string' } } } },
-  error: { type: 'object', additionalProperties: { type: 'object', properties: { status: { type: 'string' }, message: { type: 'string' } } } },
+  error: {
+    type: 'object',
+    additionalProperties: { type: 'object', properties: { status: { type: 'string' }, message: { type: 'string' } } },
+  },
   details: { type: 'object', additionalProperties: { type: 'object' } },
 };
 
@@ -79,7 +90,13 @@ export class HealthController {
       if (!(error instanceof ServiceUnavailableException)) throw error;
       const { status, ...checks } = error.getResponse() as HealthCheckResult;
       if (status === 'shutting_down') {
-        throw new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, HealthErrorCodes.SHUTTING_DOWN, 'The process is shutting down', [], checks);
+        throw new ProblemException(
+          HttpStatus.SERVICE_UNAVAILABLE,
+          HealthErrorCodes.SHUTTING_DOWN,
+          'The process is shutting down',
+          [],
+          checks,
+        );
       }
       const down = Object.keys(checks.error ?? {}).join(', ');
       throw new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, HealthErrorCodes.DEPENDENCY_DOWN, `Not answering: ${down}`, [], checks);

@@ -17,7 +17,9 @@ const DESCRIPTIONS: Record<number, string> = {
  */
 export function ApiErrors(...statuses: (number | Record<number, string>)[]): MethodDecorator & ClassDecorator {
   const entries = statuses.flatMap((status) =>
-    typeof status === 'number' ? [[status, DESCRIPTIONS[status] ?? 'Error'] as const] : Object.entries(status).map(([s, d]) => [Number(s), d] as const),
+    typeof status === 'number'
+      ? [[status, DESCRIPTIONS[status] ?? 'Error'] as const]
+      : Object.entries(status).map(([s, d]) => [Number(s), d] as const),
   );
   return applyDecorators(
     ApiExtraModels(ProblemDetails),

@@ -37,7 +37,9 @@ describe('ProblemDetailsFilter', () => {
 
   it('when a ProblemException is thrown, then the body is problem+json with its code, detail and extension members', () => {
     const checks = { error: { database: { status: 'down' } } };
-    expect(answer(new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, 'HEALTH.DEPENDENCY_DOWN', 'Not answering: database', [], checks))).toEqual({
+    expect(
+      answer(new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, 'HEALTH.DEPENDENCY_DOWN', 'Not answering: database', [], checks)),
+    ).toEqual({
       status: 503,
       contentType: 'application/problem+json',
       body: {
@@ -57,23 +59,42 @@ describe('ProblemDetailsFilter', () => {
   });
 
   it('when validation fails on a field twice, then `fields` names it once and `errors` lists both problems', () => {
-    const { body } = answer(validationFailed([{ field: 'a', detail: 'a is short' }, { field: 'a', detail: 'a is odd' }, { field: 'b', detail: 'b is missing' }]));
+    const { body } = answer(
+      validationFailed([
+        { field: 'a', detail: 'a is short' },
+        { field: 'a', detail: 'a is odd' },
+        { field: 'b', detail: 'b is missing' },
+      ]),
+    );
     expect(body).toMatchObject({
       status: 400,
       code: 'REQUEST.VALIDATION_FAILED',
       detail: 'a is short; a is odd; b is missing',
       fields: ['a', 'b'],
-      errors: [{ field: 'a', detail: 'a is short' }, { field: 'a', detail: 'a is odd' }, { field: 'b', detail: 'b is missing' }],
+      errors: [
+        { field: 'a', detail: 'a is short' },
+        { field: 'a', detail: 'a is odd' },
+        { field: 'b', detail: 'b is missing' },
+      ],
     });
   });
 
   it.each([
     ['the router does not know the path', new NotFoundException('Cannot GET /nowhere'), 404, 'REQUEST.ROUTE_NOT_FOUND'],
-    ['the body parser refuses broken JSON', new BadRequestException('Unexpected end', { cause: new SyntaxError('Unexpected end') }), 400, 'REQUEST.MALFORMED_JSON'],
+    [
+      'the body parser refuses broken JSON',
+      new BadRequestException('Unexpected end', { cause: new SyntaxError('Unexpected end') }),
+      400,
+      'REQUEST.MALFORMED_JSON',
+    ],
     ['the body parser refuses a large body', new HttpException('request entity too large', 413), 413, 'REQUEST.BODY_TOO_LARGE'],
     ['another 4xx comes from the framework', new HttpException('Method Not Allowed', 405), 405, 'REQUEST.REFUSED'],
   ])('when %s, then it gets a code of its own', (_case, exception, status, code) => {
-    expect(answer(exception)).toMatchObject({ status, contentType: 'application/problem+json', body: { status, code, type: `urn:problem-type:${code}` } });
+    expect(answer(exception)).toMatchObject({
+      status,
+      contentType: 'application/problem+json',
+      body: { status, code, type: `urn:problem-type:${code}` },
+    });
   });
 
   it('when something that is not an HttpException escapes, then 500 SERVER.INTERNAL_ERROR says nothing of it', () => {

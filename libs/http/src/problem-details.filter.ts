@@ -25,7 +25,8 @@ function frameworkProblem(exception: HttpException): Problem {
   if (status === HttpStatus.BAD_REQUEST && exception.cause instanceof SyntaxError) {
     return { status, code: RequestErrorCodes.MALFORMED_JSON, detail: `Body is not valid JSON: ${detail}` };
   }
-  if (status === HttpStatus.PAYLOAD_TOO_LARGE) return { status, code: RequestErrorCodes.BODY_TOO_LARGE, detail: 'Body larger than HTTP_BODY_LIMIT_BYTES' };
+  if (status === HttpStatus.PAYLOAD_TOO_LARGE)
+    return { status, code: RequestErrorCodes.BODY_TOO_LARGE, detail: 'Body larger than HTTP_BODY_LIMIT_BYTES' };
   if (status === HttpStatus.NOT_FOUND) return { status, code: RequestErrorCodes.ROUTE_NOT_FOUND, detail };
   return { status, code: RequestErrorCodes.REFUSED, detail };
 }
@@ -73,7 +74,9 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       status: problem.status,
       detail: problem.detail,
       code: problem.code,
-      ...(fieldProblems.length > 0 ? { fields: [...new Set(fieldProblems.map((problem) => problem.field))], errors: [...fieldProblems] } : {}),
+      ...(fieldProblems.length > 0
+        ? { fields: [...new Set(fieldProblems.map((problem) => problem.field))], errors: [...fieldProblems] }
+        : {}),
     };
     response.status(problem.status).type(PROBLEM_JSON).send(JSON.stringify(body));
   }

@@ -28,13 +28,20 @@ export class ProblemDetails {
   @ApiProperty({ description: 'HTTP status, repeated in the body', example: 404 })
   status: number;
 
-  @ApiProperty({ description: 'What went wrong with this request, for humans', example: 'Order 0b0f6a8e-6b1f-4c49-9f5e-2f3b3f1f8a11 not found' })
+  @ApiProperty({
+    description: 'What went wrong with this request, for humans',
+    example: 'Order 0b0f6a8e-6b1f-4c49-9f5e-2f3b3f1f8a11 not found',
+  })
   detail: string;
 
   @ApiProperty({ description: 'Stable error code, DOMAIN.REASON; kept across versions', example: 'ORDERS.NOT_FOUND' })
   code: string;
 
-  @ApiPropertyOptional({ description: 'Inputs (fields, headers, path parameters) at fault, by full path', type: [String], example: ['items[0].quantity'] })
+  @ApiPropertyOptional({
+    description: 'Inputs (fields, headers, path parameters) at fault, by full path',
+    type: [String],
+    example: ['items[0].quantity'],
+  })
   fields?: string[];
 
   @ApiPropertyOptional({ description: 'One entry per problem of an input', type: [FieldProblem] })

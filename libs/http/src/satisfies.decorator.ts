@@ -27,7 +27,8 @@ export function Satisfies(schema: StandardSchemaV1, api: ApiPropertyOptions = {}
       propertyName: String(propertyName),
       validator: {
         validate: (value: unknown) => schemaProblems(schema, value).length === 0,
-        defaultMessage: (args?: ValidationArguments) => schemaProblems(schema, args?.value, args?.property ?? String(propertyName)).join('; '),
+        defaultMessage: (args?: ValidationArguments) =>
+          schemaProblems(schema, args?.value, args?.property ?? String(propertyName)).join('; '),
       },
     });
   };

@@ -5,7 +5,10 @@ import { validationFailed } from './problem.exception.js';
 function flatten(errors: ValidationError[], parent = ''): FieldProblem[] {
   return errors.flatMap((error) => {
     const field = parent ? (/^\d+$/.test(error.property) ? `${parent}[${error.property}]` : `${parent}.${error.property}`) : error.property;
-    const own = Object.values(error.constraints ?? {}).map((problem) => ({ field, detail: problem.startsWith(field) ? problem : `${field}: ${problem}` }));
+    const own = Object.values(error.constraints ?? {}).map((problem) => ({
+      field,
+      detail: problem.startsWith(field) ? problem : `${field}: ${problem}`,
+    }));
     return [...own, ...flatten(error.children ?? [], field)];
   });
 }

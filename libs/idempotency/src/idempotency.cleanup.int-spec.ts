@@ -25,7 +25,8 @@ describe('IdempotencyCleanup (real Postgres)', () => {
        VALUES ($1, 'f', 201, '{}'::json, now() - make_interval(secs => $2::float / 1000))`,
       [key, ageMs],
     );
-  const keys = async () => (await dataSource.query<{ key: string }[]>('SELECT key FROM idempotency_keys ORDER BY key')).map((row) => row.key);
+  const keys = async () =>
+    (await dataSource.query<{ key: string }[]>('SELECT key FROM idempotency_keys ORDER BY key')).map((row) => row.key);
 
   beforeAll(async () => {
     database = await createTestDatabase(serverUrl, 'idempotency_cleanup');

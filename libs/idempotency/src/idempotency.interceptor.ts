@@ -38,7 +38,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
     }
     if (!IDEMPOTENCY_KEY_FORMAT.test(key)) {
       const detail = 'Idempotency-Key header must be 8 to 200 characters of letters, digits, ".", "_", ":" or "-"';
-      throw new ProblemException(HttpStatus.BAD_REQUEST, IdempotencyErrorCodes.KEY_MALFORMED, detail, [{ field: 'Idempotency-Key', detail }]);
+      throw new ProblemException(HttpStatus.BAD_REQUEST, IdempotencyErrorCodes.KEY_MALFORMED, detail, [
+        { field: 'Idempotency-Key', detail },
+      ]);
     }
     const fingerprint = requestFingerprint(request.method, request.path, request.body);
     return from(
@@ -51,7 +53,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
         if (outcome.kind === 'conflict') {
           this.metrics.conflicts.inc({ route });
           const detail = 'Idempotency-Key was already used with a different request body';
-          throw new ProblemException(HttpStatus.UNPROCESSABLE_ENTITY, IdempotencyErrorCodes.KEY_REUSED, detail, [{ field: 'Idempotency-Key', detail }]);
+          throw new ProblemException(HttpStatus.UNPROCESSABLE_ENTITY, IdempotencyErrorCodes.KEY_REUSED, detail, [
+            { field: 'Idempotency-Key', detail },
+          ]);
         }
         // Context: the key and whether this call executed or replayed, so a test can slow down the
         // first answer (`<name>@<key> executed=sleep(<ms>)`) and let the retry's replay through.

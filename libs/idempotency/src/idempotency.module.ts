@@ -4,5 +4,8 @@ import { IdempotencyMetrics } from './idempotency.metrics.js';
 import { IdempotencyStore } from './idempotency.store.js';
 
 /** Provides the store and interceptor behind `@Idempotent()`. Needs `DatabaseModule`. */
-@Module({ providers: [IdempotencyStore, IdempotencyInterceptor, IdempotencyMetrics], exports: [IdempotencyStore, IdempotencyInterceptor, IdempotencyMetrics] })
+@Module({
+  providers: [IdempotencyStore, IdempotencyInterceptor, IdempotencyMetrics],
+  exports: [IdempotencyStore, IdempotencyInterceptor, IdempotencyMetrics],
+})
 export class IdempotencyModule {}

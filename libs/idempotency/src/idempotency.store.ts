@@ -2,9 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { TransactionContext } from '@app/database';
 
 export type IdempotentOutcome<T> =
-  | { kind: 'executed'; status: number; body: T }
-  | { kind: 'replayed'; status: number; body: T }
-  | { kind: 'conflict' };
+  { kind: 'executed'; status: number; body: T } | { kind: 'replayed'; status: number; body: T } | { kind: 'conflict' };
 
 /**
  * Runs a request's effect at most once per key.

@@ -115,23 +115,42 @@ export class InboxBatchConsumer {
     let outcome: { processed: InboxEnvelope[]; duplicates: number };
     try {
       outcome = await this.tx.run(async (manager) => {
-        const claimed = await this.claim(manager, consumer, batch, [...unique.values()].map(({ envelope }) => envelope));
+        const claimed = await this.claim(
+          manager,
+          consumer,
+          batch,
+          [...unique.values()].map(({ envelope }) => envelope),
+        );
         let duplicates = 0;
-        const hashes = await this.storedHashes(manager, consumer, [...unique.keys()].filter((id) => !claimed.has(id)));
+        const hashes = await this.storedHashes(
+          manager,
+          consumer,
+          [...unique.keys()].filter((id) => !claimed.has(id)),
+        );
         for (const { record, envelope } of [...unique.values(), ...laterCopies]) {
           const id = idKey(envelope.messageId);
           if (unique.get(id)!.record === record && claimed.has(id)) continue;
           // A later copy of a message this chunk claims compares with the first copy's payload.
           const stored = hashes.get(id) ?? unique.get(id)!.envelope.payloadHash;
           if (stored === envelope.payloadHash) duplicates += 1;
-          else deadLetters.push({ record, reason: 'PAYLOAD_MISMATCH', error: `message id ${envelope.messageId} was seen before with another payload`, attempts: 1 });
+          else
+            deadLetters.push({
+              record,
+              reason: 'PAYLOAD_MISMATCH',
+              error: `message id ${envelope.messageId} was seen before with another payload`,
+              attempts: 1,
+            });
         }
         const toRun = [...unique.values()].filter(({ envelope }) => claimed.has(idKey(envelope.messageId)));
         handlersStarted = true;
         if (handler.batchLocks && toRun.length > 0) {
           await this.moduleRef.get(handler.batchLocks, { strict: false }).lock(toRun.map(({ envelope }) => envelope));
         }
-        const scope = { topic: batch.topic, partition: batch.partition, envelopes: new Map(toRun.map(({ record, envelope }) => [record.offset, envelope])) };
+        const scope = {
+          topic: batch.topic,
+          partition: batch.partition,
+          envelopes: new Map(toRun.map(({ record, envelope }) => [record.offset, envelope])),
+        };
         await inboxBatchScope.run(scope, async () => {
           for (const { record } of toRun) await inMessageScope(telemetry.get(record)!, () => batch.invoke(record));
         });
@@ -148,7 +167,9 @@ export class InboxBatchConsumer {
       // which retries the batch later; dead-lettering would empty the topic during an outage.
       if (!handlersStarted) throw error;
       this.metrics.batchFallbacks.inc({ consumer });
-      this.logger.warn(`${consumer}: batch of ${records.length} on ${batch.topic}[${batch.partition}] failed (${(error as Error).message}); one message at a time`);
+      this.logger.warn(
+        `${consumer}: batch of ${records.length} on ${batch.topic}[${batch.partition}] failed (${(error as Error).message}); one message at a time`,
+      );
       await this.oneByOne(batch, records);
       return;
     }
@@ -168,9 +189,17 @@ export class InboxBatchConsumer {
     // After the commit and before the offsets: a crash here redelivers the chunk, whose valid
     // messages are then duplicates, and publishes these dead letters again (at least once).
     for (const letter of deadLetters) {
-      await this.deadLetters.publish({ message: letter.record, consumer, reason: letter.reason, error: letter.error, attempts: letter.attempts });
+      await this.deadLetters.publish({
+        message: letter.record,
+        consumer,
+        reason: letter.reason,
+        error: letter.error,
+        attempts: letter.attempts,
+      });
       this.metrics.deadLettered.inc({ consumer, reason: letter.reason });
-      this.logger.error(`${consumer}: dead-lettered ${letter.record.topic}[${letter.record.partition}]@${letter.record.offset} (${letter.reason}: ${letter.error})`);
+      this.logger.error(
+        `${consumer}: dead-lettered ${letter.record.topic}[${letter.record.partition}]@${letter.record.offset} (${letter.reason}: ${letter.error})`,
+      );
     }
     for (const record of records) batch.resolve(record);
   }

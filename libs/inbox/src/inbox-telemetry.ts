@@ -1,7 +1,17 @@
 import { performance } from 'node:perf_hooks';
 import { type Context, type Link, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
 import { Headers, headerText } from '@app/envelope';
-import { appLogger, appTracer, contextFromTraceparent, endWithError, isExportingSpans, type LogFields, runWithLogFields, SpanKind, withContext } from '@app/telemetry';
+import {
+  appLogger,
+  appTracer,
+  contextFromTraceparent,
+  endWithError,
+  isExportingSpans,
+  type LogFields,
+  runWithLogFields,
+  SpanKind,
+  withContext,
+} from '@app/telemetry';
 import type { RawInboxMessage } from './inbox-envelope.js';
 
 /** The span, log fields and clock of one consumed message. */
@@ -37,15 +47,17 @@ export function startMessageTelemetry(record: RawInboxMessage, consumer: string)
     `${record.topic} process`,
     {
       kind: SpanKind.CONSUMER,
-      attributes: isExportingSpans() ? {
-        'messaging.system': 'kafka',
-        'messaging.operation.type': 'process',
-        'messaging.destination.name': record.topic,
-        'messaging.destination.partition.id': String(record.partition),
-        'messaging.kafka.offset': Number(record.offset),
-        'messaging.consumer.group.name': consumer,
-        ...(fields.messageId ? { 'messaging.message.id': fields.messageId } : {}),
-      } : undefined,
+      attributes: isExportingSpans()
+        ? {
+            'messaging.system': 'kafka',
+            'messaging.operation.type': 'process',
+            'messaging.destination.name': record.topic,
+            'messaging.destination.partition.id': String(record.partition),
+            'messaging.kafka.offset': Number(record.offset),
+            'messaging.consumer.group.name': consumer,
+            ...(fields.messageId ? { 'messaging.message.id': fields.messageId } : {}),
+          }
+        : undefined,
     },
     parent,
   );

@@ -32,7 +32,13 @@ describe('InboxCleanup (real Postgres)', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase(serverUrl, 'inbox_cleanup');
-    dataSource = await createDataSource({ serverUrl, database, entities: [InboxMessage], migrations: [CreateInboxMessages1764460800020], poolSize: 2 }).initialize();
+    dataSource = await createDataSource({
+      serverUrl,
+      database,
+      entities: [InboxMessage],
+      migrations: [CreateInboxMessages1764460800020],
+      poolSize: 2,
+    }).initialize();
     await migrateDatabase(dataSource, serverUrl, database);
     registry = new Registry();
     // Retention 14 days; batches of 2 so that 5 expired rows need several statements.

@@ -29,7 +29,8 @@ export class InboxInterceptor implements NestInterceptor {
     const kafka = context.switchToRpc().getContext<KafkaContext>();
     const message = kafka.getMessage();
     const batch = inboxBatchScope.getStore();
-    const claimed = batch?.topic === kafka.getTopic() && batch.partition === kafka.getPartition() ? batch.envelopes.get(message.offset) : undefined;
+    const claimed =
+      batch?.topic === kafka.getTopic() && batch.partition === kafka.getPartition() ? batch.envelopes.get(message.offset) : undefined;
     if (claimed) {
       // Claimed by the batch consumer, whose transaction is the active one: just run the handler.
       envelopes.set(message, claimed);

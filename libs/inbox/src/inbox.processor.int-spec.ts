@@ -29,7 +29,12 @@ const topic = uniqueName('test.inbox-processor').replace(/_/g, '-');
 const dlqTopic = deadLetterTopic(topic);
 const consumer = 'test.inbox-processor';
 const MAX_ATTEMPTS = 3;
-const config: InboxConfig = { ...loadConfig(inboxEnv, {}), INBOX_MAX_ATTEMPTS: MAX_ATTEMPTS, INBOX_RETRY_BASE_MS: 10, INBOX_RETRY_MAX_MS: 50 };
+const config: InboxConfig = {
+  ...loadConfig(inboxEnv, {}),
+  INBOX_MAX_ATTEMPTS: MAX_ATTEMPTS,
+  INBOX_RETRY_BASE_MS: 10,
+  INBOX_RETRY_MAX_MS: 50,
+};
 
 const ThingHappened = {
   type: 'ThingHappened',
@@ -68,13 +73,17 @@ function consumerOn(dataSource: DataSource) {
   const metrics = new InboxMetrics(new Registry());
   const processor = new InboxProcessor(tx, deadLetters, metrics, config);
   const effect = async (envelope: InboxEnvelope, worker: string) => {
-    await tx.requireManager('test effect').query('INSERT INTO test_effects (message_id, worker) VALUES ($1, $2)', [envelope.messageId, worker]);
+    await tx
+      .requireManager('test effect')
+      .query('INSERT INTO test_effects (message_id, worker) VALUES ($1, $2)', [envelope.messageId, worker]);
   };
   return { tx, metrics, processor, effect };
 }
 
 /** A message as the Nest transport hands it to the interceptor (value parsed, headers strings). */
-function message(options: { messageId?: string; type?: string; value?: unknown; headers?: Record<string, string | undefined> } = {}): RawInboxMessage {
+function message(
+  options: { messageId?: string; type?: string; value?: unknown; headers?: Record<string, string | undefined> } = {},
+): RawInboxMessage {
   const thingId = randomUUID();
   const headers: Record<string, unknown> = {
     [Headers.messageId]: options.messageId ?? randomUUID(),
@@ -97,7 +106,9 @@ function message(options: { messageId?: string; type?: string; value?: unknown; 
 }
 
 async function effectsOf(dataSource: DataSource, messageId: string): Promise<string[]> {
-  const rows: { worker: string }[] = await dataSource.query('SELECT worker FROM test_effects WHERE message_id = $1 ORDER BY worker', [messageId]);
+  const rows: { worker: string }[] = await dataSource.query('SELECT worker FROM test_effects WHERE message_id = $1 ORDER BY worker', [
+    messageId,
+  ]);
   return rows.map((row) => row.worker);
 }
 
@@ -204,9 +215,11 @@ describe('InboxProcessor (real Postgres, real dead-letter topic)', () => {
         handler,
       );
       await aHoldsClaim;
-      const outcomeB = b.processor.process(raw, (envelope) => b.effect(envelope, 'b'), handler).finally(() => {
-        settledB = true;
-      });
+      const outcomeB = b.processor
+        .process(raw, (envelope) => b.effect(envelope, 'b'), handler)
+        .finally(() => {
+          settledB = true;
+        });
       const outcomes = await Promise.all([outcomeA, outcomeB]);
       return { outcomes, sawBBlocked, attemptsA };
     }

@@ -54,7 +54,11 @@ export class InboxProcessor {
   ) {}
 
   /** Handles one message in its own consumer span (continuing the record's trace) and logs its outcome. */
-  async process(raw: RawInboxMessage, handler: (envelope: InboxEnvelope) => Promise<unknown>, options: ProcessOptions): Promise<InboxOutcome> {
+  async process(
+    raw: RawInboxMessage,
+    handler: (envelope: InboxEnvelope) => Promise<unknown>,
+    options: ProcessOptions,
+  ): Promise<InboxOutcome> {
     const telemetry = startMessageTelemetry(raw, options.consumer);
     try {
       const outcome = await inMessageScope(telemetry, () => this.processInScope(raw, handler, options));
@@ -66,7 +70,11 @@ export class InboxProcessor {
     }
   }
 
-  private async processInScope(raw: RawInboxMessage, handler: (envelope: InboxEnvelope) => Promise<unknown>, options: ProcessOptions): Promise<InboxOutcome> {
+  private async processInScope(
+    raw: RawInboxMessage,
+    handler: (envelope: InboxEnvelope) => Promise<unknown>,
+    options: ProcessOptions,
+  ): Promise<InboxOutcome> {
     const { consumer } = options;
     const check = validateEnvelope(raw, options.accepts, consumer);
     if (!check.valid) {
@@ -83,12 +91,20 @@ export class InboxProcessor {
       let handlerStarted = false;
       try {
         const result = await this.tx.run(async (manager) => {
-          const claimed = await manager.query(CLAIM, [consumer, envelope.messageId, envelope.messageType, raw.topic, raw.partition, raw.offset, envelope.payloadHash]);
+          const claimed = await manager.query(CLAIM, [
+            consumer,
+            envelope.messageId,
+            envelope.messageType,
+            raw.topic,
+            raw.partition,
+            raw.offset,
+            envelope.payloadHash,
+          ]);
           if (claimed.length === 0) {
-            const [existing] = await manager.query(
-              'SELECT payload_hash FROM inbox_messages WHERE consumer = $1 AND message_id = $2',
-              [consumer, envelope.messageId],
-            );
+            const [existing] = await manager.query('SELECT payload_hash FROM inbox_messages WHERE consumer = $1 AND message_id = $2', [
+              consumer,
+              envelope.messageId,
+            ]);
             return existing.payload_hash === envelope.payloadHash ? 'duplicate' : 'payload-mismatch';
           }
           handlerStarted = true;
@@ -98,7 +114,13 @@ export class InboxProcessor {
         });
         endTimer();
         if (result === 'payload-mismatch') {
-          await this.deadLetter(raw, consumer, 'PAYLOAD_MISMATCH', `message id ${envelope.messageId} was seen before with another payload`, attempt);
+          await this.deadLetter(
+            raw,
+            consumer,
+            'PAYLOAD_MISMATCH',
+            `message id ${envelope.messageId} was seen before with another payload`,
+            attempt,
+          );
           return 'dead-lettered';
         }
         if (result === 'duplicate') {

@@ -18,7 +18,11 @@ describe('consumerLag against the real broker', () => {
     admin = kafka.admin();
     await admin.connect();
     // Same key: all five records land on one partition, the other stays empty.
-    await publishRecords(brokers, topic, Array.from({ length: 5 }, (_, i) => ({ key: 'k', value: JSON.stringify({ i }) })));
+    await publishRecords(
+      brokers,
+      topic,
+      Array.from({ length: 5 }, (_, i) => ({ key: 'k', value: JSON.stringify({ i }) })),
+    );
   });
 
   afterAll(async () => {
@@ -29,7 +33,11 @@ describe('consumerLag against the real broker', () => {
     const groupId = uniqueName('test-lag-group');
     const ends = await admin.fetchTopicOffsets(topic);
     const full = ends.find((p) => p.high === '5')!;
-    await admin.setOffsets({ groupId, topic, partitions: ends.map((p) => ({ partition: p.partition, offset: p === full ? '2' : p.high })) });
+    await admin.setOffsets({
+      groupId,
+      topic,
+      partitions: ends.map((p) => ({ partition: p.partition, offset: p === full ? '2' : p.high })),
+    });
 
     const lags = await consumerLag(admin, groupId, [topic]);
 

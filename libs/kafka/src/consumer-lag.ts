@@ -17,7 +17,9 @@ export async function consumerLag(admin: Admin, groupId: string, topics: string[
   const lags: PartitionLag[] = [];
   for (const topic of topics) {
     const ends = await admin.fetchTopicOffsets(topic);
-    const positions = new Map(committed.find((entry) => entry.topic === topic)?.partitions.map((p) => [p.partition, Number(p.offset)]) ?? []);
+    const positions = new Map(
+      committed.find((entry) => entry.topic === topic)?.partitions.map((p) => [p.partition, Number(p.offset)]) ?? [],
+    );
     for (const { partition, high, low } of ends) {
       const position = positions.get(partition) ?? -1;
       const from = position < 0 ? Number(low) : position;

@@ -16,7 +16,12 @@ const { brokers } = testInfrastructure();
 describe('ensureTopics with concurrent creators (real Kafka)', () => {
   it('when eight processes create overlapping topic lists at the same moment, then every call succeeds and every partition has a leader', async () => {
     const name = (role: string) => uniqueName(`test.replicas-${role}.v1`).replace(/_/g, '-');
-    const [orders, reservations, ordersDlq, reservationsDlq] = [name('orders'), name('reservations'), name('orders-dlq'), name('reservations-dlq')];
+    const [orders, reservations, ordersDlq, reservationsDlq] = [
+      name('orders'),
+      name('reservations'),
+      name('orders-dlq'),
+      name('reservations-dlq'),
+    ];
     const lists = [
       [orders, reservations, reservationsDlq],
       [orders, reservations, ordersDlq],
@@ -25,7 +30,7 @@ describe('ensureTopics with concurrent creators (real Kafka)', () => {
       ensureTopics(createKafka({ brokers, clientId: uniqueName(`test-creator-${n}`) }), lists[n % 2], 3),
     );
     const results = await Promise.allSettled(calls);
-    expect(results.filter((result) => result.status === 'rejected').map((result) => String((result).reason))).toEqual([]);
+    expect(results.filter((result) => result.status === 'rejected').map((result) => String(result.reason))).toEqual([]);
 
     // Each topic was created by exactly one caller; the others found it (or lost the race to it).
     const created = results.flatMap((result) => (result as PromiseFulfilledResult<string[]>).value);
@@ -36,7 +41,11 @@ describe('ensureTopics with concurrent creators (real Kafka)', () => {
     try {
       const metadata = await admin.fetchTopicMetadata({ topics: [orders, reservations, ordersDlq, reservationsDlq] });
       for (const topic of metadata.topics) {
-        expect({ topic: topic.name, partitions: topic.partitions.length, leaderless: topic.partitions.filter((p) => p.leader < 0).length }).toEqual({
+        expect({
+          topic: topic.name,
+          partitions: topic.partitions.length,
+          leaderless: topic.partitions.filter((p) => p.leader < 0).length,
+        }).toEqual({
           topic: topic.name,
           partitions: 3,
           leaderless: 0,
@@ -57,7 +66,11 @@ describe('ensureTopics with concurrent creators (real Kafka)', () => {
   it('when the new topic is not yet known to the broker that answers metadata, then ensureTopics waits instead of failing', async () => {
     const topic = uniqueName('test.propagation.v1').replace(/_/g, '-');
     const notHosted = () =>
-      Object.assign(new Error('This server does not host this topic-partition'), { name: 'KafkaJSProtocolError', type: 'UNKNOWN_TOPIC_OR_PARTITION', retriable: true });
+      Object.assign(new Error('This server does not host this topic-partition'), {
+        name: 'KafkaJSProtocolError',
+        type: 'UNKNOWN_TOPIC_OR_PARTITION',
+        retriable: true,
+      });
     const real = createKafka({ brokers, clientId: uniqueName('test-propagation') });
     let metadataFailures = 3;
     const lagging = new Proxy(real, {

@@ -64,7 +64,12 @@ async function waitForLeaders(admin: Admin, topics: string[], deadline: number):
  * processes at once on a fresh broker: each step is retried until `timeoutMs` (default 60 s).
  * Returns the topics this call created.
  */
-export async function ensureTopics(kafka: Kafka, topics: string[], numPartitions: number, timeoutMs = ENSURE_TOPICS_TIMEOUT_MS): Promise<string[]> {
+export async function ensureTopics(
+  kafka: Kafka,
+  topics: string[],
+  numPartitions: number,
+  timeoutMs = ENSURE_TOPICS_TIMEOUT_MS,
+): Promise<string[]> {
   const wanted = [...new Set(topics)];
   const deadline = Date.now() + timeoutMs;
   const admin = kafka.admin();

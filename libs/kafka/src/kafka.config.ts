@@ -23,13 +23,14 @@ export function kafkaEnv(defaultClientId: string) {
     }),
     KAFKA_PARTITIONS_CONSUMED_CONCURRENTLY: env.integer({
       description:
-        "Partitions this process handles at the same time (kafkajs partitionsConsumedConcurrently); order within a partition holds at any value. Above the partitions it is assigned, it changes nothing; each concurrent partition may hold a database connection",
+        'Partitions this process handles at the same time (kafkajs partitionsConsumedConcurrently); order within a partition holds at any value. Above the partitions it is assigned, it changes nothing; each concurrent partition may hold a database connection',
       default: 3,
       min: 1,
       max: 100,
     }),
     KAFKA_SESSION_TIMEOUT_MS: env.integer({
-      description: 'Consumer session timeout: how long a dead member holds its partitions before a rebalance; lower fails over faster, but a long GC pause or handler then costs a rebalance',
+      description:
+        'Consumer session timeout: how long a dead member holds its partitions before a rebalance; lower fails over faster, but a long GC pause or handler then costs a rebalance',
       default: 30_000,
       min: 6000,
       max: 300_000,

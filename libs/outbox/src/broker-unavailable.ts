@@ -14,7 +14,7 @@ const BROKER_WIDE_ERRORS = new Set([
  * the client's retries once per row.
  */
 export function isBrokerUnavailable(error: unknown): boolean {
-  for (let current = error as { name?: string; cause?: unknown; originalError?: unknown } | undefined; current; ) {
+  for (let current = error as { name?: string; cause?: unknown; originalError?: unknown } | undefined; current;) {
     const wrapped = (current.cause ?? current.originalError) as typeof current;
     // "Retries exhausted" says nothing by itself: on LEADER_NOT_AVAILABLE it is about one
     // partition, and calling that an outage stalled every healthy partition (issue 7, point 5).

@@ -23,9 +23,7 @@ export class CreateOutboxMessages1764460800010 implements MigrationInterface {
         next_attempt_at timestamptz NOT NULL DEFAULT now()
       )`);
     // The relay only ever scans pending rows; published ones wait for cleanup and cost nothing here.
-    await queryRunner.query(
-      'CREATE INDEX outbox_messages_pending_idx ON outbox_messages (seq) WHERE published_at IS NULL',
-    );
+    await queryRunner.query('CREATE INDEX outbox_messages_pending_idx ON outbox_messages (seq) WHERE published_at IS NULL');
     await queryRunner.query(
       'CREATE INDEX outbox_messages_pending_aggregate_idx ON outbox_messages (aggregate_type, aggregate_id, seq) WHERE published_at IS NULL',
     );

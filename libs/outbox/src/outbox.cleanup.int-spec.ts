@@ -36,7 +36,13 @@ describe('OutboxCleanup (real Postgres)', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase(serverUrl, 'outbox_cleanup');
-    dataSource = await createDataSource({ serverUrl, database, entities: [OutboxMessage], migrations: [CreateOutboxMessages1764460800010], poolSize: 2 }).initialize();
+    dataSource = await createDataSource({
+      serverUrl,
+      database,
+      entities: [OutboxMessage],
+      migrations: [CreateOutboxMessages1764460800010],
+      poolSize: 2,
+    }).initialize();
     await migrateDatabase(dataSource, serverUrl, database);
     registry = new Registry();
     // Retention one day; batches of 2 so that 5 expired rows need several statements.

@@ -20,7 +20,9 @@ describe('OutboxListener lifecycle (real Postgres)', () => {
   const listenerConnections = async () =>
     Number(
       (
-        await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'outbox-listener'", [database])
+        await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND application_name = 'outbox-listener'", [
+          database,
+        ])
       ).rows[0].n,
     );
 
@@ -53,7 +55,10 @@ describe('OutboxListener lifecycle (real Postgres)', () => {
     await listener.start(() => (notified += 1));
     try {
       await waitFor(async () => (await listenerConnections()) === 1, { timeoutMs: 10_000, description: 'the listener connection' });
-      await admin.query("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'outbox-listener'", [database]);
+      await admin.query(
+        "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND application_name = 'outbox-listener'",
+        [database],
+      );
 
       // The reconnect notifies once itself (rows committed while it was away), then listens.
       await waitFor(async () => listener.listening === 1 && (await listenerConnections()) === 1 && notified >= 2, {

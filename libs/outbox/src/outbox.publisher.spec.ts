@@ -77,7 +77,8 @@ function row(id: string, aggregateId: string): OutboxMessage {
 
 const timeout = () => Object.assign(new Error('Request timed out'), { name: 'KafkaJSRequestTimeoutError' });
 const tooLarge = () => Object.assign(new Error('Message too large'), { name: 'KafkaJSProtocolError', type: 'MESSAGE_TOO_LARGE' });
-const keysOf = (batch: ProducerBatch) => batch.topicMessages!.flatMap((topic) => topic.messages.map((message) => message.headers!['message-id']));
+const keysOf = (batch: ProducerBatch) =>
+  batch.topicMessages!.flatMap((topic) => topic.messages.map((message) => message.headers!['message-id']));
 
 describe('OutboxPublisher', () => {
   it('when a send succeeds, then the same producer serves the next one with key, value and headers from the row', async () => {
@@ -133,7 +134,13 @@ describe('OutboxPublisher', () => {
   it('when a batch fails for one partition only, then the other partitions are sent and only that partition fails, without row-by-row retries', async () => {
     const aggregates = Array.from({ length: 12 }, (_, n) => `order-${n}`);
     const leaderGone = () => Object.assign(new Error('no leader'), { name: 'KafkaJSProtocolError', type: 'LEADER_NOT_AVAILABLE' });
-    const { kafka, producers } = fakeKafka((batch) => (batch.topicMessages!.some(({ messages }) => messages.some((message) => partitionOf(String(message.key)) === 1)) ? leaderGone() : undefined), [1, 1, 1]);
+    const { kafka, producers } = fakeKafka(
+      (batch) =>
+        batch.topicMessages!.some(({ messages }) => messages.some((message) => partitionOf(String(message.key)) === 1))
+          ? leaderGone()
+          : undefined,
+      [1, 1, 1],
+    );
     const rows = aggregates.map((aggregateId) => row(`m-${aggregateId}`, aggregateId));
     const outcome = await new OutboxPublisher(kafka).publish(rows);
     const bad = aggregates.filter((id) => partitionOf(id) === 1);
@@ -147,13 +154,19 @@ describe('OutboxPublisher', () => {
   it('when the metadata shows a partition without leader, then its rows fail without a send', async () => {
     const aggregates = Array.from({ length: 12 }, (_, n) => `order-${n}`);
     let sendsToBad = 0;
-    const { kafka } = fakeKafka((batch) => {
-      if (!batch.topicMessages!.some(({ messages }) => messages.some((message) => partitionOf(String(message.key)) === 2))) return undefined;
-      sendsToBad += 1;
-      return Object.assign(new Error('Invalid partition metadata'), { name: 'KafkaJSError' });
-    }, [1, 1, -1]);
+    const { kafka } = fakeKafka(
+      (batch) => {
+        if (!batch.topicMessages!.some(({ messages }) => messages.some((message) => partitionOf(String(message.key)) === 2)))
+          return undefined;
+        sendsToBad += 1;
+        return Object.assign(new Error('Invalid partition metadata'), { name: 'KafkaJSError' });
+      },
+      [1, 1, -1],
+    );
     const outcome = await new OutboxPublisher(kafka).publish(aggregates.map((aggregateId) => row(`m-${aggregateId}`, aggregateId)));
-    expect(outcome.failed.map(({ row: { aggregateId } }) => aggregateId).sort()).toEqual(aggregates.filter((id) => partitionOf(id) === 2).sort());
+    expect(outcome.failed.map(({ row: { aggregateId } }) => aggregateId).sort()).toEqual(
+      aggregates.filter((id) => partitionOf(id) === 2).sort(),
+    );
     expect(outcome.failed[0].error.message).toMatch(/no leader/);
     expect(sendsToBad).toBe(1);
   });

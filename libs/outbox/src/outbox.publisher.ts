@@ -181,7 +181,8 @@ export class OutboxPublisher {
     const groups = new Map<string, PartitionGroup>();
     for (const row of rows) {
       const partitions = metadata.get(row.topic) ?? [];
-      const partition = partitions.length > 0 ? this.partitioner({ topic: row.topic, partitionMetadata: partitions, message: toKafkaMessage(row) }) : -1;
+      const partition =
+        partitions.length > 0 ? this.partitioner({ topic: row.topic, partitionMetadata: partitions, message: toKafkaMessage(row) }) : -1;
       const name = `${row.topic}[${partition}]`;
       const group = groups.get(name) ?? { name, leader: partitions.find((one) => one.partitionId === partition)?.leader ?? -1, rows: [] };
       group.rows.push(row);
@@ -221,10 +222,7 @@ export class OutboxPublisher {
     this.producer = undefined;
     this.connecting = undefined;
     this.admin = undefined;
-    await Promise.all([
-      producer?.disconnect().catch(() => undefined),
-      admin?.then((one) => one.disconnect()).catch(() => undefined),
-    ]);
+    await Promise.all([producer?.disconnect().catch(() => undefined), admin?.then((one) => one.disconnect()).catch(() => undefined)]);
   }
 }
 

@@ -27,7 +27,12 @@ const testMessage = (type: string): MessageDeclaration => ({ type, schemaVersion
 const { serverUrl, brokers } = testInfrastructure();
 
 /** The relay runs only when a test calls it: no interval, no LISTEN, nothing in the background. */
-const baseConfig = { OUTBOX_RELAY_ENABLED: 'false', OUTBOX_LISTEN_ENABLED: 'false', OUTBOX_RETRY_BASE_MS: '60000', OUTBOX_RETRY_MAX_MS: '120000' };
+const baseConfig = {
+  OUTBOX_RELAY_ENABLED: 'false',
+  OUTBOX_LISTEN_ENABLED: 'false',
+  OUTBOX_RETRY_BASE_MS: '60000',
+  OUTBOX_RETRY_MAX_MS: '120000',
+};
 const config = loadConfig(outboxEnv, baseConfig);
 
 /**
@@ -66,7 +71,13 @@ async function relayModule(
     imports: [
       DatabaseModule.forRoot({
         useFactory: () =>
-          createDataSource({ serverUrl, database, entities: [OutboxMessage], migrations: [CreateOutboxMessages1764460800010], poolSize: 4 }),
+          createDataSource({
+            serverUrl,
+            database,
+            entities: [OutboxMessage],
+            migrations: [CreateOutboxMessages1764460800010],
+            poolSize: 4,
+          }),
       }),
       KafkaModule.forRoot({ useFactory: () => ({ brokers, clientId: uniqueName('test-relay') }) }),
       MetricsModule.forRoot({ service: 'outbox-relay-test' }),
@@ -76,7 +87,10 @@ async function relayModule(
     ],
   });
   if (overrides.kafka) builder = builder.overrideProvider(Kafka).useValue(overrides.kafka);
-  if (overrides.gated) builder = builder.overrideProvider(OutboxPublisher).useFactory({ factory: (kafka: Kafka) => new GatedPublisher(kafka), inject: [Kafka] });
+  if (overrides.gated)
+    builder = builder
+      .overrideProvider(OutboxPublisher)
+      .useFactory({ factory: (kafka: Kafka) => new GatedPublisher(kafka), inject: [Kafka] });
   const moduleRef = await builder.compile();
   await moduleRef.init();
   return moduleRef;
@@ -103,12 +117,16 @@ describe('OutboxRelay (real Postgres and Kafka)', () => {
       for (const one of events) ids.push(await module.get(OutboxWriter).add(one));
       return ids;
     });
-  const row = async (id: string) =>
-    (await moduleRef.get(DataSource).query('SELECT * FROM outbox_messages WHERE id = $1', [id]))[0];
+  const row = async (id: string) => (await moduleRef.get(DataSource).query('SELECT * FROM outbox_messages WHERE id = $1', [id]))[0];
 
   beforeAll(async () => {
     database = await createTestDatabase(serverUrl, 'outbox_relay');
-    const migrations = createDataSource({ serverUrl, database, entities: [OutboxMessage], migrations: [CreateOutboxMessages1764460800010] });
+    const migrations = createDataSource({
+      serverUrl,
+      database,
+      entities: [OutboxMessage],
+      migrations: [CreateOutboxMessages1764460800010],
+    });
     await migrateDatabase(migrations, serverUrl, database);
     topic = uniqueName('test.outbox-relay.v1').replace(/_/g, '-');
     await ensureTopics(createKafka({ brokers, clientId: uniqueName('test-topics') }), [topic], 3);
@@ -145,7 +163,15 @@ describe('OutboxRelay (real Postgres and Kafka)', () => {
       [Headers.correlationId]: `corr-${aggregateId}`,
     });
     expect(Object.keys(record.headers).sort()).toEqual(
-      [Headers.messageId, Headers.messageType, Headers.schemaVersion, Headers.aggregateId, Headers.occurredAt, Headers.correlationId, Headers.traceparent].sort(),
+      [
+        Headers.messageId,
+        Headers.messageType,
+        Headers.schemaVersion,
+        Headers.aggregateId,
+        Headers.occurredAt,
+        Headers.correlationId,
+        Headers.traceparent,
+      ].sort(),
     );
   });
 
@@ -171,7 +197,9 @@ describe('OutboxRelay (real Postgres and Kafka)', () => {
       } finally {
         await client.end();
       }
-      await recorder.waitUntil((all) => all.some((message) => message.key === aggregateId), { description: `the record of ${aggregateId}` });
+      await recorder.waitUntil((all) => all.some((message) => message.key === aggregateId), {
+        description: `the record of ${aggregateId}`,
+      });
     } finally {
       await gated.close();
     }
@@ -179,7 +207,13 @@ describe('OutboxRelay (real Postgres and Kafka)', () => {
 
   it('when the broker cannot be reached, then the row stays pending with the attempt, the error and a later retry time', async () => {
     // A port nobody listens on, and no client retries: the failure is immediate and real.
-    const unreachable = new Kafka({ brokers: [`127.0.0.1:${await freePort()}`], clientId: 'unreachable', retry: { retries: 0 }, connectionTimeout: 500, logLevel: logLevel.NOTHING });
+    const unreachable = new Kafka({
+      brokers: [`127.0.0.1:${await freePort()}`],
+      clientId: 'unreachable',
+      retry: { retries: 0 },
+      connectionTimeout: 500,
+      logLevel: logLevel.NOTHING,
+    });
     const failing = await relayModule(database, { kafka: unreachable });
     try {
       const aggregateId = uniqueName('unacked');
@@ -192,10 +226,9 @@ describe('OutboxRelay (real Postgres and Kafka)', () => {
       expect(pending.attempts).toBe(1);
       expect(pending.last_error).toMatch(/KafkaJS\w*Error|ECONNREFUSED|Connection/);
       // OUTBOX_RETRY_BASE_MS is 60 s: the first retry comes after 30 to 60 s.
-      const [{ wait }] = await moduleRef.get(DataSource).query(
-        'SELECT EXTRACT(EPOCH FROM next_attempt_at - now()) AS wait FROM outbox_messages WHERE id = $1',
-        [id],
-      );
+      const [{ wait }] = await moduleRef
+        .get(DataSource)
+        .query('SELECT EXTRACT(EPOCH FROM next_attempt_at - now()) AS wait FROM outbox_messages WHERE id = $1', [id]);
       expect(Number(wait)).toBeGreaterThan(29);
       expect(Number(wait)).toBeLessThanOrEqual(60);
 
@@ -229,10 +262,9 @@ describe('OutboxRelay (real Postgres and Kafka)', () => {
     const free = uniqueName('free');
     const [first, second] = await write(moduleRef, event(blocked, 'First'), event(blocked, 'Second'));
     const [other] = await write(moduleRef, event(free));
-    await moduleRef.get(DataSource).query(
-      "UPDATE outbox_messages SET attempts = 1, next_attempt_at = now() + interval '1 hour' WHERE id = $1",
-      [first],
-    );
+    await moduleRef
+      .get(DataSource)
+      .query("UPDATE outbox_messages SET attempts = 1, next_attempt_at = now() + interval '1 hour' WHERE id = $1", [first]);
 
     expect(await relay.publishBatch()).toMatchObject({ selected: 1, published: 1 });
     expect((await row(other)).published_at).toBeInstanceOf(Date);
@@ -242,7 +274,9 @@ describe('OutboxRelay (real Postgres and Kafka)', () => {
     await moduleRef.get(DataSource).query('UPDATE outbox_messages SET next_attempt_at = now() WHERE id = $1', [first]);
     expect(await relay.publishBatch()).toMatchObject({ selected: 2, published: 2 });
     const records = (
-      await recorder.waitUntil((all) => all.filter((message) => message.key === blocked).length === 2, { description: `both records of ${blocked}` })
+      await recorder.waitUntil((all) => all.filter((message) => message.key === blocked).length === 2, {
+        description: `both records of ${blocked}`,
+      })
     ).filter((message) => message.key === blocked);
     expect(records.map((message) => message.headers[Headers.messageType])).toEqual(['First', 'Second']);
   });
@@ -255,17 +289,27 @@ describe('OutboxRelay (real Postgres and Kafka)', () => {
       const events = Array.from({ length: 7 }, (_, n) => event(n % 2 === 0 ? first : second, `Step${n + 1}`));
       const ids = await write(small, ...events);
 
-      expect(await small.get(OutboxRelay).publishBatches(10)).toEqual({ leader: true, selected: 7, published: 7, failed: 0, batches: 4, moreDue: false });
-
-      const [{ pending }] = await moduleRef.get(DataSource).query(
-        'SELECT count(*)::int AS pending FROM outbox_messages WHERE id = ANY($1::uuid[]) AND published_at IS NULL',
-        [ids],
-      );
-      expect(pending).toBe(0);
-      const records = await recorder.waitUntil((all) => all.filter((message) => message.key === first || message.key === second).length >= 7, {
-        description: `7 records of ${first} and ${second}`,
+      expect(await small.get(OutboxRelay).publishBatches(10)).toEqual({
+        leader: true,
+        selected: 7,
+        published: 7,
+        failed: 0,
+        batches: 4,
+        moreDue: false,
       });
-      const types = (key: string) => records.filter((message) => message.key === key).map((message) => message.headers[Headers.messageType]);
+
+      const [{ pending }] = await moduleRef
+        .get(DataSource)
+        .query('SELECT count(*)::int AS pending FROM outbox_messages WHERE id = ANY($1::uuid[]) AND published_at IS NULL', [ids]);
+      expect(pending).toBe(0);
+      const records = await recorder.waitUntil(
+        (all) => all.filter((message) => message.key === first || message.key === second).length >= 7,
+        {
+          description: `7 records of ${first} and ${second}`,
+        },
+      );
+      const types = (key: string) =>
+        records.filter((message) => message.key === key).map((message) => message.headers[Headers.messageType]);
       expect(types(first)).toEqual(['Step1', 'Step3', 'Step5', 'Step7']);
       expect(types(second)).toEqual(['Step2', 'Step4', 'Step6']);
     } finally {
@@ -284,13 +328,14 @@ describe('OutboxRelay (real Postgres and Kafka)', () => {
       smallRelay.wake();
       await smallRelay.idle();
 
-      const rows: { published_at: Date | null }[] = await moduleRef.get(DataSource).query(
-        'SELECT published_at FROM outbox_messages WHERE id = ANY($1::uuid[])',
-        [ids],
-      );
+      const rows: { published_at: Date | null }[] = await moduleRef
+        .get(DataSource)
+        .query('SELECT published_at FROM outbox_messages WHERE id = ANY($1::uuid[])', [ids]);
       expect(rows.filter((one) => one.published_at === null)).toEqual([]);
       const records = (
-        await recorder.waitUntil((all) => all.filter((message) => message.key === aggregateId).length === 5, { description: `5 records of ${aggregateId}` })
+        await recorder.waitUntil((all) => all.filter((message) => message.key === aggregateId).length === 5, {
+          description: `5 records of ${aggregateId}`,
+        })
       ).filter((message) => message.key === aggregateId);
       expect(records.map((message) => message.headers[Headers.messageType])).toEqual(['Step1', 'Step2', 'Step3', 'Step4', 'Step5']);
     } finally {

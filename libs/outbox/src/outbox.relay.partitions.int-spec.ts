@@ -29,11 +29,19 @@ const testMessage = (type: string): MessageDeclaration => ({ type, schemaVersion
  */
 const { serverUrl, brokers } = testInfrastructure();
 const PARTITIONS = 3;
-const baseConfig = { OUTBOX_RELAY_ENABLED: 'false', OUTBOX_LISTEN_ENABLED: 'false', OUTBOX_RETRY_BASE_MS: '60000', OUTBOX_RETRY_MAX_MS: '120000' };
+const baseConfig = {
+  OUTBOX_RELAY_ENABLED: 'false',
+  OUTBOX_LISTEN_ENABLED: 'false',
+  OUTBOX_RETRY_BASE_MS: '60000',
+  OUTBOX_RETRY_MAX_MS: '120000',
+};
 
 const partitionOf = (() => {
   const partitioner = Partitioners.DefaultPartitioner();
-  const partitionMetadata = Array.from({ length: PARTITIONS }, (_, partitionId) => ({ partitionId, leader: 1 })) as unknown as PartitionMetadata[];
+  const partitionMetadata = Array.from({ length: PARTITIONS }, (_, partitionId) => ({
+    partitionId,
+    leader: 1,
+  })) as unknown as PartitionMetadata[];
   return (topic: string, key: string) => partitioner({ topic, partitionMetadata, message: { key, value: null } });
 })();
 
@@ -51,14 +59,23 @@ function kafkaWithBadPartition(real: Kafka, badPartition: number): Kafka {
         const producer = target.producer(...args);
         const sendBatch = producer.sendBatch.bind(producer);
         producer.sendBatch = async (batch: ProducerBatch) => {
-          const touchesBad = batch.topicMessages!.some(({ topic, messages }) => messages.some((message) => partitionOf(topic, String(message.key)) === badPartition));
+          const touchesBad = batch.topicMessages!.some(({ topic, messages }) =>
+            messages.some((message) => partitionOf(topic, String(message.key)) === badPartition),
+          );
           if (touchesBad) {
-            const leaderGone = Object.assign(new Error('There is no leader for this topic-partition as we are in the middle of a leadership election'), {
-              name: 'KafkaJSProtocolError',
-              type: 'LEADER_NOT_AVAILABLE',
-              retriable: true,
+            const leaderGone = Object.assign(
+              new Error('There is no leader for this topic-partition as we are in the middle of a leadership election'),
+              {
+                name: 'KafkaJSProtocolError',
+                type: 'LEADER_NOT_AVAILABLE',
+                retriable: true,
+              },
+            );
+            throw Object.assign(new Error(leaderGone.message), {
+              name: 'KafkaJSNumberOfRetriesExceeded',
+              cause: leaderGone,
+              originalError: leaderGone,
             });
-            throw Object.assign(new Error(leaderGone.message), { name: 'KafkaJSNumberOfRetriesExceeded', cause: leaderGone, originalError: leaderGone });
           }
           return sendBatch(batch);
         };
@@ -68,12 +85,24 @@ function kafkaWithBadPartition(real: Kafka, badPartition: number): Kafka {
   });
 }
 
-async function relayModule(database: string, kafkaBrokers: string[], config: Record<string, string>, wrap?: (kafka: Kafka) => Kafka): Promise<TestingModule> {
+async function relayModule(
+  database: string,
+  kafkaBrokers: string[],
+  config: Record<string, string>,
+  wrap?: (kafka: Kafka) => Kafka,
+): Promise<TestingModule> {
   const kafka = createKafka({ brokers: kafkaBrokers, clientId: uniqueName('test-relay-partitions') });
   let builder = Test.createTestingModule({
     imports: [
       DatabaseModule.forRoot({
-        useFactory: () => createDataSource({ serverUrl, database, entities: [OutboxMessage], migrations: [CreateOutboxMessages1764460800010], poolSize: 4 }),
+        useFactory: () =>
+          createDataSource({
+            serverUrl,
+            database,
+            entities: [OutboxMessage],
+            migrations: [CreateOutboxMessages1764460800010],
+            poolSize: 4,
+          }),
       }),
       KafkaModule.forRoot({ useFactory: () => ({ brokers: kafkaBrokers, clientId: uniqueName('test-relay-partitions') }) }),
       MetricsModule.forRoot({ service: 'outbox-relay-partitions-test' }),
@@ -89,7 +118,14 @@ async function relayModule(database: string, kafkaBrokers: string[], config: Rec
 }
 
 function event(topic: string, aggregateId: string, messageType = 'ThingHappened'): OutboxEvent {
-  return { topic, message: testMessage(messageType), aggregateType: 'thing', aggregateId, payload: { aggregateId, messageType }, correlationId: `corr-${aggregateId}` };
+  return {
+    topic,
+    message: testMessage(messageType),
+    aggregateType: 'thing',
+    aggregateId,
+    payload: { aggregateId, messageType },
+    correlationId: `corr-${aggregateId}`,
+  };
 }
 
 async function write(moduleRef: TestingModule, events: OutboxEvent[]): Promise<string[]> {
@@ -119,7 +155,12 @@ describe('OutboxRelay when part of Kafka fails (real Postgres and Kafka)', () =>
 
   beforeAll(async () => {
     database = await createTestDatabase(serverUrl, 'outbox_partitions');
-    const migrations = createDataSource({ serverUrl, database, entities: [OutboxMessage], migrations: [CreateOutboxMessages1764460800010] });
+    const migrations = createDataSource({
+      serverUrl,
+      database,
+      entities: [OutboxMessage],
+      migrations: [CreateOutboxMessages1764460800010],
+    });
     await migrateDatabase(migrations, serverUrl, database);
   });
 
@@ -138,14 +179,21 @@ describe('OutboxRelay when part of Kafka fails (real Postgres and Kafka)', () =>
       const healthy = aggregates.filter((id) => partitionOf(topic, id) !== 1);
       expect(bad.length).toBeGreaterThan(0);
       expect(healthy.length).toBeGreaterThan(0);
-      await write(moduleRef, aggregates.map((id) => event(topic, id)));
+      await write(
+        moduleRef,
+        aggregates.map((id) => event(topic, id)),
+      );
 
       const result = await moduleRef.get(OutboxRelay).publishBatch();
       expect(result).toEqual({ leader: true, selected: 30, published: healthy.length, failed: bad.length });
 
-      const rows: { aggregate_id: string; published_at: Date | null; attempts: number; last_error: string | null; wait: string }[] = await moduleRef
-        .get(DataSource)
-        .query('SELECT aggregate_id, published_at, attempts, last_error, EXTRACT(EPOCH FROM next_attempt_at - now()) AS wait FROM outbox_messages WHERE topic = $1', [topic]);
+      const rows: { aggregate_id: string; published_at: Date | null; attempts: number; last_error: string | null; wait: string }[] =
+        await moduleRef
+          .get(DataSource)
+          .query(
+            'SELECT aggregate_id, published_at, attempts, last_error, EXTRACT(EPOCH FROM next_attempt_at - now()) AS wait FROM outbox_messages WHERE topic = $1',
+            [topic],
+          );
       for (const row of rows.filter((one) => healthy.includes(one.aggregate_id))) expect(row.published_at).toBeInstanceOf(Date);
       for (const row of rows.filter((one) => bad.includes(one.aggregate_id))) {
         expect(row.published_at).toBeNull();
@@ -182,7 +230,10 @@ describe('OutboxRelay when part of Kafka fails (real Postgres and Kafka)', () =>
         await write(moduleRef, [event(topic, uniqueName('warm'))]);
         expect(await relay.publishBatch()).toMatchObject({ published: 1 });
 
-        const ids = await write(moduleRef, Array.from({ length: 20 }, (_, n) => event(topic, uniqueName(`frozen${n}`))));
+        const ids = await write(
+          moduleRef,
+          Array.from({ length: 20 }, (_, n) => event(topic, uniqueName(`frozen${n}`))),
+        );
         broker.freeze();
         const started = Date.now();
         const result = await relay.publishBatch();
@@ -192,10 +243,12 @@ describe('OutboxRelay when part of Kafka fails (real Postgres and Kafka)', () =>
         // kafkajs alone would wait 30 s per request, times its retries; the deadline is 3 s.
         expect(tookMs).toBeLessThan(10_000);
         expect(await relayLockIsFree(database)).toBe(true);
-        const pending = await moduleRef.get(DataSource).query(
-          'SELECT count(*)::int AS n FROM outbox_messages WHERE id = ANY($1::uuid[]) AND published_at IS NULL AND attempts = 1 AND next_attempt_at > now()',
-          [ids],
-        );
+        const pending = await moduleRef
+          .get(DataSource)
+          .query(
+            'SELECT count(*)::int AS n FROM outbox_messages WHERE id = ANY($1::uuid[]) AND published_at IS NULL AND attempts = 1 AND next_attempt_at > now()',
+            [ids],
+          );
         expect(pending).toEqual([{ n: 20 }]);
       } finally {
         broker.thaw();
@@ -227,5 +280,9 @@ describe('OutboxRelay when part of Kafka fails (real Postgres and Kafka)', () =>
 
 /** Resolves once some session holds the relay's advisory lock (a batch is in flight). */
 async function waitForRelayInTransaction(database: string): Promise<void> {
-  await waitFor(async () => !(await relayLockIsFree(database)), { timeoutMs: 30_000, intervalMs: 50, description: 'a relay batch holding the lock' });
+  await waitFor(async () => !(await relayLockIsFree(database)), {
+    timeoutMs: 30_000,
+    intervalMs: 50,
+    description: 'a relay batch holding the lock',
+  });
 }

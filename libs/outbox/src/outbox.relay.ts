@@ -131,7 +131,9 @@ export class OutboxRelay {
     let batches = 0;
     let moreDue = false;
     while (batches < this.config.OUTBOX_MAX_BATCHES_PER_CYCLE && !this.stopping) {
-      const result = await this.publishBatches(Math.min(this.config.OUTBOX_BATCHES_PER_TRANSACTION, this.config.OUTBOX_MAX_BATCHES_PER_CYCLE - batches));
+      const result = await this.publishBatches(
+        Math.min(this.config.OUTBOX_BATCHES_PER_TRANSACTION, this.config.OUTBOX_MAX_BATCHES_PER_CYCLE - batches),
+      );
       attempted += result.selected;
       batches += result.batches;
       moreDue = result.leader && result.moreDue;

@@ -139,7 +139,9 @@ describe('OutboxWriter (real Postgres)', () => {
 
   it('when the payload violates its declaration, then add throws naming the message type and field, and the transaction writes nothing', async () => {
     const aggregateId = uniqueName('invalid');
-    await expect(tx.run(() => writer.add(event(aggregateId, { payload: { aggregateId, amount: -1 } })))).rejects.toThrow(OutboxEventRejectedError);
+    await expect(tx.run(() => writer.add(event(aggregateId, { payload: { aggregateId, amount: -1 } })))).rejects.toThrow(
+      OutboxEventRejectedError,
+    );
     await expect(tx.run(() => writer.add(event(aggregateId, { payload: { amount: -1 } })))).rejects.toThrow(
       `ThingHappened for ${aggregateId} on test.thing.v1 violates its contract: payload.amount must be >= 0`,
     );

@@ -57,8 +57,18 @@ export class OutboxWriter {
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
          RETURNING topic)
        SELECT pg_notify($10, topic) FROM inserted`,
-      [id, event.aggregateType, event.aggregateId, event.message.type, event.topic, event.key ?? event.aggregateId,
-        JSON.stringify(event.payload), JSON.stringify(headers), occurredAt, OUTBOX_CHANNEL],
+      [
+        id,
+        event.aggregateType,
+        event.aggregateId,
+        event.message.type,
+        event.topic,
+        event.key ?? event.aggregateId,
+        JSON.stringify(event.payload),
+        JSON.stringify(headers),
+        occurredAt,
+        OUTBOX_CHANNEL,
+      ],
     );
     return id;
   }

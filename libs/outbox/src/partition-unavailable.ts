@@ -16,7 +16,10 @@ const PARTITION_WIDE_TYPES = new Set([
 
 /** True when `error` (or what it wraps) says a partition cannot take records right now. */
 export function isPartitionUnavailable(error: unknown): boolean {
-  for (let current = error as { name?: string; type?: string; message?: string; cause?: unknown; originalError?: unknown } | undefined; current; ) {
+  for (
+    let current = error as { name?: string; type?: string; message?: string; cause?: unknown; originalError?: unknown } | undefined;
+    current;
+  ) {
     if (current.type && PARTITION_WIDE_TYPES.has(current.type)) return true;
     // kafkajs' own check when the metadata names no leader (cluster.findLeaderForPartitions).
     if (current.name === 'KafkaJSError' && current.message === 'Invalid partition metadata') return true;

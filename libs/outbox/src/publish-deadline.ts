@@ -40,7 +40,9 @@ export class PublishDeadline {
     }
     return new Promise<T>((resolve, reject) => {
       const remaining = this.at - Date.now();
-      const timer = Number.isFinite(remaining) ? setTimeout(() => finish(() => reject(new PublishDeadlineExceeded(this.reason()))), remaining) : undefined;
+      const timer = Number.isFinite(remaining)
+        ? setTimeout(() => finish(() => reject(new PublishDeadlineExceeded(this.reason()))), remaining)
+        : undefined;
       const onAbort = () => finish(() => reject(new PublishDeadlineExceeded(this.reason())));
       this.signal?.addEventListener('abort', onAbort, { once: true });
       let settled = false;

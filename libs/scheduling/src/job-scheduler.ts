@@ -43,7 +43,10 @@ export abstract class JobScheduler implements OnApplicationBootstrap, OnModuleDe
     const { schedule } = this;
     if (!schedule) return;
     if ('intervalMs' in schedule) {
-      this.registry.addInterval(this.name, setInterval(() => this.job.trigger(), schedule.intervalMs));
+      this.registry.addInterval(
+        this.name,
+        setInterval(() => this.job.trigger(), schedule.intervalMs),
+      );
       return;
     }
     const cron = CronJob.from({ cronTime: schedule.cron, onTick: () => this.job.trigger() });

@@ -14,7 +14,7 @@ function capture(level = 'info'): Record<string, unknown>[] {
 }
 
 describe('structured logs', () => {
-  it('when a line is logged inside a span and a unit of work, then it is JSON with the service, the trace id and the unit\'s ids, annotations included', () => {
+  it("when a line is logged inside a span and a unit of work, then it is JSON with the service, the trace id and the unit's ids, annotations included", () => {
     const lines = capture();
     const traceId = '4bf92f3577b34da6a3ce929d0e0e4736';
     const span = appTracer().startSpan('work', {}, contextFromTraceparent(`00-${traceId}-00f067aa0ba902b7-01`));
@@ -24,7 +24,17 @@ describe('structured logs', () => {
         appLogger().info('handled');
       }),
     );
-    expect(lines).toEqual([expect.objectContaining({ msg: 'handled', service: 'unit', traceId, messageId: 'm-1', correlationId: 'c-1', orderId: 'o-1', level: 30 })]);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        msg: 'handled',
+        service: 'unit',
+        traceId,
+        messageId: 'm-1',
+        correlationId: 'c-1',
+        orderId: 'o-1',
+        level: 30,
+      }),
+    ]);
   });
 
   it('when annotating outside a unit of work, then nothing happens and the line has no ids', () => {

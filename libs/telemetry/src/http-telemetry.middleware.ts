@@ -19,7 +19,11 @@ export function httpTelemetry() {
   return (req: Request, res: Response, next: NextFunction): void => {
     const started = performance.now();
     const parent = contextFromTraceparent(req.header('traceparent'));
-    const span = appTracer().startSpan(`${req.method}`, { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method } }, parent);
+    const span = appTracer().startSpan(
+      `${req.method}`,
+      { kind: SpanKind.SERVER, attributes: { 'http.request.method': req.method } },
+      parent,
+    );
     const fields: LogFields = {};
     res.once('finish', () => {
       const route = req.route ? `${req.baseUrl}${String(req.route.path)}` : undefined;

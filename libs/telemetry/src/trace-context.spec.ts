@@ -36,7 +36,9 @@ describe('trace context without an exporter', () => {
   });
 
   it('when a span context is formatted, then the sampled flag is kept and an invalid context gives nothing', () => {
-    expect(formatTraceparent({ traceId: TRACE_ID, spanId: PARENT_ID, traceFlags: TraceFlags.SAMPLED })).toBe(`00-${TRACE_ID}-${PARENT_ID}-01`);
+    expect(formatTraceparent({ traceId: TRACE_ID, spanId: PARENT_ID, traceFlags: TraceFlags.SAMPLED })).toBe(
+      `00-${TRACE_ID}-${PARENT_ID}-01`,
+    );
     expect(formatTraceparent({ traceId: TRACE_ID, spanId: PARENT_ID, traceFlags: TraceFlags.NONE })).toBe(`00-${TRACE_ID}-${PARENT_ID}-00`);
     expect(formatTraceparent({ traceId: '0'.repeat(32), spanId: PARENT_ID, traceFlags: TraceFlags.SAMPLED })).toBeUndefined();
     expect(traceIdOf(`00-${TRACE_ID}-${PARENT_ID}-01`)).toBe(TRACE_ID);

@@ -1,4 +1,13 @@
-import { type Context, context, isSpanContextValid, propagation, ROOT_CONTEXT, type SpanContext, trace, TraceFlags } from '@opentelemetry/api';
+import {
+  type Context,
+  context,
+  isSpanContextValid,
+  propagation,
+  ROOT_CONTEXT,
+  type SpanContext,
+  trace,
+  TraceFlags,
+} from '@opentelemetry/api';
 
 const TRACEPARENT = /^00-([0-9a-f]{32})-([0-9a-f]{16})-([0-9a-f]{2})$/;
 

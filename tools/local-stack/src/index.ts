@@ -16,7 +16,15 @@ export { assertTestDatabaseName, createTestDatabase, dropTestDatabase, queryTest
 export { kafkaAnswers, waitForGroupCoordinator } from './kafka/kafka-probe.js';
 export { ensureKafka, stopKafkaStartedBy, type EnsureKafkaOptions, type KafkaSource } from './kafka/ensure-kafka.js';
 export { startGroupAtEnd, committedOffsets, deleteConsumerGroups } from './kafka/consumer-group-position.js';
-export { TopicRecorder, readTopicUntil, recordsByKey, topicEndOffsets, type RecordedMessage, type TopicOffsets, type TopicRecorderOptions } from './kafka/topic-recorder.js';
+export {
+  TopicRecorder,
+  readTopicUntil,
+  recordsByKey,
+  topicEndOffsets,
+  type RecordedMessage,
+  type TopicOffsets,
+  type TopicRecorderOptions,
+} from './kafka/topic-recorder.js';
 export { requestJson, type JsonResponse } from './http/request-json.js';
 export {
   services,

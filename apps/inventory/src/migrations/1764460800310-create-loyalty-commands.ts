@@ -18,9 +18,7 @@ export class CreateLoyaltyCommands1764460800310 implements MigrationInterface {
         created_at timestamptz NOT NULL DEFAULT now(),
         completed_at timestamptz
       )`);
-    await queryRunner.query(
-      "CREATE INDEX loyalty_commands_due_idx ON loyalty_commands (next_attempt_at) WHERE status = 'PENDING'",
-    );
+    await queryRunner.query("CREATE INDEX loyalty_commands_due_idx ON loyalty_commands (next_attempt_at) WHERE status = 'PENDING'");
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {

@@ -34,8 +34,12 @@ export class StoreLoyaltyCommandsAsRequests1764460800350 implements MigrationInt
     await queryRunner.query('ALTER TABLE loyalty_commands RENAME COLUMN customer_id TO generated_customer_id');
     await queryRunner.query('ALTER TABLE loyalty_commands RENAME COLUMN order_id TO generated_order_id');
     await queryRunner.query('ALTER TABLE loyalty_commands RENAME COLUMN points TO generated_points');
-    await queryRunner.query('ALTER TABLE loyalty_commands ADD COLUMN customer_id text, ADD COLUMN order_id uuid, ADD COLUMN points int CHECK (points > 0)');
-    await queryRunner.query('UPDATE loyalty_commands SET customer_id = generated_customer_id, order_id = generated_order_id, points = generated_points');
+    await queryRunner.query(
+      'ALTER TABLE loyalty_commands ADD COLUMN customer_id text, ADD COLUMN order_id uuid, ADD COLUMN points int CHECK (points > 0)',
+    );
+    await queryRunner.query(
+      'UPDATE loyalty_commands SET customer_id = generated_customer_id, order_id = generated_order_id, points = generated_points',
+    );
     await queryRunner.query(`
       ALTER TABLE loyalty_commands
         ALTER COLUMN customer_id SET NOT NULL,

@@ -43,13 +43,22 @@ describe('inventory consuming order events (real process, real Postgres and Kafk
 
   const sql = <R extends Record<string, unknown> = Record<string, any>>(text: string, params: unknown[] = []) =>
     queryTestDatabase<R>(serverUrl, database, text, params);
-  const stockOf = async (sku: string): Promise<StockRow> => (await sql<StockRow & Record<string, unknown>>('SELECT available, reserved FROM stock_items WHERE sku = $1', [sku]))[0];
-  const metric = (name: string, labels: Record<string, string> = {}) => scrapeMetric(inventory.baseUrl, name, { consumer: CONSUMER, ...labels });
+  const stockOf = async (sku: string): Promise<StockRow> =>
+    (await sql<StockRow & Record<string, unknown>>('SELECT available, reserved FROM stock_items WHERE sku = $1', [sku]))[0];
+  const metric = (name: string, labels: Record<string, string> = {}) =>
+    scrapeMetric(inventory.baseUrl, name, { consumer: CONSUMER, ...labels });
   const publish = (records: RawRecord[]) => publishRecords(brokers, Topics.orders, records);
 
   const orderCreated = (lines: Pick<OrderLine, 'sku' | 'quantity'>[]): OrderCreated =>
-    orderCreatedPayload(`customer-${run}`, lines.map((line) => ({ ...line, unitPriceCents: 250 })));
-  const cancelled = (orderId: string): OrderCancelled => ({ orderId, customerId: `customer-${run}`, cancelledAt: new Date().toISOString() });
+    orderCreatedPayload(
+      `customer-${run}`,
+      lines.map((line) => ({ ...line, unitPriceCents: 250 })),
+    );
+  const cancelled = (orderId: string): OrderCancelled => ({
+    orderId,
+    customerId: `customer-${run}`,
+    cancelledAt: new Date().toISOString(),
+  });
 
   /** Waits until the inbox committed `messageId`: the handler's whole transaction is visible then. */
   const processed = (messageId: string) =>
@@ -99,7 +108,13 @@ describe('inventory consuming order events (real process, real Postgres and Kafk
     expect(await stockOf(APPLE)).toEqual({ available: before.apple.available - 3, reserved: before.apple.reserved + 3 });
     expect(await stockOf(PEAR)).toEqual({ available: before.pear.available - 1, reserved: before.pear.reserved + 1 });
     const [reservation] = await sql('SELECT status, items FROM reservations WHERE order_id = $1', [order.orderId]);
-    expect(reservation).toEqual({ status: 'RESERVED', items: [{ sku: APPLE, quantity: 3 }, { sku: PEAR, quantity: 1 }].sort((a, b) => (a.sku < b.sku ? -1 : 1)) });
+    expect(reservation).toEqual({
+      status: 'RESERVED',
+      items: [
+        { sku: APPLE, quantity: 3 },
+        { sku: PEAR, quantity: 1 },
+      ].sort((a, b) => (a.sku < b.sku ? -1 : 1)),
+    });
     const commands = await sql('SELECT id, customer_id, points, status FROM loyalty_commands WHERE order_id = $1', [order.orderId]);
     expect(commands).toEqual([{ id: `loyalty-accrual:${order.orderId}`, customer_id: order.customerId, points: 10, status: 'PENDING' }]);
     const answers = await answersFor(order.orderId);
@@ -123,7 +138,10 @@ describe('inventory consuming order events (real process, real Postgres and Kafk
     expect(await sql('SELECT 1 FROM reservations WHERE order_id = $1', [order.orderId])).toEqual([]);
     expect(await sql('SELECT 1 FROM loyalty_commands WHERE order_id = $1', [order.orderId])).toEqual([]);
     const [answer] = await answersFor(order.orderId);
-    expect(answer).toMatchObject({ message_type: 'StockRejected', payload: { orderId: order.orderId, reasonCode: 'INVENTORY.INSUFFICIENT_STOCK' } });
+    expect(answer).toMatchObject({
+      message_type: 'StockRejected',
+      payload: { orderId: order.orderId, reasonCode: 'INVENTORY.INSUFFICIENT_STOCK' },
+    });
     expect(answer.payload.reason).toContain(PEAR);
   });
 
@@ -188,7 +206,10 @@ describe('inventory consuming order events (real process, real Postgres and Kafk
     expect(await sql('SELECT 1 FROM loyalty_commands WHERE order_id = $1', [order.orderId])).toEqual([]);
     const answers = await answersFor(order.orderId);
     expect(answers).toHaveLength(1);
-    expect(answers[0]).toMatchObject({ message_type: 'StockRejected', payload: { orderId: order.orderId, reasonCode: 'INVENTORY.ORDER_CANCELLED' } });
+    expect(answers[0]).toMatchObject({
+      message_type: 'StockRejected',
+      payload: { orderId: order.orderId, reasonCode: 'INVENTORY.ORDER_CANCELLED' },
+    });
   });
 
   it('when the same record is published twice, then one reservation, one loyalty command, one answer, and inbox_duplicates_total counts one', async () => {
@@ -234,15 +255,28 @@ describe('inventory consuming order events (real process, real Postgres and Kafk
       [
         'SCHEMA_VIOLATION',
         '0',
-        { ...withHeaders({}), value: JSON.stringify({ ...orderCreated([{ sku: APPLE, quantity: 1 }]), items: [{ sku: APPLE, quantity: 0, unitPriceCents: 1 }] }) },
+        {
+          ...withHeaders({}),
+          value: JSON.stringify({
+            ...orderCreated([{ sku: APPLE, quantity: 1 }]),
+            items: [{ sku: APPLE, quantity: 0, unitPriceCents: 1 }],
+          }),
+        },
       ],
       [
         'PAYLOAD_MISMATCH',
         '1',
-        eventRecord(Topics.orders, 'OrderCreated', { ...first, totalCents: first.totalCents + 1 }, { messageId: original.headers![Headers.messageId], key }),
+        eventRecord(
+          Topics.orders,
+          'OrderCreated',
+          { ...first, totalCents: first.totalCents + 1 },
+          { messageId: original.headers![Headers.messageId], key },
+        ),
       ],
     ];
-    const deadBefore = Object.fromEntries(await Promise.all(poison.map(async ([reason]) => [reason, await metric('inbox_dead_lettered_total', { reason })])));
+    const deadBefore = Object.fromEntries(
+      await Promise.all(poison.map(async ([reason]) => [reason, await metric('inbox_dead_lettered_total', { reason })])),
+    );
     const positions = await publish([...poison.map(([, , record]) => record), valid]);
     expect(new Set(positions.map((position) => position.partition)).size).toBe(1);
 
@@ -292,7 +326,9 @@ describe('inventory consuming order events (real process, real Postgres and Kafk
       [DeadLetterHeaders.originalOffset]: String(positions[1].offset),
     });
     expect(letter.headers[DeadLetterHeaders.error]).toMatch(/duplicate key|reservations_pkey/);
-    expect(inventory.process.logs.match(new RegExp(`attempt \\d for OrderCreated ${second.headers![Headers.messageId]} failed`, 'g'))).toHaveLength(MAX_ATTEMPTS);
+    expect(
+      inventory.process.logs.match(new RegExp(`attempt \\d for OrderCreated ${second.headers![Headers.messageId]} failed`, 'g')),
+    ).toHaveLength(MAX_ATTEMPTS);
     // Reserved once for the order, once for the follower; the failed copy left nothing behind.
     expect(await stockOf(APPLE)).toEqual({ available: before.available - 2, reserved: before.reserved + 2 });
     expect(await sql('SELECT status FROM reservations WHERE order_id = $1', [after.orderId])).toEqual([{ status: 'RESERVED' }]);

@@ -11,6 +11,7 @@ import { StockBatchLocks } from './stock-batch-locks.js';
 
 @Module({
   imports: [OutboxModule.forFeature(), CommandsModule.forFeature({ table: LOYALTY_COMMANDS_TABLE })],
-  controllers: [OrderEventsController], providers: [ReserveStockService, ReleaseStockService, StockBatchLocks, CancelledOrdersCleanup, CancelledOrdersCleanupScheduler],
+  controllers: [OrderEventsController],
+  providers: [ReserveStockService, ReleaseStockService, StockBatchLocks, CancelledOrdersCleanup, CancelledOrdersCleanupScheduler],
 })
 export class ReservationsModule {}

@@ -82,7 +82,7 @@ describe('loyalty accruals over HTTP (real process, real Postgres)', () => {
     expect(await accrualsOfOrder(body.orderId)).toBe(1);
   });
 
-  it('when accruals are listed by customer, then only that customer\'s are returned, oldest first, with their total', async () => {
+  it("when accruals are listed by customer, then only that customer's are returned, oldest first, with their total", async () => {
     const customerId = uniqueName('customer');
     const bodies = [accrual(customerId, 5), accrual(customerId, 7)];
     for (const body of bodies) expect((await post(body, uniqueName('loyalty-list'))).status).toBe(201);

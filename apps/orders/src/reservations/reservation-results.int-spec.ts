@@ -32,14 +32,20 @@ describe('orders applying reservation results (real process, real Postgres and K
   let deadLetters: TopicRecorder;
 
   const placeOrder = async (): Promise<string> =>
-    (await postOrder(orders.baseUrl, { customerId: 'results-customer', items: [{ sku: 'SKU-RESULTS', quantity: 2, unitPriceCents: 500 }] })).id;
+    (await postOrder(orders.baseUrl, { customerId: 'results-customer', items: [{ sku: 'SKU-RESULTS', quantity: 2, unitPriceCents: 500 }] }))
+      .id;
   const getOrder = async (id: string) => (await requestJson('GET', `${orders.baseUrl}/orders/${id}`)).body;
-  const reserved = (orderId: string): StockReserved => ({ orderId, items: [{ sku: 'SKU-RESULTS', quantity: 2 }], reservedAt: new Date().toISOString() });
+  const reserved = (orderId: string): StockReserved => ({
+    orderId,
+    items: [{ sku: 'SKU-RESULTS', quantity: 2 }],
+    reservedAt: new Date().toISOString(),
+  });
   const publish = (records: ReturnType<typeof eventRecord>[]) => publishRecords(brokers, Topics.reservations, records);
   const processed = (messageId: string) =>
     waitForInboxMessage(serverUrl, database, messageId, { consumer: CONSUMER, description: `orders to process message ${messageId}` });
   // Another orders process on the shared broker may dead-letter the same record with its own settings.
-  const deadLetterOf = (position: RecordPosition) => waitForDeadLetter(deadLetters, Topics.reservations, position, { attempts: MAX_ATTEMPTS });
+  const deadLetterOf = (position: RecordPosition) =>
+    waitForDeadLetter(deadLetters, Topics.reservations, position, { attempts: MAX_ATTEMPTS });
 
   beforeAll(async () => {
     database = await services.createDatabase('orders_reservation_results');
@@ -119,7 +125,9 @@ describe('orders applying reservation results (real process, real Postgres and K
       [DeadLetterHeaders.originalOffset]: String(positions[0].offset),
     });
     expect(letter.headers[DeadLetterHeaders.error]).toContain(`ORDERS.NOT_FOUND: order ${stranger}`);
-    const attempts = orders.process.logs.match(new RegExp(`attempt \\d for StockReserved ${poison.headers![Headers.messageId]} failed`, 'g'));
+    const attempts = orders.process.logs.match(
+      new RegExp(`attempt \\d for StockReserved ${poison.headers![Headers.messageId]} failed`, 'g'),
+    );
     expect(attempts).toHaveLength(MAX_ATTEMPTS);
   });
 });

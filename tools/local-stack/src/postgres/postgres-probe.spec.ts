@@ -9,10 +9,14 @@ describe('postgresFixHint', () => {
   });
 
   it('when no password was sent to a server that wants one (SCRAM), then the hint is the same', () => {
-    expect(postgresFixHint(new Error('SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string'))).toContain('docker compose down -v');
+    expect(postgresFixHint(new Error('SASL: SCRAM-SERVER-FIRST-MESSAGE: client password must be a string'))).toContain(
+      'docker compose down -v',
+    );
   });
 
   it('when nothing answers, then the hint says to start a server', () => {
-    expect(postgresFixHint(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))).toContain('Start a server');
+    expect(postgresFixHint(Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }))).toContain(
+      'Start a server',
+    );
   });
 });

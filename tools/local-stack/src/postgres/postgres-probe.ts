@@ -6,8 +6,7 @@ import { databaseUrl } from '@app/database';
  * "start a server" would send the user in a circle: it says where the password goes instead.
  */
 export function postgresFixHint(error: Error & { code?: string }): string {
-  const authentication =
-    error.code === '28P01' || error.code === '28000' || /password|SASL|authentication/i.test(error.message);
+  const authentication = error.code === '28P01' || error.code === '28000' || /password|SASL|authentication/i.test(error.message);
   if (authentication) {
     return (
       'The server answers but wants a password: put it in DATABASE_URL (postgres://user:password@host:port). ' +
@@ -25,7 +24,9 @@ export async function assertPostgresAnswers(serverUrl: string): Promise<void> {
     await client.connect();
     await client.query('SELECT 1');
   } catch (error) {
-    throw new Error(`PostgreSQL does not accept DATABASE_URL=${serverUrl} (${(error as Error).message}). ${postgresFixHint(error as Error)}`);
+    throw new Error(
+      `PostgreSQL does not accept DATABASE_URL=${serverUrl} (${(error as Error).message}). ${postgresFixHint(error as Error)}`,
+    );
   } finally {
     await client.end().catch(() => undefined);
   }

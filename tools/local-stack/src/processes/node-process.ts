@@ -104,7 +104,8 @@ export class NodeProcess {
     const exit = await script.exited;
     await script.closed;
     if (script.spawnError) throw new Error(`node ${options.entry} failed: ${script.spawnError.message}\n${script.output}`);
-    if (exit.code !== 0) throw new Error(`node ${options.entry} exited with ${exit.signal ?? `code ${exit.code}`}:\n${script.output.trimEnd()}`);
+    if (exit.code !== 0)
+      throw new Error(`node ${options.entry} exited with ${exit.signal ?? `code ${exit.code}`}:\n${script.output.trimEnd()}`);
     return script.output;
   }
 

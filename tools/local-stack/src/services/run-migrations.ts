@@ -34,5 +34,9 @@ export async function runMigrations(services: readonly ServiceDescriptor[], opti
  */
 export async function migrateServiceDatabase(service: ServiceName, serverUrl: string, database: string): Promise<void> {
   assertTestDatabaseName(database);
-  await NodeProcess.run({ entry: compiledEntry(service, 'migrate'), cwd: findRepoRoot(), env: { PATH: process.env.PATH, DATABASE_URL: serverUrl, DATABASE_NAME: database } });
+  await NodeProcess.run({
+    entry: compiledEntry(service, 'migrate'),
+    cwd: findRepoRoot(),
+    env: { PATH: process.env.PATH, DATABASE_URL: serverUrl, DATABASE_NAME: database },
+  });
 }

@@ -144,7 +144,13 @@ export class ServiceProcess {
   private async launch(): Promise<void> {
     const child = this.current
       ? this.current.respawn(this.env)
-      : new NodeProcess({ name: this.name, entry: compiledEntry(this.options.service, 'main'), env: this.env, cwd: findRepoRoot(), echo: this.options.echo });
+      : new NodeProcess({
+          name: this.name,
+          entry: compiledEntry(this.options.service, 'main'),
+          env: this.env,
+          cwd: findRepoRoot(),
+          echo: this.options.echo,
+        });
     this.current = child;
     try {
       await child.waitUntilHealthy(`${this.baseUrl}/health`);

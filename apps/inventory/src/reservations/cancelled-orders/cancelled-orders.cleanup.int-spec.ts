@@ -23,9 +23,11 @@ describe('CancelledOrdersCleanup (real Postgres)', () => {
       [ageMs],
     );
   const ages = async () =>
-    (await dataSource.query<{ days: number }[]>('SELECT round(extract(epoch FROM now() - cancelled_at) / 86400)::int AS days FROM cancelled_orders ORDER BY 1')).map(
-      (row) => row.days,
-    );
+    (
+      await dataSource.query<{ days: number }[]>(
+        'SELECT round(extract(epoch FROM now() - cancelled_at) / 86400)::int AS days FROM cancelled_orders ORDER BY 1',
+      )
+    ).map((row) => row.days);
 
   beforeAll(async () => {
     database = await createTestDatabase(serverUrl, 'inventory_cancelled_cleanup');

@@ -36,10 +36,10 @@ export class ReleaseStockService {
     if (reservation.status !== 'RESERVED') return;
     // Same SKU order as reserving, so a release and a reservation never deadlock.
     for (const line of reservation.items) {
-      await manager.query('UPDATE stock_items SET available = available + $2, reserved = reserved - $2, updated_at = now() WHERE sku = $1', [
-        line.sku,
-        line.quantity,
-      ]);
+      await manager.query(
+        'UPDATE stock_items SET available = available + $2, reserved = reserved - $2, updated_at = now() WHERE sku = $1',
+        [line.sku, line.quantity],
+      );
     }
     reservation.status = 'RELEASED';
     reservation.releasedAt = new Date();

@@ -25,7 +25,9 @@ class LoyaltyCommandRejectedError extends Error {
  * will check it: a command loyalty would refuse fails the reservation transaction now (and the
  * order is retried, then dead-lettered, visibly) instead of being parked later.
  */
-export function loyaltyAccrualCommand(order: Pick<OrderCreated, 'orderId' | 'customerId' | 'totalCents'>): (OutgoingCommand & { body: AccrualRequest }) | undefined {
+export function loyaltyAccrualCommand(
+  order: Pick<OrderCreated, 'orderId' | 'customerId' | 'totalCents'>,
+): (OutgoingCommand & { body: AccrualRequest }) | undefined {
   const points = pointsFor(order.totalCents);
   if (points <= 0) return undefined;
   const body: AccrualRequest = { customerId: order.customerId, orderId: order.orderId, points };

@@ -60,7 +60,14 @@ export class ReserveStockService {
 
     const unknown = lines.filter((line) => !bySku.has(line.sku));
     if (unknown.length > 0) {
-      return this.reject(envelope, InventoryErrorCodes.UNKNOWN_SKU, rejectionReason('Unknown SKU(s)', unknown.map((line) => line.sku)));
+      return this.reject(
+        envelope,
+        InventoryErrorCodes.UNKNOWN_SKU,
+        rejectionReason(
+          'Unknown SKU(s)',
+          unknown.map((line) => line.sku),
+        ),
+      );
     }
     const short = lines.filter((line) => bySku.get(line.sku)!.available < line.quantity);
     if (short.length > 0) {

@@ -15,7 +15,11 @@ export class CancelOrderController {
   @ApiOperation({ summary: 'Cancel an order', description: 'Safe to retry: cancelling a cancelled order returns it unchanged.' })
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiOkResponse({ type: OrderResponse, description: 'The order, now CANCELLED' })
-  @ApiErrors({ 400: 'id is not a UUID v4' }, { 404: OrdersErrorCodes.NOT_FOUND }, { 409: `${OrdersErrorCodes.NOT_CANCELLABLE}: the order is REJECTED` })
+  @ApiErrors(
+    { 400: 'id is not a UUID v4' },
+    { 404: OrdersErrorCodes.NOT_FOUND },
+    { 409: `${OrdersErrorCodes.NOT_CANCELLABLE}: the order is REJECTED` },
+  )
   @HttpCode(200)
   cancel(@Param('id', uuidV4Param('id')) id: string) {
     annotateLog({ orderId: id });

@@ -13,7 +13,10 @@ export class PlaceOrderController {
 
   /** With `Idempotency-Key`, a retry after a lost response returns the same order. */
   @Post()
-  @ApiOperation({ summary: 'Place an order', description: 'Answers at once with status PENDING; the order and its OrderCreated event commit together.' })
+  @ApiOperation({
+    summary: 'Place an order',
+    description: 'Answers at once with status PENDING; the order and its OrderCreated event commit together.',
+  })
   @ApiCreatedResponse({ type: OrderResponse, description: 'Created (or, on a replay, the order the first request created)' })
   @ApiErrors(413)
   @HttpCode(201)

@@ -122,7 +122,9 @@ describe('POST /orders atomicity (real HTTP app, real Postgres)', () => {
 
     expect(cancel.status).toBeGreaterThanOrEqual(500);
     expect(await count()).toEqual(before);
-    const [order] = await queryTestDatabase<{ status: string }>(serverUrl, database, 'SELECT status FROM orders WHERE id = $1', [created.body.id]);
+    const [order] = await queryTestDatabase<{ status: string }>(serverUrl, database, 'SELECT status FROM orders WHERE id = $1', [
+      created.body.id,
+    ]);
     expect(order.status).toBe('PENDING');
   });
 
@@ -152,7 +154,10 @@ describe('POST /orders atomicity (real HTTP app, real Postgres)', () => {
     const payload = {
       orderId,
       customerId: 'contract',
-      items: [{ sku: 'SKU-A', quantity: 600, unitPriceCents: 1 }, { sku: 'SKU-A', quantity: 600, unitPriceCents: 1 }],
+      items: [
+        { sku: 'SKU-A', quantity: 600, unitPriceCents: 1 },
+        { sku: 'SKU-A', quantity: 600, unitPriceCents: 1 },
+      ],
       totalCents: 1200,
       createdAt: new Date().toISOString(),
     };
