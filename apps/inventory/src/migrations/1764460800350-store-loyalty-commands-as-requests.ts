@@ -2,11 +2,14 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
  * Stores each loyalty command as the request the dispatcher sends, `path` and JSON `body`, so that
- * `@app/commands` can send it without knowing loyalty (issue 9: outgoing commands as a library).
+ * `@app/commands` can send it without knowing loyalty.
  *
- * The accrual's fields stay columns, for operators (`npm run ops -- loyalty parked`), tests and
- * the chaos checker, but are now generated from the body: they can never disagree with what was
- * sent. Their NOT NULL and `points > 0` constraints stay.
+ * The accrual's own columns stay, for operators (`npm run ops -- loyalty parked`), tests and the
+ * chaos checker, and a trigger keeps both forms of a row in step: a row written with a body gets
+ * its columns from the body, and a row written the old way (columns, no body) gets its request
+ * built from them. Why not generated columns: during a rolling deploy, replicas still running the
+ * code from before this migration insert the old way, and their commands must be sent too (expand
+ * now; dropping the old form is a later migration, once no such writer is left).
  */
 export class StoreLoyaltyCommandsAsRequests1764460800350 implements MigrationInterface {
   name = 'StoreLoyaltyCommandsAsRequests1764460800350';
@@ -16,39 +19,29 @@ export class StoreLoyaltyCommandsAsRequests1764460800350 implements MigrationInt
     await queryRunner.query(
       "UPDATE loyalty_commands SET path = '/accruals', body = jsonb_build_object('customerId', customer_id, 'orderId', order_id, 'points', points)",
     );
+    // BEFORE triggers run before NOT NULL and CHECK: an old-style insert is completed, then checked.
+    await queryRunner.query('ALTER TABLE loyalty_commands ALTER COLUMN path SET NOT NULL, ALTER COLUMN body SET NOT NULL');
     await queryRunner.query(`
-      ALTER TABLE loyalty_commands
-        ALTER COLUMN path SET NOT NULL,
-        ALTER COLUMN body SET NOT NULL,
-        DROP COLUMN customer_id,
-        DROP COLUMN order_id,
-        DROP COLUMN points`);
-    await queryRunner.query(`
-      ALTER TABLE loyalty_commands
-        ADD COLUMN customer_id text NOT NULL GENERATED ALWAYS AS (body->>'customerId') STORED,
-        ADD COLUMN order_id uuid NOT NULL GENERATED ALWAYS AS ((body->>'orderId')::uuid) STORED,
-        ADD COLUMN points int NOT NULL GENERATED ALWAYS AS ((body->>'points')::int) STORED CHECK (points > 0)`);
+      CREATE FUNCTION loyalty_commands_both_forms() RETURNS trigger LANGUAGE plpgsql AS $$
+      BEGIN
+        IF NEW.body IS NULL THEN
+          NEW.path := coalesce(NEW.path, '/accruals');
+          NEW.body := jsonb_build_object('customerId', NEW.customer_id, 'orderId', NEW.order_id, 'points', NEW.points);
+        ELSE
+          NEW.customer_id := NEW.body->>'customerId';
+          NEW.order_id := (NEW.body->>'orderId')::uuid;
+          NEW.points := (NEW.body->>'points')::int;
+        END IF;
+        RETURN NEW;
+      END $$`);
+    await queryRunner.query(
+      'CREATE TRIGGER loyalty_commands_both_forms BEFORE INSERT OR UPDATE OF body ON loyalty_commands FOR EACH ROW EXECUTE FUNCTION loyalty_commands_both_forms()',
+    );
   }
 
   async down(queryRunner: QueryRunner): Promise<void> {
-    await queryRunner.query('ALTER TABLE loyalty_commands RENAME COLUMN customer_id TO generated_customer_id');
-    await queryRunner.query('ALTER TABLE loyalty_commands RENAME COLUMN order_id TO generated_order_id');
-    await queryRunner.query('ALTER TABLE loyalty_commands RENAME COLUMN points TO generated_points');
-    await queryRunner.query(
-      'ALTER TABLE loyalty_commands ADD COLUMN customer_id text, ADD COLUMN order_id uuid, ADD COLUMN points int CHECK (points > 0)',
-    );
-    await queryRunner.query(
-      'UPDATE loyalty_commands SET customer_id = generated_customer_id, order_id = generated_order_id, points = generated_points',
-    );
-    await queryRunner.query(`
-      ALTER TABLE loyalty_commands
-        ALTER COLUMN customer_id SET NOT NULL,
-        ALTER COLUMN order_id SET NOT NULL,
-        ALTER COLUMN points SET NOT NULL,
-        DROP COLUMN generated_customer_id,
-        DROP COLUMN generated_order_id,
-        DROP COLUMN generated_points,
-        DROP COLUMN path,
-        DROP COLUMN body`);
+    await queryRunner.query('DROP TRIGGER loyalty_commands_both_forms ON loyalty_commands');
+    await queryRunner.query('DROP FUNCTION loyalty_commands_both_forms()');
+    await queryRunner.query('ALTER TABLE loyalty_commands DROP COLUMN path, DROP COLUMN body');
   }
 }

@@ -1,0 +1,99 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import type { DataSource } from 'typeorm';
+import { loadConfig } from '@app/config';
+import { migrateDatabase } from '@app/database';
+import { testInfrastructure } from '@test/fixtures';
+import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
+import { inventoryEnv } from '../inventory.config.js';
+import { createInventoryDataSource } from '../inventory.data-source.js';
+
+const { serverUrl, brokers } = testInfrastructure();
+
+/**
+ * `loyalty_commands` after StoreLoyaltyCommandsAsRequests: the library writes a request (path,
+ * body); code from before it (a replica not yet upgraded in a rolling deploy) writes the accrual's
+ * columns. Both rows must end complete, so the dispatcher sends the old one and operators read the
+ * new one.
+ */
+describe('loyalty_commands accepts both forms of a row (real Postgres)', () => {
+  let database: string;
+  let dataSource: DataSource;
+
+  const row = async (id: string) =>
+    (
+      await dataSource.query<{ path: string; body: unknown; customer_id: string; order_id: string; points: number }[]>(
+        'SELECT path, body, customer_id, order_id, points FROM loyalty_commands WHERE id = $1',
+        [id],
+      )
+    )[0];
+
+  beforeAll(async () => {
+    database = await createTestDatabase(serverUrl, 'inventory_loyalty_forms');
+    const config = loadConfig(inventoryEnv, {
+      DATABASE_URL: serverUrl,
+      DATABASE_NAME: database,
+      KAFKA_BROKERS: brokers.join(','),
+      LOYALTY_BASE_URL: 'http://127.0.0.1:3002',
+    });
+    dataSource = await createInventoryDataSource(config).initialize();
+    await migrateDatabase(dataSource, serverUrl, database);
+  });
+
+  afterAll(async () => {
+    await dataSource?.destroy();
+    if (database) await dropTestDatabase(serverUrl, database);
+  });
+
+  it('when a row is written as a request (the library), then its accrual columns come from the body', async () => {
+    const orderId = '6f1c2b7e-2d3a-4e5f-8a9b-0c1d2e3f4a5b';
+    await dataSource.query('INSERT INTO loyalty_commands (id, path, body) VALUES ($1, $2, $3)', [
+      'new-form',
+      '/accruals',
+      JSON.stringify({ customerId: 'c-new', orderId, points: 7 }),
+    ]);
+
+    expect(await row('new-form')).toEqual({
+      path: '/accruals',
+      body: { customerId: 'c-new', orderId, points: 7 },
+      customer_id: 'c-new',
+      order_id: orderId,
+      points: 7,
+    });
+  });
+
+  it('when a row is written the old way (columns, no body), then its request is built from the columns', async () => {
+    const orderId = '0a9b8c7d-6e5f-4a3b-9c2d-1e0f9a8b7c6d';
+    await dataSource.query('INSERT INTO loyalty_commands (id, customer_id, order_id, points) VALUES ($1, $2, $3, $4)', [
+      'old-form',
+      'c-old',
+      orderId,
+      12,
+    ]);
+
+    expect(await row('old-form')).toEqual({
+      path: '/accruals',
+      body: { customerId: 'c-old', orderId, points: 12 },
+      customer_id: 'c-old',
+      order_id: orderId,
+      points: 12,
+    });
+  });
+
+  it('when a row would earn no points, then it is refused in either form', async () => {
+    const orderId = '1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e';
+    await expect(
+      dataSource.query('INSERT INTO loyalty_commands (id, customer_id, order_id, points) VALUES ($1, $2, $3, 0)', [
+        'zero-old',
+        'c',
+        orderId,
+      ]),
+    ).rejects.toThrow(/check constraint/);
+    await expect(
+      dataSource.query('INSERT INTO loyalty_commands (id, path, body) VALUES ($1, $2, $3)', [
+        'zero-new',
+        '/accruals',
+        JSON.stringify({ customerId: 'c', orderId, points: 0 }),
+      ]),
+    ).rejects.toThrow(/check constraint/);
+  });
+});
