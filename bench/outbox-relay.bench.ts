@@ -85,8 +85,8 @@ function summarize(values: number[]): Summary {
 function orderCreated(topic: string, n: number): OutboxEvent {
   const orderId = randomUUID();
   return {
-    topic,
-    message: OrderEvents.OrderCreated,
+    // The bench's own topic: the same declaration, published where this run reads.
+    message: { ...OrderEvents.OrderCreated, topic },
     aggregateType: 'order',
     aggregateId: orderId,
     payload: {

@@ -5,18 +5,11 @@
 import { randomUUID } from 'node:crypto';
 import type { Consumer } from 'kafkajs';
 import pg from 'pg';
-import { Topics } from '@app/contracts';
+import { type OrderCreated, Topics } from '@app/contracts';
 import { databaseUrl } from '@app/database';
 import { createKafka } from '@app/kafka';
 
-interface OrderCreatedPayload {
-  orderId: string;
-  customerId: string;
-  totalCents: number;
-  items: { sku: string; quantity: number }[];
-}
-
-async function reserve(pool: pg.Pool, order: OrderCreatedPayload): Promise<void> {
+async function reserve(pool: pg.Pool, order: OrderCreated): Promise<void> {
   const totals = new Map<string, number>();
   for (const { sku, quantity } of order.items) totals.set(sku, (totals.get(sku) ?? 0) + quantity);
   const lines = [...totals].sort(([a], [b]) => (a < b ? -1 : 1)).map(([sku, quantity]) => ({ sku, quantity }));
@@ -99,7 +92,7 @@ export class PlainReservationConsumer {
       partitionsConsumedConcurrently: options.concurrency,
       eachMessage: async ({ message }) => {
         if (message.headers?.['message-type']?.toString() !== 'OrderCreated' || !message.value) return;
-        await reserve(pool, JSON.parse(message.value.toString()) as OrderCreatedPayload);
+        await reserve(pool, JSON.parse(message.value.toString()) as OrderCreated);
       },
     });
     return new PlainReservationConsumer(consumer, pool);

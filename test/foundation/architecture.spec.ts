@@ -38,7 +38,7 @@ const projectOf = (file: string) => relative(root, file).split('/').slice(0, 2).
  * Which library may import which (`@app/<name>`), in runtime code; tests of a library may also
  * import the test fixtures (`@test/fixtures`) and the local tooling (`@tools/local-stack`). The one place that says how the libraries layer: a new dependency is a
  * design decision, made here, not found in a review. Foundations (no arrow out) first.
- * The pattern libraries know the envelope, never the domain's `contracts` (DESIGN.md, "Workspace layout").
+ * The pattern libraries (outbox, inbox, commands) know the envelope, never the domain's `contracts`.
  */
 const ALLOWED_LIBRARY_IMPORTS: Record<string, readonly string[]> = {
   backoff: [],

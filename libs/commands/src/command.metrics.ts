@@ -5,7 +5,9 @@ import { COMMANDS_OPTIONS, type CommandsOptions } from './commands.options.js';
 
 /**
  * The dispatcher's counters and the table's gauges, every name prefixed with the table
- * (`loyalty_commands_done_total`, ...): the dashboards and alert rules name them.
+ * (`loyalty_commands_done_total`, ...): the dashboards and alert rules name them. A
+ * schema-qualified table (`partner.payment_commands`) becomes `partner_payment_commands_...`:
+ * Prometheus names allow no dot.
  */
 @Injectable()
 export class CommandMetrics {
@@ -19,24 +21,25 @@ export class CommandMetrics {
     @Inject(DataSource) dataSource: DataSource,
     @Inject(COMMANDS_OPTIONS) { table }: CommandsOptions,
   ) {
-    this.done = new Counter({ name: `${table}_done_total`, help: `Commands of ${table} acknowledged with 2xx`, registers: [registry] });
+    const prefix = table.replace('.', '_');
+    this.done = new Counter({ name: `${prefix}_done_total`, help: `Commands of ${table} acknowledged with 2xx`, registers: [registry] });
     this.parked = new Counter({
-      name: `${table}_parked_total`,
+      name: `${prefix}_parked_total`,
       help: `Commands of ${table} parked after a 4xx: they need a human`,
       registers: [registry],
     });
     this.retried = new Counter({
-      name: `${table}_retried_total`,
+      name: `${prefix}_retried_total`,
       help: `Calls of ${table} commands that timed out, failed or got 5xx, and were scheduled again`,
       registers: [registry],
     });
     this.staleOutcomes = new Counter({
-      name: `${table}_stale_outcomes_total`,
+      name: `${prefix}_stale_outcomes_total`,
       help: 'Answers not recorded because the command was finished or claimed again meanwhile (a lease outlived by a slow call)',
       registers: [registry],
     });
     new Gauge({
-      name: `${table}_pending`,
+      name: `${prefix}_pending`,
       help: `Commands of ${table} not yet acknowledged`,
       registers: [registry],
       async collect() {
@@ -46,7 +49,7 @@ export class CommandMetrics {
     });
     // A gauge beside the counter: an alert on the gauge resolves once a human retried the commands.
     new Gauge({
-      name: `${table}_parked`,
+      name: `${prefix}_parked`,
       help: `Commands of ${table} parked after a 4xx, waiting for a human`,
       registers: [registry],
       async collect() {

@@ -2,6 +2,7 @@ import type { MessageDeclaration } from '@app/envelope';
 import { z } from 'zod';
 import { integer, list, record, text, timestamp, uuid } from './field-schemas.js';
 import { OrderLimits } from './order-limits.js';
+import { Topics } from './topics.js';
 
 export const SKU_PATTERN = new RegExp(`^[A-Z0-9][A-Z0-9-]{0,${OrderLimits.skuMaxLength - 1}}$`);
 
@@ -95,6 +96,16 @@ export type OrderCancelled = z.infer<typeof orderCancelled>;
 
 /** The messages of `orders.order.v1`, each declared once: type, schema version, payload schema. */
 export const OrderEvents = {
-  OrderCreated: { type: 'OrderCreated', schemaVersion: 1, schema: orderCreated } satisfies MessageDeclaration<OrderCreated>,
-  OrderCancelled: { type: 'OrderCancelled', schemaVersion: 1, schema: orderCancelled } satisfies MessageDeclaration<OrderCancelled>,
+  OrderCreated: {
+    topic: Topics.orders,
+    type: 'OrderCreated',
+    schemaVersion: 1,
+    schema: orderCreated,
+  } satisfies MessageDeclaration<OrderCreated>,
+  OrderCancelled: {
+    topic: Topics.orders,
+    type: 'OrderCancelled',
+    schemaVersion: 1,
+    schema: orderCancelled,
+  } satisfies MessageDeclaration<OrderCancelled>,
 } as const;

@@ -3,6 +3,7 @@ import type { z } from 'zod';
 import { codePointLength, integer, list, oneOf, record, text, timestamp, uuid } from './field-schemas.js';
 import { SKU_PATTERN } from './order-events.js';
 import { OrderLimits } from './order-limits.js';
+import { Topics } from './topics.js';
 
 /**
  * Stable codes: they cross process boundaries, so they never change meaning.
@@ -72,7 +73,22 @@ export type StockReleased = z.infer<typeof stockReleased>;
 
 /** The messages of `inventory.reservation.v1`, each declared once: type, schema version, payload schema. */
 export const ReservationEvents = {
-  StockReserved: { type: 'StockReserved', schemaVersion: 1, schema: stockReserved } satisfies MessageDeclaration<StockReserved>,
-  StockRejected: { type: 'StockRejected', schemaVersion: 1, schema: stockRejected } satisfies MessageDeclaration<StockRejected>,
-  StockReleased: { type: 'StockReleased', schemaVersion: 1, schema: stockReleased } satisfies MessageDeclaration<StockReleased>,
+  StockReserved: {
+    topic: Topics.reservations,
+    type: 'StockReserved',
+    schemaVersion: 1,
+    schema: stockReserved,
+  } satisfies MessageDeclaration<StockReserved>,
+  StockRejected: {
+    topic: Topics.reservations,
+    type: 'StockRejected',
+    schemaVersion: 1,
+    schema: stockRejected,
+  } satisfies MessageDeclaration<StockRejected>,
+  StockReleased: {
+    topic: Topics.reservations,
+    type: 'StockReleased',
+    schemaVersion: 1,
+    schema: stockReleased,
+  } satisfies MessageDeclaration<StockReleased>,
 } as const;

@@ -9,11 +9,17 @@ import { payloadHash } from './payload-hash.js';
 // Declarations of this test only: the envelope knows no domain message.
 const line = z.strictObject({ sku: z.string().regex(/^[A-Z0-9-]+$/, { error: 'has an invalid format' }), quantity: z.int().min(1) });
 const ThingOrdered: MessageDeclaration = {
+  topic: 'test.thing.v1',
   type: 'ThingOrdered',
   schemaVersion: 1,
   schema: z.strictObject({ thingId: z.string(), items: z.array(line) }),
 };
-const ThingCancelled: MessageDeclaration = { type: 'ThingCancelled', schemaVersion: 1, schema: z.strictObject({ thingId: z.string() }) };
+const ThingCancelled: MessageDeclaration = {
+  topic: 'test.thing.v1',
+  type: 'ThingCancelled',
+  schemaVersion: 1,
+  schema: z.strictObject({ thingId: z.string() }),
+};
 const accepts = [ThingOrdered, ThingCancelled];
 
 const thingOrdered = { thingId: 'thing-1', items: [{ sku: 'SKU-1', quantity: 2 }] };

@@ -37,6 +37,7 @@ const config: InboxConfig = {
 };
 
 const ThingHappened = {
+  topic: 'test.thing.v1',
   type: 'ThingHappened',
   schemaVersion: 1,
   schema: z.strictObject({ thingId: z.guid(), note: z.string().min(1).max(100) }),

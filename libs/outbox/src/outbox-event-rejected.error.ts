@@ -4,16 +4,18 @@ import type { OutboxEvent } from './outbox-event.js';
  * Thrown by {@link OutboxWriter.add} when an event's payload violates its message declaration. It
  * fails the producing transaction, so the state change that caused the event rolls back with it:
  * a message no consumer can accept is never stored, never published, never dead-lettered somewhere else.
+ * (Its topic comes from the same declaration, so it cannot land on a topic whose consumers do not
+ * accept it.)
  */
 export class OutboxEventRejectedError extends Error {
-  /** Stable code, for problem responses and logs. */
+  /** Stable code, for logs: to a client it is an internal error (a bug in the producer, not in the request). */
   readonly code = 'OUTBOX.CONTRACT_VIOLATION';
 
   constructor(
-    readonly event: Pick<OutboxEvent, 'topic' | 'message' | 'aggregateId'>,
+    readonly event: Pick<OutboxEvent, 'message' | 'aggregateId'>,
     readonly problems: string[],
   ) {
-    super(`${event.message.type} for ${event.aggregateId} on ${event.topic} violates its contract: ${problems.join('; ')}`);
+    super(`${event.message.type} for ${event.aggregateId} on ${event.message.topic} violates its contract: ${problems.join('; ')}`);
     this.name = 'OutboxEventRejectedError';
   }
 }

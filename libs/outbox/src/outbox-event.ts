@@ -2,10 +2,10 @@ import type { MessageDeclaration } from '@app/envelope';
 
 /** What a use case hands to {@link OutboxWriter.add}. */
 export interface OutboxEvent<P = unknown> {
-  topic: string;
   /**
-   * The declaration of the message (from the domain's contracts): its type and schema version go
-   * into the headers, and the payload is validated against its schema before the insert.
+   * The declaration of the message (from the domain's contracts): it is published on its topic,
+   * its type and schema version go into the headers, and the payload is validated against its
+   * schema before the insert.
    */
   message: MessageDeclaration<P>;
   aggregateType: string;

@@ -22,7 +22,7 @@ import { OutboxRelay } from './outbox.relay.js';
 import { OutboxWriter } from './outbox.writer.js';
 
 /** A declaration of a test type: any object payload; the relay never looks inside. */
-const testMessage = (type: string): MessageDeclaration => ({ type, schemaVersion: 1, schema: z.looseObject({}) });
+const testMessage = (topic: string, type: string): MessageDeclaration => ({ topic, type, schemaVersion: 1, schema: z.looseObject({}) });
 
 const { serverUrl, brokers } = testInfrastructure();
 
@@ -104,8 +104,7 @@ describe('OutboxRelay (real Postgres and Kafka)', () => {
   let recorder: TopicRecorder;
 
   const event = (aggregateId: string, messageType = 'ThingHappened'): OutboxEvent => ({
-    topic,
-    message: testMessage(messageType),
+    message: testMessage(topic, messageType),
     aggregateType: 'thing',
     aggregateId,
     payload: { aggregateId, messageType },

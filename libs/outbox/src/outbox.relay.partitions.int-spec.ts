@@ -21,7 +21,7 @@ import { OutboxRelay } from './outbox.relay.js';
 import { OutboxWriter } from './outbox.writer.js';
 
 /** A declaration of a test type: any object payload; the relay never looks inside. */
-const testMessage = (type: string): MessageDeclaration => ({ type, schemaVersion: 1, schema: z.looseObject({}) });
+const testMessage = (topic: string, type: string): MessageDeclaration => ({ topic, type, schemaVersion: 1, schema: z.looseObject({}) });
 
 /**
  * Issue 7, point 5: a bad partition does not stop the others, and a broker that stops answering
@@ -119,8 +119,7 @@ async function relayModule(
 
 function event(topic: string, aggregateId: string, messageType = 'ThingHappened'): OutboxEvent {
   return {
-    topic,
-    message: testMessage(messageType),
+    message: testMessage(topic, messageType),
     aggregateType: 'thing',
     aggregateId,
     payload: { aggregateId, messageType },

@@ -16,13 +16,13 @@ const { serverUrl } = testInfrastructure();
 
 /** A stand-in for a domain declaration: a ThingHappened must carry a non-negative amount. */
 const ThingHappened: MessageDeclaration = {
+  topic: 'test.thing.v1',
   type: 'ThingHappened',
   schemaVersion: 3,
   schema: z.looseObject({ amount: z.number().min(0, { error: 'must be >= 0' }) }),
 };
 
 const event = (aggregateId: string, overrides: Partial<OutboxEvent> = {}): OutboxEvent => ({
-  topic: 'test.thing.v1',
   message: ThingHappened,
   aggregateType: 'thing',
   aggregateId,
@@ -119,7 +119,7 @@ describe('OutboxWriter (real Postgres)', () => {
     const rolledBack = uniqueName('rolled-back');
     await expect(
       tx.run(async () => {
-        await writer.add(event(rolledBack, { topic: 'test.rolled-back.v1' }));
+        await writer.add(event(rolledBack, { message: { ...ThingHappened, topic: 'test.rolled-back.v1' } }));
         throw new Error('use case failed after writing the event');
       }),
     ).rejects.toThrow('use case failed');
@@ -128,7 +128,7 @@ describe('OutboxWriter (real Postgres)', () => {
     notifications.length = 0;
     const committed = uniqueName('notified');
     await tx.run(async () => {
-      await writer.add(event(committed, { topic: 'test.committed.v1' }));
+      await writer.add(event(committed, { message: { ...ThingHappened, topic: 'test.committed.v1' } }));
       // Not before commit: the relay must never wake up for a row it cannot see yet.
       expect(notifications).toEqual([]);
     });

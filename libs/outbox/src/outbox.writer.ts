@@ -62,7 +62,7 @@ export class OutboxWriter {
         event.aggregateType,
         event.aggregateId,
         event.message.type,
-        event.topic,
+        event.message.topic,
         event.key ?? event.aggregateId,
         JSON.stringify(event.payload),
         JSON.stringify(headers),

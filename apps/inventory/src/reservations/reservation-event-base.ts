@@ -1,4 +1,3 @@
-import { Topics } from '@app/contracts';
 import { Headers, type MessageDeclaration } from '@app/envelope';
 import type { InboxEnvelope } from '@app/inbox';
 
@@ -9,7 +8,6 @@ import type { InboxEnvelope } from '@app/inbox';
  */
 export function reservationEventBase<P>(cause: InboxEnvelope<{ orderId: string }>, message: MessageDeclaration<P>) {
   return {
-    topic: Topics.reservations,
     message,
     aggregateType: 'reservation',
     aggregateId: cause.payload.orderId,

@@ -1,14 +1,12 @@
-import { Topics } from '@app/contracts';
 import type { MessageDeclaration } from '@app/envelope';
 import type { OutboxEvent } from '@app/outbox';
 
 /**
  * An order's event for the outbox: keyed by the order id, so all its events share a partition. The
- * writer validates `payload` against `message` before the insert.
+ * writer validates `payload` against `message` before the insert and publishes it on its topic.
  */
 export function orderEvent<P>(message: MessageDeclaration<P>, orderId: string, payload: P): OutboxEvent<P> {
   return {
-    topic: Topics.orders,
     message,
     aggregateType: 'order',
     aggregateId: orderId,

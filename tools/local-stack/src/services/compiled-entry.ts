@@ -1,7 +1,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { findRepoRoot } from '../environment/repo-root.js';
-import type { ServiceName } from './service-catalog.js';
+import { builtEntry, type ServiceName } from './service-catalog.js';
 
 /**
  * The absolute path of a service's compiled entry point: under `TEST_DIST_DIR` when set, else
@@ -11,7 +11,7 @@ import type { ServiceName } from './service-catalog.js';
  */
 export function compiledEntry(service: ServiceName, file: 'main' | 'migrate' | 'seed'): string {
   const root = process.env.TEST_DIST_DIR || join(findRepoRoot(), 'dist');
-  const path = join(root, 'apps', service, 'src', `${file}.js`);
+  const path = join(root, builtEntry(service, file));
   if (!existsSync(path)) throw new Error(`${path} is missing: run \`node scripts/build.mjs\` first`);
   return path;
 }

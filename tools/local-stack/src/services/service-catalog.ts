@@ -38,14 +38,19 @@ export function serviceNamed(name: ServiceName): ServiceDescriptor {
   return services.find((service) => service.name === name)!;
 }
 
-/** Compiled server entry, relative to the repository root. */
+/** Where a service's compiled entry point lies inside a build output directory (`dist/`). */
+export function builtEntry(name: ServiceName, file: 'main' | 'migrate' | 'seed'): string {
+  return `apps/${name}/src/${file}.js`;
+}
+
+/** Compiled server entry, relative to the repository root (as `npm start` and the compose file run it). */
 export function mainEntry(service: ServiceDescriptor): string {
-  return `dist/apps/${service.name}/src/main.js`;
+  return `dist/${builtEntry(service.name, 'main')}`;
 }
 
 /** Compiled migration entry (creates the database, applies migrations), relative to the repository root. */
 export function migrateEntry(service: ServiceDescriptor): string {
-  return `dist/apps/${service.name}/src/migrate.js`;
+  return `dist/${builtEntry(service.name, 'migrate')}`;
 }
 
 /** The port the service will listen on with `env`, parsed by its own schema (so `abc` fails here too). */
