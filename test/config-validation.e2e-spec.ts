@@ -1,7 +1,6 @@
-import { spawn } from 'node:child_process';
 import { describe, expect, it } from '@jest/globals';
 import { testInfrastructure } from '@test/fixtures';
-import { compiledEntry, findRepoRoot, type ServiceName } from '@tools/local-stack';
+import { compiledEntry, findRepoRoot, NodeProcess, type ServiceName } from '@tools/local-stack';
 
 interface Case {
   service: ServiceName;
@@ -25,19 +24,13 @@ const cases: Case[] = [
 
 /** Runs the compiled server with exactly `env` (plus PATH); resolves when it exits or is killed. */
 function runServer(service: ServiceName, env: Record<string, string>, timeoutMs: number) {
-  return new Promise<{ code: number | null; signal: NodeJS.Signals | null; stderr: string }>((resolve, reject) => {
-    const child = spawn(process.execPath, [compiledEntry(service, 'main')], {
-      cwd: findRepoRoot(),
-      env: { PATH: process.env.PATH, ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-      // A server that wrongly accepted this configuration would run forever: kill it, and the
-      // assertions below then fail on the signal instead of the test timing out.
-      timeout: timeoutMs,
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code, signal) => resolve({ code, signal, stderr }));
+  return NodeProcess.outcome({
+    entry: compiledEntry(service, 'main'),
+    cwd: findRepoRoot(),
+    env: { PATH: process.env.PATH, ...env },
+    // A server that wrongly accepted this configuration would run forever: kill it, and the
+    // assertions below then fail on the signal instead of the test timing out.
+    timeoutMs,
   });
 }
 

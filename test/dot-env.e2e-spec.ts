@@ -1,9 +1,8 @@
-import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { compiledEntry } from '@tools/local-stack';
+import { compiledEntry, NodeProcess } from '@tools/local-stack';
 
 /**
  * `.env` in the working directory is read at start-up (libs/config loadDotEnv): shown through the
@@ -13,19 +12,14 @@ import { compiledEntry } from '@tools/local-stack';
 const directory = mkdtempSync(join(tmpdir(), 'dot-env-test-'));
 writeFileSync(join(directory, '.env'), '# as a developer would keep it\nLOYALTY_PORT=abc\nDATABASE_POOL_SIZE=0\n');
 
-function reportedProblems(env: Record<string, string>): Promise<{ code: number | null; reported: string[] }> {
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [compiledEntry('loyalty', 'main')], {
-      cwd: directory,
-      env: { PATH: process.env.PATH, ...env },
-      stdio: ['ignore', 'ignore', 'pipe'],
-      timeout: 30_000,
-    });
-    let stderr = '';
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, reported: [...stderr.matchAll(/^\s+- ([A-Z][A-Z0-9_]*) /gm)].map((m) => m[1]).sort() }));
+async function reportedProblems(env: Record<string, string>): Promise<{ code: number | null; reported: string[] }> {
+  const { code, stderr } = await NodeProcess.outcome({
+    entry: compiledEntry('loyalty', 'main'),
+    cwd: directory,
+    env: { PATH: process.env.PATH, ...env },
+    timeoutMs: 30_000,
   });
+  return { code, reported: [...stderr.matchAll(/^\s+- ([A-Z][A-Z0-9_]*) /gm)].map((match) => match[1]).sort() };
 }
 
 describe('.env at start-up', () => {

@@ -25,6 +25,18 @@ function landsIn(file: string, spec: string, aliasPrefix: string, folder: string
   return spec.startsWith('.') && relative(root, resolve(dirname(file), spec)).split('/')[0] === folder;
 }
 
+/** True when `text` starts a Node child process itself instead of through `NodeProcess`. */
+const startsNodeItself = (text: string) => /\b(?:spawn|spawnSync|execFile|execFileSync|fork)\(\s*process\.execPath\b/.test(text);
+
+/** Every TypeScript file of the workspace, specs included. */
+function typeScriptFiles(dir: string): string[] {
+  return readdirSync(dir).flatMap((name) => {
+    const path = join(dir, name);
+    if (statSync(path).isDirectory()) return ['node_modules', 'dist', 'results'].includes(name) ? [] : typeScriptFiles(path);
+    return path.endsWith('.ts') ? [path] : [];
+  });
+}
+
 /** `file -> spec` for each import of `file` that {@link landsIn} `folder`. */
 function importsInto(file: string, aliasPrefix: string, folder: string): string[] {
   return imports(file)
@@ -170,6 +182,18 @@ describe('module boundaries', () => {
     expect(landsIn(file, '../tools/local-stack/src/index.js', '@tools/', 'tools')).toBe(true);
     expect(landsIn(file, './test-helpers.js', '@test/', 'test')).toBe(false);
     expect(landsIn(join(root, 'libs', 'kafka', 'src', 'index.ts'), '../../../tools/x.js', '@tools/', 'tools')).toBe(true);
+  });
+
+  it('when any code starts a Node process (an app, a script, a migration), then it does so through the one process class', () => {
+    const all = ['apps', 'libs', 'test', 'tools', 'scripts', 'bench'].flatMap((dir) => typeScriptFiles(join(root, dir)));
+    const processClass = join(root, 'tools', 'local-stack', 'src', 'processes', 'node-process.ts');
+    expect(all).toContain(processClass);
+    const offenders = all.filter((file) => file !== processClass && startsNodeItself(readFileSync(file, 'utf8')));
+    expect(offenders.map((file) => relative(root, file))).toEqual([]);
+    expect(startsNodeItself(readFileSync(processClass, 'utf8'))).toBe(true);
+    // Split, so this file does not match its own check.
+    expect(startsNodeItself('spawnSync(' + "process.execPath, ['dist/x.js'])")).toBe(true);
+    expect(startsNodeItself("spawnSync('promtool', ['check'])")).toBe(false);
   });
 
   it('when production code is scanned, then no entity schema is synchronized instead of migrated', () => {

@@ -1,8 +1,7 @@
-import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { type TestInfrastructure } from '@test/fixtures';
-import { findRepoRoot } from '@tools/local-stack';
+import { findRepoRoot, NodeProcess } from '@tools/local-stack';
 
 /** What one `npm run ops -- ...` call printed, and how it exited. */
 export interface OpsRun {
@@ -19,24 +18,17 @@ export function runOps(infrastructure: TestInfrastructure, args: string[], timeo
   const root = process.env.TEST_DIST_DIR || join(findRepoRoot(), 'dist');
   const entry = join(root, 'scripts', 'ops.js');
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`node scripts/build.mjs\` before these tests`);
-  return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [entry, ...args], {
-      cwd: findRepoRoot(),
-      env: {
-        PATH: process.env.PATH,
-        NODE_ENV: 'test',
-        DATABASE_URL: infrastructure.serverUrl,
-        KAFKA_BROKERS: infrastructure.brokers.join(','),
-        KAFKAJS_NO_PARTITIONER_WARNING: '1',
-      },
-      timeout: timeoutMs,
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (chunk: Buffer) => (stdout += chunk.toString()));
-    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
-    child.once('error', reject);
-    child.once('close', (code) => resolve({ code, stdout, stderr }));
+  return NodeProcess.outcome({
+    entry,
+    args,
+    cwd: findRepoRoot(),
+    env: {
+      PATH: process.env.PATH,
+      NODE_ENV: 'test',
+      DATABASE_URL: infrastructure.serverUrl,
+      KAFKA_BROKERS: infrastructure.brokers.join(','),
+      KAFKAJS_NO_PARTITIONER_WARNING: '1',
+    },
+    timeoutMs,
   });
 }

@@ -39,13 +39,16 @@ export interface NodeProcessOptions {
   signal?: AbortSignal;
 }
 
+/** Options of a one-off command ({@link NodeProcess.run}, {@link NodeProcess.outcome}). */
+type OneOffOptions = Omit<NodeProcessOptions, 'name' | 'keepOutput' | 'ownProcessGroup'> & { name?: string };
+
 /**
  * A compiled Node entry as a child process: the one way local tooling, the benchmarks and the tests
  * run the apps and the scripts. A server is started with `new`, checked with
  * {@link waitUntilHealthy}, and ended with {@link stop} (graceful) or {@link kill} (SIGKILL: no
  * shutdown hook, no `finally`, no flushed buffer, exactly as when a machine loses power); a
  * supervisor watches {@link exited}. A one-off command (an app's `migrate` entry) runs to completion
- * with {@link NodeProcess.run}.
+ * with {@link NodeProcess.run}, or with {@link NodeProcess.outcome} when its failure is the point.
  */
 export class NodeProcess {
   /** Settles when the process has exited, for whatever reason (a failed spawn counts as an exit). */
@@ -54,6 +57,8 @@ export class NodeProcess {
   /** Settles once the output streams have ended too, after {@link exited}: the output is complete. */
   private readonly closed: Promise<void>;
   private output = '';
+  private stdoutText = '';
+  private stderrText = '';
   private exitInfo: ExitInfo | undefined;
   private spawnError: Error | undefined;
 
@@ -68,11 +73,14 @@ export class NodeProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     if (options.keepOutput ?? true) {
-      const collect = (chunk: Buffer) => {
+      this.child.stdout!.on('data', (chunk: Buffer) => {
         this.output += chunk.toString();
-      };
-      this.child.stdout!.on('data', collect);
-      this.child.stderr!.on('data', collect);
+        this.stdoutText += chunk.toString();
+      });
+      this.child.stderr!.on('data', (chunk: Buffer) => {
+        this.output += chunk.toString();
+        this.stderrText += chunk.toString();
+      });
     }
     if (options.echo) {
       void pipeWithPrefix(this.child.stdout!, `[${options.name}]`, process.stdout);
@@ -99,14 +107,31 @@ export class NodeProcess {
    * why without re-running anything. Default `timeoutMs` 120 s: a migration that takes longer is
    * stuck on a lock.
    */
-  static async run(options: Omit<NodeProcessOptions, 'name' | 'keepOutput' | 'ownProcessGroup'> & { name?: string }): Promise<string> {
-    const script = new NodeProcess({ nodeArgs: [], timeoutMs: 120_000, ...options, name: options.name ?? options.entry, keepOutput: true });
-    const exit = await script.exited;
-    await script.closed;
-    if (script.spawnError) throw new Error(`node ${options.entry} failed: ${script.spawnError.message}\n${script.output}`);
+  static async run(options: OneOffOptions): Promise<string> {
+    const script = await NodeProcess.completed({ timeoutMs: 120_000, ...options });
+    const exit = script.exitInfo!;
     if (exit.code !== 0)
       throw new Error(`node ${options.entry} exited with ${exit.signal ?? `code ${exit.code}`}:\n${script.output.trimEnd()}`);
     return script.output;
+  }
+
+  /**
+   * Runs `node <entry>` to completion and reports how it ended, whatever the exit code, with its
+   * stdout and stderr apart: for a caller that expects a failure (a server refusing its
+   * configuration) or reads one stream (a command's report). Rejects only when it cannot start.
+   */
+  static async outcome(options: OneOffOptions): Promise<ExitInfo & { stdout: string; stderr: string }> {
+    const script = await NodeProcess.completed(options);
+    return { ...script.exitInfo!, stdout: script.stdoutText, stderr: script.stderrText };
+  }
+
+  /** A one-off process, once exited and its output complete; no Node options unless given. */
+  private static async completed(options: OneOffOptions): Promise<NodeProcess> {
+    const script = new NodeProcess({ nodeArgs: [], ...options, name: options.name ?? options.entry, keepOutput: true });
+    await script.exited;
+    await script.closed;
+    if (script.spawnError) throw new Error(`node ${options.entry} failed: ${script.spawnError.message}\n${script.output}`);
+    return script;
   }
 
   get name(): string {
