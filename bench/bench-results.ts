@@ -1,6 +1,7 @@
 // The shape of bench/results/latest.json (issue 11), and a check of it. Pure, unit-tested in
 // bench-results.spec.ts. More fields than the issue asks for are welcome; none of these may be
 // missing, because the README and whoever compares two runs read them.
+import type { DrainResult } from './backlog-drain.bench.js';
 
 /** One offered rate of the end-to-end run. Latencies: scheduled send → order RESERVED/REJECTED committed. */
 export interface E2eRun {
@@ -79,16 +80,8 @@ export interface BenchResults {
     runs: E2eRun[];
     maxSustainablePerSec: number;
     drainPerSec: number;
-    drain: {
-      orders: number;
-      placedWhileStopped: number;
-      complete: boolean;
-      finished: number;
-      seconds: number;
-      inventoryStartSec: number;
-      ordersFinishedSec: number;
-      loyaltyDoneSec: number;
-    };
+    /** The drain run as measured; its rate is `drainPerSec` above. */
+    drain: Omit<DrainResult, 'drainPerSec'>;
   };
   processes: Record<'orders' | 'inventory' | 'loyalty', ProcessCost | Record<string, never>>;
   notes: string[];
