@@ -72,7 +72,7 @@ const distinctIds = (records: RecordedMessage[]) => new Set(records.map((record)
 
 /**
  * Reads Postgres and Kafka once the system is quiet and proves every invariant of the soak. Each
- * rule is named as in the README; a violation names the rule, how often it broke and examples.
+ * rule is named as in docs/chaos.md; a violation names the rule, how often it broke and examples.
  */
 export async function checkInvariants(
   sources: CheckerSources,

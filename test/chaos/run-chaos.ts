@@ -1,5 +1,5 @@
 // `npm run chaos -- --orders N --rate R --kill-every-ms M --seed S`: the chaos soak (see
-// test/chaos/chaos-soak.ts and the README's "Chaos soak"). Exits 1 on any violation.
+// test/chaos/chaos-soak.ts and docs/chaos.md). Exits 1 on any violation.
 import { assertPostgresAnswers, localEnvironment } from '@tools/local-stack';
 import { parseChaosArgs } from './chaos-options.js';
 import { formatChaosReport, runChaosSoak } from './chaos-soak.js';

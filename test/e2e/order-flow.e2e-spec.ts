@@ -7,7 +7,7 @@ import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js'
  * The whole flow with the three services as real processes, each on its own test database:
  * orders -> Kafka -> inventory (inbox, outbox, loyalty command) -> Kafka -> orders, and inventory
  * -> loyalty over HTTP. Single orders first, then a batch of mixed orders checked against the
- * invariants of the README (one final state per order, one reservation and one accrual per reserved
+ * invariants of docs/chaos.md (one final state per order, one reservation and one accrual per reserved
  * order, stock conserved) once the system is quiet.
  */
 const { serverUrl } = testInfrastructure();

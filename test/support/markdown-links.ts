@@ -11,7 +11,7 @@ const REPO_FOLDERS = ['apps', 'libs', 'test', 'docs', 'scripts', 'infra', 'bench
 const CODE_PATH = new RegExp(`^(?:${REPO_FOLDERS.join('|')})/[A-Za-z0-9_.\\-/]+$`);
 
 /**
- * Relative links (`[text](target)`, not `http:`, `mailto:` or a bare `#anchor`) and code spans that
+ * Relative links (`[text](target)`, a bare `#anchor` included; not `http:` or `mailto:`) and code spans that
  * name a repository path (`` `test/inbox/redelivery.e2e-spec.ts` ``) in `markdown`. Fenced code
  * blocks are skipped: their contents are examples, not references.
  */
@@ -25,7 +25,7 @@ export function markdownReferences(markdown: string): MarkdownReference[] {
     }
     if (fenced) return;
     for (const [, target] of text.matchAll(/\]\(([^)\s]+)\)/g)) {
-      if (/^[a-z][a-z0-9+.-]*:/i.test(target) || target.startsWith('#')) continue;
+      if (/^[a-z][a-z0-9+.-]*:/i.test(target)) continue;
       references.push({ line: index + 1, target, kind: 'link' });
     }
     for (const [, span] of text.matchAll(/`([^`\s]+)`/g)) {

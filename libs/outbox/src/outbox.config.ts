@@ -1,6 +1,6 @@
 import { env, type EnvConfig } from '@app/config';
 
-/** Every outbox option, with its default and what changing it costs (see README, configuration). */
+/** Every outbox option, with its default and what changing it costs (see docs/configuration.md and docs/outbox.md). */
 export const outboxEnv = {
   OUTBOX_RELAY_ENABLED: env.boolean({
     description: 'Run the relay in this process; turn off in replicas that should only write',

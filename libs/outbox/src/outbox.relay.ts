@@ -15,7 +15,7 @@ import { retryDelayMs } from '@app/backoff';
  * not get it skips the batch. Why a leader and not parallel claims: per-aggregate order then
  * follows from reading rows in `seq` order, with no head-of-line bookkeeping, and a leader that
  * dies releases the lock with its connection. The cost, one publisher, is small next to Kafka's
- * batch throughput. See README, "The relay".
+ * batch throughput. See docs/outbox.md, "How the outbox closes the gap".
  */
 const RELAY_LOCK = 'outbox_messages.relay';
 
