@@ -9,6 +9,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { Topics } from '@app/contracts';
+import { databaseUrl } from '@app/database';
 import { Headers } from '@app/envelope';
 import {
   deleteConsumerGroups,
@@ -84,9 +85,7 @@ const pools = new Map<string, pg.Pool>();
 async function sql<T = Record<string, any>>(database: ServiceName, text: string, params: unknown[] = []): Promise<T[]> {
   let pool = pools.get(database);
   if (!pool) {
-    const target = new URL(env.DATABASE_URL!);
-    target.pathname = `/${databaseOf(database)}`;
-    pool = new pg.Pool({ connectionString: target.href, max: 2 });
+    pool = new pg.Pool({ connectionString: databaseUrl(env.DATABASE_URL!, databaseOf(database)), max: 2 });
     pools.set(database, pool);
   }
   return (await pool.query(text, params)).rows as T[];

@@ -2,6 +2,7 @@
 // Runs against DATABASE_URL and KAFKA_BROKERS (local defaults as for npm start; `.env` is read
 // when present). Exit codes: 0 done, 1 failed or nothing matched, 2 bad command line.
 import { loadDotEnv } from '@app/config';
+import { databaseUrl } from '@app/database';
 import { createKafka } from '@app/kafka';
 import { localEnvironment } from '@tools/local-stack';
 import pg from 'pg';
@@ -43,9 +44,7 @@ function kafka() {
 }
 
 async function withDatabase<T>(database: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
-  const url = new URL(env.DATABASE_URL!);
-  url.pathname = `/${database}`;
-  const client = new pg.Client({ connectionString: url.toString() });
+  const client = new pg.Client({ connectionString: databaseUrl(env.DATABASE_URL!, database) });
   await client.connect();
   try {
     return await work(client);
