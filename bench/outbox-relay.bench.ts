@@ -26,9 +26,9 @@ import { OrderEvents } from '@app/contracts';
 import { migrateDatabase, DatabaseModule, TransactionContext } from '@app/database';
 import { createIdempotentProducer, createKafka, ensureTopics, KafkaModule } from '@app/kafka';
 import { MetricsModule } from '@app/metrics';
+import { createOrdersDataSource } from '@apps/orders';
 import { type OutboxEvent, outboxEnv, OutboxModule, OutboxRelay, OutboxWriter } from '@app/outbox';
 import { createTestDatabase, dropTestDatabase, localEnvironment, uniqueName, waitFor } from '@tools/local-stack';
-import { createOrdersDataSource } from '../apps/orders/src/orders.data-source.js';
 
 const benchEnv = {
   BENCH_MESSAGES: env.integer({

@@ -14,8 +14,7 @@ function sourceFiles(dir: string): string[] {
   });
 }
 
-function imports(file: string): string[] {
-  const text = readFileSync(file, 'utf8');
+function imports(file: string, text = readFileSync(file, 'utf8')): string[] {
   return [...text.matchAll(/^\s*(?:import|export)\s[^;]*?from\s+'([^']+)'/gm)].map((match) => match[1]);
 }
 
@@ -45,6 +44,24 @@ function importsInto(file: string, aliasPrefix: string, folder: string): string[
 }
 
 const projectOf = (file: string) => relative(root, file).split('/').slice(0, 2).join('/');
+
+/** The folders whose code uses the apps from outside: through each app's public entry only. */
+const APP_USERS = ['tools', 'bench', 'scripts', 'test'];
+
+/**
+ * `file -> spec` for each import of `file` (outside apps/) that reaches an app other than through
+ * its public entry `@apps/<name>` (`apps/<name>/src/index.ts`): a relative path into `apps/`, or a
+ * path below the alias. Reaching into an app's files couples the tooling to its layout; the entry
+ * says what the app offers (its environment schema, its data source and migrations).
+ */
+function importsIntoAppInternals(file: string, text?: string): string[] {
+  return imports(file, text)
+    .filter(
+      (spec) =>
+        (spec.startsWith('.') && relative(root, resolve(dirname(file), spec)).split('/')[0] === 'apps') || /^@apps\/[^/]+\/./.test(spec),
+    )
+    .map((spec) => `${relative(root, file)} -> ${spec}`);
+}
 
 /**
  * Which library may import which (`@app/<name>`), in runtime code; tests of a library may also
@@ -110,7 +127,7 @@ describe('module boundaries', () => {
       .filter((file) => projectOf(file).startsWith('libs/'))
       .flatMap((file) =>
         imports(file)
-          .filter((spec) => /(^|\/)apps\//.test(spec))
+          .filter((spec) => /(^|\/|@)apps\//.test(spec))
           .map((spec) => `${relative(root, file)} -> ${spec}`),
       );
     expect(offenders).toEqual([]);
@@ -150,6 +167,48 @@ describe('module boundaries', () => {
   it('when an app imports, then it never reaches into another app or into a library by path', () => {
     const offenders = files.filter((file) => projectOf(file).startsWith('apps/')).flatMap(relativeImportsOutOfProject);
     expect(offenders).toEqual([]);
+  });
+
+  it('when an app imports, then it never imports an app through its public entry (another app, or itself in a cycle)', () => {
+    const offenders = files
+      .filter((file) => projectOf(file).startsWith('apps/'))
+      .flatMap((file) =>
+        imports(file)
+          .filter((spec) => spec.startsWith('@apps/'))
+          .map((spec) => `${relative(root, file)} -> ${spec}`),
+      );
+    expect(offenders).toEqual([]);
+  });
+
+  it('when tools/, bench/, scripts/ or test/ import an app, then only through its public entry @apps/<name>, specs included', () => {
+    const users = APP_USERS.flatMap((dir) => typeScriptFiles(join(root, dir)));
+    expect(users.map((file) => relative(root, file))).toEqual(
+      expect.arrayContaining([
+        'tools/local-stack/src/services/service-catalog.ts',
+        'bench/outbox-relay.bench.ts',
+        'test/foundation/migrations.int-spec.ts',
+      ]),
+    );
+    expect(users.flatMap((file) => importsIntoAppInternals(file))).toEqual([]);
+  });
+
+  it('when a relative import into an app is planted in tools/, bench/, scripts/ or test/, then the check names it', () => {
+    const planted = (dir: string, depth: number) => {
+      const file = join(root, dir, ...Array.from({ length: depth - 1 }, (_, index) => `level${index}`), 'planted.ts');
+      const up = '../'.repeat(depth);
+      const text = [
+        `import { ordersEnv } from '@apps/orders';`,
+        `import { createOrdersDataSource } from '${up}apps/orders/src/orders.data-source.js';`,
+        `export { Order } from '@apps/orders/src/orders/order.entity.js';`,
+        `import { helper } from './helper.js';`,
+      ].join('\n');
+      return importsIntoAppInternals(file, text);
+    };
+    expect(planted('tools', 4)).toEqual([
+      'tools/level0/level1/level2/planted.ts -> ../../../../apps/orders/src/orders.data-source.js',
+      'tools/level0/level1/level2/planted.ts -> @apps/orders/src/orders/order.entity.js',
+    ]);
+    for (const dir of APP_USERS) expect(planted(dir, 2)).toHaveLength(2);
   });
 
   it('when a library imports another library, then it goes through the @app alias, never a relative path', () => {

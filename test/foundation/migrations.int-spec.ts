@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { type DatabaseConfig, migrateDatabase, revertAllMigrations } from '@app/database';
+import { createInventoryDataSource } from '@apps/inventory';
+import { createLoyaltyDataSource } from '@apps/loyalty';
+import { createOrdersDataSource } from '@apps/orders';
 import { testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
-import { createInventoryDataSource } from '../../apps/inventory/src/inventory.data-source.js';
-import { createLoyaltyDataSource } from '../../apps/loyalty/src/loyalty.data-source.js';
-import { createOrdersDataSource } from '../../apps/orders/src/orders.data-source.js';
 
 const { serverUrl } = testInfrastructure();
 

@@ -1,13 +1,14 @@
 // What local tooling (npm start, db:migrate, env:example, the tests and benchmarks that start
 // services) and the compose checks need to know about each service: the one list of them. Tools may
-// import apps' config schemas; libraries may not (libs never import apps), and apps never import tools.
+// import an app's public entry (`@apps/<name>`), never its files; libraries never import apps, and
+// apps never import tools.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EnvSchema } from '@app/config';
 import { Topics } from '@app/contracts';
-import { inventoryEnv } from '../../../../apps/inventory/src/inventory.config.js';
-import { loyaltyEnv } from '../../../../apps/loyalty/src/loyalty.config.js';
-import { ordersEnv } from '../../../../apps/orders/src/orders.config.js';
+import { inventoryEnv } from '@apps/inventory';
+import { loyaltyEnv } from '@apps/loyalty';
+import { ordersEnv } from '@apps/orders';
 
 /** The services of the workspace, by name. */
 export type ServiceName = 'orders' | 'inventory' | 'loyalty';
