@@ -1,12 +1,15 @@
+import { RejectionCodes } from '@app/contracts';
+
 /**
- * The codes inventory answers with, stable `DOMAIN.REASON` strings: in HTTP error bodies and in
- * the `reasonCode` of a `StockRejected` event, which orders stores and shows. Never renamed or reused.
+ * The codes inventory answers with, stable `DOMAIN.REASON` strings: in HTTP error bodies and, for
+ * the rejection codes, in the `reasonCode` of a `StockRejected` event (declared once, in
+ * `@app/contracts`, because orders reads them too). Never renamed or reused.
  */
 export const InventoryErrorCodes = {
-  /** No stock item has this SKU (404 on the stock API; a rejection when an order names it). */
-  UNKNOWN_SKU: 'INVENTORY.UNKNOWN_SKU',
-  /** A line asks for more than is available: the order is rejected. */
-  INSUFFICIENT_STOCK: 'INVENTORY.INSUFFICIENT_STOCK',
-  /** The order's cancellation arrived before its creation: nothing is reserved. */
-  ORDER_CANCELLED: 'INVENTORY.ORDER_CANCELLED',
+  ...RejectionCodes,
+  /** A reserved order's loyalty accrual would break loyalty's contract: a bug in the limits (its inbox retries, then dead-letters it). */
+  INVALID_LOYALTY_COMMAND: 'INVENTORY.INVALID_LOYALTY_COMMAND',
 } as const;
+
+/** One of {@link InventoryErrorCodes}. */
+export type InventoryErrorCode = (typeof InventoryErrorCodes)[keyof typeof InventoryErrorCodes];

@@ -9,3 +9,6 @@ export const OrdersErrorCodes = {
   /** The order reached a state that cannot be cancelled, e.g. REJECTED (409). */
   NOT_CANCELLABLE: 'ORDERS.NOT_CANCELLABLE',
 } as const;
+
+/** One of {@link OrdersErrorCodes}. */
+export type OrdersErrorCode = (typeof OrdersErrorCodes)[keyof typeof OrdersErrorCodes];

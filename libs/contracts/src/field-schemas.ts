@@ -94,8 +94,15 @@ export function integer(options: { min?: number; max?: number } = {}) {
   return z.int({ error }).min(min, { error }).max(max, { error });
 }
 
-export function oneOf<const T extends readonly [string, ...string[]]>(values: T) {
-  return z.enum(values, { error: `must be one of ${values.join(', ')}` });
+/**
+ * One of a closed set of strings: a list (`['a', 'b']`) or the values of a codes object declared
+ * once (`RejectionCodes`, `{ UNKNOWN_SKU: 'INVENTORY.UNKNOWN_SKU', ... }`).
+ */
+export function oneOf<const T extends readonly [string, ...string[]]>(values: T): z.ZodEnum<{ [K in T[number]]: K }>;
+export function oneOf<const T extends Readonly<Record<string, string>>>(codes: T): z.ZodEnum<{ [K in T[keyof T]]: K }>;
+export function oneOf(values: readonly string[] | Readonly<Record<string, string>>) {
+  const list: string[] = Array.isArray(values) ? [...values] : Object.values(values);
+  return z.enum(list, { error: `must be one of ${list.join(', ')}` });
 }
 
 export function list<T extends z.ZodType>(item: T, options: { min?: number; max?: number } = {}) {

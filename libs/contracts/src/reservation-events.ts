@@ -6,12 +6,22 @@ import { OrderLimits } from './order-limits.js';
 import { Topics } from './topics.js';
 
 /**
- * Stable codes: they cross process boundaries, so they never change meaning.
- * `INVENTORY.ORDER_CANCELLED`: the order's `OrderCancelled` reached inventory before its
- * `OrderCreated` (a replayed dead letter, a redelivery after a rebalance), so nothing is reserved.
+ * Why inventory rejected an order: `StockRejected.reasonCode`, which orders stores and shows, and
+ * inventory's HTTP error codes (`InventoryErrorCodes` is built from these). Declared here, once:
+ * they cross process boundaries, so they are never renamed, reused or given another meaning.
  */
-export const RejectionCodes = ['INVENTORY.UNKNOWN_SKU', 'INVENTORY.INSUFFICIENT_STOCK', 'INVENTORY.ORDER_CANCELLED'] as const;
-export type RejectionCode = (typeof RejectionCodes)[number];
+export const RejectionCodes = {
+  /** No stock item has this SKU (also the 404 of inventory's stock API). */
+  UNKNOWN_SKU: 'INVENTORY.UNKNOWN_SKU',
+  /** A line asks for more than is available. */
+  INSUFFICIENT_STOCK: 'INVENTORY.INSUFFICIENT_STOCK',
+  /**
+   * The order's `OrderCancelled` reached inventory before its `OrderCreated` (a replayed dead
+   * letter, a redelivery after a rebalance), so nothing is reserved.
+   */
+  ORDER_CANCELLED: 'INVENTORY.ORDER_CANCELLED',
+} as const;
+export type RejectionCode = (typeof RejectionCodes)[keyof typeof RejectionCodes];
 
 /** Limits of the reservation answers. Lines and quantities are the order's ({@link OrderLimits}). */
 export const ReservationLimits = {

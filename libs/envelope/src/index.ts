@@ -1,4 +1,5 @@
 export { Headers, DeadLetterHeaders } from './headers.js';
+export { CodedError, type ErrorCode } from './coded.error.js';
 export { headerText } from './header-text.js';
 export { deadLetterTopic } from './dead-letter-topic.js';
 export { canonicalJson } from './canonical-json.js';

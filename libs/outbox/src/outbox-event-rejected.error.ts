@@ -1,3 +1,4 @@
+import { CodedError } from '@app/envelope';
 import type { OutboxEvent } from './outbox-event.js';
 
 /**
@@ -7,15 +8,15 @@ import type { OutboxEvent } from './outbox-event.js';
  * (Its topic comes from the same declaration, so it cannot land on a topic whose consumers do not
  * accept it.)
  */
-export class OutboxEventRejectedError extends Error {
-  /** Stable code, for logs: to a client it is an internal error (a bug in the producer, not in the request). */
-  readonly code = 'OUTBOX.CONTRACT_VIOLATION';
-
+export class OutboxEventRejectedError extends CodedError<'OUTBOX.CONTRACT_VIOLATION'> {
   constructor(
     readonly event: Pick<OutboxEvent, 'message' | 'aggregateId'>,
     readonly problems: string[],
   ) {
-    super(`${event.message.type} for ${event.aggregateId} on ${event.message.topic} violates its contract: ${problems.join('; ')}`);
-    this.name = 'OutboxEventRejectedError';
+    // The code is for logs: to a client it is an internal error (a bug in the producer, not in the request).
+    super(
+      'OUTBOX.CONTRACT_VIOLATION',
+      `${event.message.type} for ${event.aggregateId} on ${event.message.topic} violates its contract: ${problems.join('; ')}`,
+    );
   }
 }

@@ -1,7 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import { ReservationEvents, type StockRejected } from '@app/contracts';
 import { TransactionContext } from '@app/database';
+import { CodedError } from '@app/envelope';
 import type { InboxEnvelope } from '@app/inbox';
+import { type OrdersErrorCode, OrdersErrorCodes } from '../orders.error-codes.js';
 import { OrderStatus } from '../orders/order-status.js';
 
 /**
@@ -38,6 +40,11 @@ export class ApplyReservationResultService {
     }
     const [existing] = await manager.query('SELECT 1 FROM orders WHERE id = $1', [orderId]);
     // Thrown, so the inbox retries and then dead-letters it: an answer for an unknown order is a bug to look at.
-    if (!existing) throw new Error(`ORDERS.NOT_FOUND: order ${orderId} of ${envelope.messageType} ${envelope.messageId}`);
+    if (!existing) {
+      throw new CodedError<OrdersErrorCode>(
+        OrdersErrorCodes.NOT_FOUND,
+        `order ${orderId} of ${envelope.messageType} ${envelope.messageId}`,
+      );
+    }
   }
 }

@@ -22,7 +22,7 @@ describe('loyalty command of an order', () => {
 
   it("when the accrual breaks loyalty's contract, then building it throws instead of parking it later", () => {
     expect(() => loyaltyAccrualCommand({ orderId: 'not-a-uuid', customerId: 'c-1', totalCents: 100 })).toThrow(
-      'INVENTORY.INVALID_LOYALTY_COMMAND',
+      expect.objectContaining({ code: 'INVENTORY.INVALID_LOYALTY_COMMAND', message: expect.stringContaining('not-a-uuid') }),
     );
   });
 });

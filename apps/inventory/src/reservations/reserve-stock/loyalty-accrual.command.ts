@@ -1,6 +1,7 @@
 import type { OutgoingCommand } from '@app/commands';
 import { type AccrualRequest, AccrualRequestSchema, type OrderCreated } from '@app/contracts';
-import { schemaProblems } from '@app/envelope';
+import { CodedError, schemaProblems } from '@app/envelope';
+import { type InventoryErrorCode, InventoryErrorCodes } from '../../inventory.error-codes.js';
 import { pointsFor } from './points-for.js';
 
 /** Inventory's table of loyalty calls (its migrations create it); the commands library sends its rows. */
@@ -12,10 +13,12 @@ export function accrualOperationId(orderId: string): string {
 }
 
 /** Thrown when a loyalty command would break loyalty's contract: a bug in the limits, never parked silently. */
-class LoyaltyCommandRejectedError extends Error {
+class LoyaltyCommandRejectedError extends CodedError<InventoryErrorCode> {
   constructor(orderId: string, problems: string[]) {
-    super(`INVENTORY.INVALID_LOYALTY_COMMAND: the accrual of order ${orderId} violates loyalty's contract: ${problems.join('; ')}`);
-    this.name = 'LoyaltyCommandRejectedError';
+    super(
+      InventoryErrorCodes.INVALID_LOYALTY_COMMAND,
+      `the accrual of order ${orderId} violates loyalty's contract: ${problems.join('; ')}`,
+    );
   }
 }
 
