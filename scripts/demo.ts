@@ -11,6 +11,7 @@ import pg from 'pg';
 import { Topics } from '@app/contracts';
 import { databaseUrl } from '@app/database';
 import { Headers } from '@app/envelope';
+import { OrdersFailpoints } from '@apps/orders';
 import {
   deleteConsumerGroups,
   describeExit,
@@ -265,7 +266,7 @@ async function crashWindow(): Promise<void> {
     return app;
   };
 
-  const failpointSpec = `orders.after-commit-before-response@${key}`;
+  const failpointSpec = `${OrdersFailpoints.afterCommitBeforeResponse}@${key}`;
   step(`Crash window: a second orders process on ${base} with FAILPOINTS=${failpointSpec}`);
   const doomed = await start(groups[0], failpointSpec);
   say(`started (pid ${doomed.child.pid}); it will SIGKILL itself after committing the order, before answering`);

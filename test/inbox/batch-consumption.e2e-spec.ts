@@ -2,7 +2,6 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
 import { type OrderCreated, type StockReserved, Topics } from '@app/contracts';
 import { DeadLetterHeaders, deadLetterTopic, Headers } from '@app/envelope';
-import type { FailpointName } from '@app/failpoints';
 import { createKafka } from '@app/kafka';
 import {
   eventRecord,
@@ -17,6 +16,7 @@ import {
 } from '@test/fixtures';
 import { committedOffsets, queryTestDatabase, requestJson, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
+import { InboxFailpoints } from '@app/inbox';
 
 /**
  * The inbox takes a backlog in batches: the records of one partition share one transaction (one
@@ -26,7 +26,7 @@ import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js'
  * commit and its offsets, and a failing message in the middle of a batch.
  */
 const { serverUrl, brokers } = testInfrastructure();
-const FAILPOINT: FailpointName = 'inbox.after-batch-commit-before-offsets';
+const FAILPOINT = InboxFailpoints.afterBatchCommitBeforeOffsets;
 const ORDERS = 24;
 const STOCK = 1000;
 

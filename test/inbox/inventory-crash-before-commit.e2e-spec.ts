@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
-import type { FailpointName } from '@app/failpoints';
 import {
   eventRecord,
   logLinesMentioning,
@@ -14,6 +13,7 @@ import {
 } from '@test/fixtures';
 import { committedOffsets, queryTestDatabase, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
+import { InventoryFailpoints } from '@apps/inventory';
 
 /**
  * Crash window: inventory's handler ran (stock reserved, StockReserved in the outbox, loyalty
@@ -24,7 +24,7 @@ import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js'
  * rule seen from the other side: had the offset been committed first, this order would be lost.
  */
 const { serverUrl, brokers } = testInfrastructure();
-const FAILPOINT: FailpointName = 'inventory.after-handler-before-commit';
+const FAILPOINT = InventoryFailpoints.afterHandlerBeforeCommit;
 const CONSUMER = 'inventory.order-events';
 const SKU = uniqueSku('BEFORE-COMMIT');
 const STOCK = 10;

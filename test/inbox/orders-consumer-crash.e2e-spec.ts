@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type StockReserved, Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
-import type { FailpointName } from '@app/failpoints';
 import {
   eventRecord,
   logLinesMentioning,
@@ -12,6 +11,7 @@ import {
   TestServices,
 } from '@test/fixtures';
 import { committedOffsets, queryTestDatabase, type ServiceProcess, uniqueName, waitFor } from '@tools/local-stack';
+import { OrdersFailpoints } from '@apps/orders';
 
 /**
  * Crash windows on orders' own consumer of inventory's answers, on both sides of its inbox commit:
@@ -64,7 +64,7 @@ describe("orders' reservation-result consumer killed around its inbox commit (re
   }
 
   it('when orders is SIGKILLed after applying the answer and before its inbox commit, then nothing is kept, and after a restart the answer is redelivered and applied once', async () => {
-    const FAILPOINT: FailpointName = 'orders.after-handler-before-commit';
+    const FAILPOINT = OrdersFailpoints.afterHandlerBeforeCommit;
     const { order, record, messageId } = await pendingOrderAndAnswer('orders-before-commit-customer');
     // Armed for this order only; a graceful stop leaves the group, so the armed process joins at once.
     await orders.stop();
@@ -94,7 +94,7 @@ describe("orders' reservation-result consumer killed around its inbox commit (re
   }, 240_000);
 
   it('when orders is SIGKILLed after its inbox commit, then after a restart the answer is redelivered and skipped: the order is RESERVED once', async () => {
-    const FAILPOINT: FailpointName = 'orders.after-commit-before-ack';
+    const FAILPOINT = OrdersFailpoints.afterCommitBeforeAck;
     const { order, record, messageId } = await pendingOrderAndAnswer('orders-after-commit-customer');
     // Armed for this order only; a graceful stop leaves the group, so the armed process joins at once.
     await orders.stop();

@@ -14,6 +14,7 @@ import {
 } from '@test/fixtures';
 import { committedOffsets, queryTestDatabase, requestJson, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
+import { InventoryFailpoints } from '@apps/inventory';
 
 /**
  * Redelivery of one order event to the real inventory process, with the real loyalty process
@@ -86,11 +87,11 @@ describe('redelivered order events (real inventory and loyalty processes)', () =
     // Armed for this order only: other runs' orders pass the same point on the shared topic.
     // A graceful stop leaves the group first, so the restarted process joins at once.
     await inventory.stop();
-    await inventory.restart({ failpoints: [`inventory.after-commit-before-ack@${order.orderId}`] });
+    await inventory.restart({ failpoints: [`${InventoryFailpoints.afterCommitBeforeAck}@${order.orderId}`] });
     const record = eventRecord(Topics.orders, 'OrderCreated', order);
     const [position] = await publishRecords(brokers, Topics.orders, [record]);
 
-    await inventory.waitForFailpoint('inventory.after-commit-before-ack');
+    await inventory.waitForFailpoint(InventoryFailpoints.afterCommitBeforeAck);
     // The database has it all; Kafka's group offset has not moved past the record.
     expect(await inventorySql('SELECT 1 FROM inbox_messages WHERE message_id = $1', [record.headers![Headers.messageId]])).toHaveLength(1);
     expect(await count(inventorySql('SELECT count(*)::int AS n FROM reservations WHERE order_id = $1', [order.orderId]))).toBe(1);

@@ -1,12 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { FailpointName } from '@app/failpoints';
 import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
 import { countRows, testInfrastructure, TestServices, waitForOutboxDrained } from '@test/fixtures';
 import { queryTestDatabase, requestJson, type TopicRecorder, uniqueName } from '@tools/local-stack';
+import { OrdersFailpoints } from '@apps/orders';
 
 const { serverUrl } = testInfrastructure();
-const FAILPOINT: FailpointName = 'orders.after-commit-before-response';
+const FAILPOINT = OrdersFailpoints.afterCommitBeforeResponse;
 const TABLES = ['orders', 'order_items', 'outbox_messages', 'idempotency_keys'] as const;
 
 /**

@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
-import type { FailpointName } from '@app/failpoints';
 import { outboxRowsOf, testInfrastructure, TestServices, waitForOutboxDrained } from '@test/fixtures';
 import { type TopicRecorder } from '@tools/local-stack';
 import { placeOrderAndCrashRelay } from '../support/relay-crash.js';
+import { RelayFailpoints } from '@app/outbox';
 
 const { serverUrl } = testInfrastructure();
-const FAILPOINT: FailpointName = 'relay.after-claim-before-publish';
+const FAILPOINT = RelayFailpoints.afterClaimBeforePublish;
 
 /**
  * Crash window: the relay has read (claimed) committed rows and dies before sending them.

@@ -1,7 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
-import type { FailpointName } from '@app/failpoints';
 import {
   MetricBaseline,
   type OrderView,
@@ -22,9 +21,10 @@ import {
 } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 import { placeOrderAndCrashRelay } from '../support/relay-crash.js';
+import { RelayFailpoints } from '@app/outbox';
 
 const { serverUrl } = testInfrastructure();
-const FAILPOINT: FailpointName = 'relay.after-publish-before-mark';
+const FAILPOINT = RelayFailpoints.afterPublishBeforeMark;
 const INVENTORY_CONSUMER = 'inventory.order-events';
 const SKU = uniqueSku('REPUBLISH');
 const STOCK = 20;

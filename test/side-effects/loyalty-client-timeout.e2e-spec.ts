@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
-import { type FailpointName, failpointSleepMarker } from '@app/failpoints';
+import { failpointSleepMarker } from '@app/failpoints';
 import {
   eventRecord,
   MetricBaseline,
@@ -14,6 +14,7 @@ import {
 } from '@test/fixtures';
 import { queryTestDatabase, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
+import { LoyaltyFailpoints } from '@apps/loyalty';
 
 /**
  * The client gives up, the partner does not: loyalty commits the accrual, then answers only after
@@ -24,7 +25,7 @@ import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js'
  * that executed is slowed, the replay answers at once.
  */
 const { serverUrl, brokers } = testInfrastructure();
-const FAILPOINT: FailpointName = 'loyalty.after-commit-before-response';
+const FAILPOINT = LoyaltyFailpoints.afterCommitBeforeResponse;
 const REQUEST_TIMEOUT_MS = 1000;
 /** Well past the client's timeout, so the first call surely times out while loyalty has committed. */
 const LOYALTY_DELAY_MS = 6000;

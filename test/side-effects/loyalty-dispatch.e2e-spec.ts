@@ -12,6 +12,8 @@ import {
 } from '@test/fixtures';
 import { queryTestDatabase, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
+import { LoyaltyFailpoints } from '@apps/loyalty';
+import { DispatcherFailpoints } from '@app/commands';
 
 /**
  * The side effect outside inventory's database: an accrual at the loyalty service, sent by
@@ -91,10 +93,10 @@ describe('loyalty accruals through crashes and outages (real inventory and loyal
   it('when loyalty commits and dies before answering, then the dispatcher retries with the same key after loyalty restarts: one accrual, DONE', async () => {
     const order = orderCreated();
     await loyalty.stop();
-    await loyalty.restart({ failpoints: ['loyalty.after-commit-before-response'] });
+    await loyalty.restart({ failpoints: [LoyaltyFailpoints.afterCommitBeforeResponse] });
     await reserve(order);
 
-    await loyalty.waitForFailpoint('loyalty.after-commit-before-response');
+    await loyalty.waitForFailpoint(LoyaltyFailpoints.afterCommitBeforeResponse);
     // Loyalty committed the accrual and its key; inventory never heard back.
     expect(await accrualsOf(order.orderId)).toBe(1);
     expect(await loyaltySql('SELECT key FROM idempotency_keys')).toContainEqual({ key: `loyalty-accrual:${order.orderId}` });
@@ -117,10 +119,10 @@ describe('loyalty accruals through crashes and outages (real inventory and loyal
   it('when inventory dies after loyalty accepted and before marking the command, then after restart it resends with the same key: one accrual, DONE', async () => {
     const order = orderCreated();
     await inventory.stop();
-    await inventory.restart({ failpoints: [`dispatcher.after-accepted-before-mark@${order.orderId}`] });
+    await inventory.restart({ failpoints: [`${DispatcherFailpoints.afterAcceptedBeforeMark}@${order.orderId}`] });
     await reserve(order);
 
-    await inventory.waitForFailpoint('dispatcher.after-accepted-before-mark');
+    await inventory.waitForFailpoint(DispatcherFailpoints.afterAcceptedBeforeMark);
     expect(await accrualsOf(order.orderId)).toBe(1);
     expect(await commandOf(order.orderId)).toMatchObject({ status: 'PENDING', attempts: 0 });
 

@@ -8,6 +8,7 @@ import { type CallOutcome, sendCommand } from './command.client.js';
 import { CommandMetrics } from './command.metrics.js';
 import { COMMANDS_OPTIONS, type CommandsOptions } from './commands.options.js';
 import { runConcurrently } from './run-concurrently.js';
+import { DispatcherFailpoints } from './commands.failpoints.js';
 
 /**
  * Claims up to $1 due commands for claim $2 until now + $3 ms, in one statement.
@@ -165,7 +166,7 @@ export class CommandDispatcher {
 
   private async record(command: DueCommand, claimId: string, outcome: CallOutcome): Promise<void> {
     if (outcome.kind === 'accepted') {
-      await failpoint('dispatcher.after-accepted-before-mark', command.id);
+      await failpoint(DispatcherFailpoints.afterAcceptedBeforeMark, command.id);
       if (await this.changed(this.sql.markDone, [command.id])) this.metrics.done.inc();
     } else if (outcome.kind === 'rejected') {
       if (await this.changed(this.sql.markParked, [command.id, claimId, outcome.error])) {

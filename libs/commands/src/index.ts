@@ -1,4 +1,5 @@
 export { CommandsModule } from './commands.module.js';
 export type { CommandsOptions } from './commands.options.js';
 export { CommandWriter } from './command.writer.js';
+export { DispatcherFailpoints } from './commands.failpoints.js';
 export type { OutgoingCommand } from './outgoing-command.js';

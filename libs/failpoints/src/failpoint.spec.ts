@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { failpointAction, failpointFires, parseFailpoints } from './failpoint.js';
+import { defineFailpoints, failpointAction, failpointFires, parseFailpoints } from './failpoint.js';
 
 describe('failpoint arming', () => {
   it('when FAILPOINTS is empty, then nothing fires', () => {
@@ -40,5 +40,20 @@ describe('failpoint actions', () => {
   it('when an action is misspelt, then parsing throws instead of arming something else', () => {
     expect(() => parseFailpoints('relay.after-publish-before-mark=slep(100)')).toThrow(/kill or sleep/);
     expect(() => parseFailpoints('relay.after-publish-before-mark=sleep(abc)')).toThrow(/kill or sleep/);
+  });
+});
+
+describe('failpoint declarations', () => {
+  it('when an owner declares its windows, then each name is <owner>.<window>, typed as that literal', () => {
+    const declared = defineFailpoints('example-owner', { afterWriteBeforeAck: 'after-write-before-ack' });
+    const name: 'example-owner.after-write-before-ack' = declared.afterWriteBeforeAck;
+    expect(name).toBe('example-owner.after-write-before-ack');
+    expect(Object.isFrozen(declared)).toBe(true);
+    expect(failpointFires(parseFailpoints(`${declared.afterWriteBeforeAck}@order-1`), declared.afterWriteBeforeAck, 'order-1')).toBe(true);
+  });
+
+  it('when two owners declare one name, then the second declaration throws naming it', () => {
+    defineFailpoints('example-twice', { one: 'after-x' });
+    expect(() => defineFailpoints('example-twice', { other: 'after-x' })).toThrow('failpoint example-twice.after-x is declared twice');
   });
 });

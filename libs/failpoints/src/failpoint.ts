@@ -2,23 +2,34 @@ import { writeSync } from 'node:fs';
 import { setTimeout as sleep } from 'node:timers/promises';
 
 /**
- * Every crash window the tests exercise. A failpoint is compiled into production code and does
- * nothing unless the `FAILPOINTS` environment variable names it.
+ * A failpoint's name, `<owner>.<window>` (`relay.after-publish-before-mark`). This library knows no
+ * window: the code that owns one declares it with {@link defineFailpoints} and passes the declared
+ * name to {@link failpoint}.
  */
-export const FailpointNames = [
-  'orders.after-commit-before-response',
-  'relay.after-claim-before-publish',
-  'relay.after-publish-before-mark',
-  'inventory.after-handler-before-commit',
-  'inventory.after-commit-before-ack',
-  'inbox.after-batch-commit-before-offsets',
-  'orders.after-handler-before-commit',
-  'orders.after-commit-before-ack',
-  'dispatcher.after-accepted-before-mark',
-  'loyalty.after-commit-before-response',
-] as const;
+export type FailpointName = `${string}.${string}`;
 
-export type FailpointName = (typeof FailpointNames)[number];
+const declared = new Set<string>();
+
+/**
+ * Declares the crash windows of one owner (a library or an app), beside the code that has them:
+ * `defineFailpoints('relay', { afterClaimBeforePublish: 'after-claim-before-publish' })` returns
+ * `{ afterClaimBeforePublish: 'relay.after-claim-before-publish' }`, each name typed as its literal,
+ * so a caller (the code at the window, the test that kills there) uses the declaration, not a
+ * string spelled again. A failpoint is compiled into production code and does nothing unless the
+ * `FAILPOINTS` environment variable names it. Throws when a name is declared twice (two owners
+ * claiming one window would make a crash test kill the wrong process).
+ */
+export function defineFailpoints<const Owner extends string, const Windows extends Readonly<Record<string, string>>>(
+  owner: Owner,
+  windows: Windows,
+): { readonly [K in keyof Windows]: `${Owner}.${Windows[K]}` } {
+  const names = Object.fromEntries(Object.entries(windows).map(([key, window]) => [key, `${owner}.${window}`]));
+  for (const name of Object.values(names)) {
+    if (declared.has(name)) throw new Error(`failpoint ${name} is declared twice`);
+    declared.add(name);
+  }
+  return Object.freeze(names) as { readonly [K in keyof Windows]: `${Owner}.${Windows[K]}` };
+}
 
 /**
  * A failpoint as `FAILPOINTS` arms it: `name` fires at every call, `name@text` only at calls whose

@@ -1,10 +1,10 @@
 export {
+  defineFailpoints,
   failpoint,
   failpointAction,
   failpointFires,
   failpointMarker,
   failpointSleepMarker,
-  FailpointNames,
   parseFailpoints,
   type ArmedFailpoint,
   type FailpointAction,

@@ -20,6 +20,7 @@ import {
   startMessageTelemetry,
 } from './inbox-telemetry.js';
 import type { InboxHandlerOptions } from './inbox-handler.options.js';
+import { InboxFailpoints } from './inbox.failpoints.js';
 
 /** What the transport gives the batch consumer for the records of ONE partition, in offset order. */
 export interface InboxBatch {
@@ -185,7 +186,7 @@ export class InboxBatchConsumer {
     if (handler.afterCommitFailpoint) {
       for (const envelope of outcome.processed) await failpoint(handler.afterCommitFailpoint, failpointContext(envelope));
     }
-    await failpoint('inbox.after-batch-commit-before-offsets', outcome.processed.map(failpointContext).join(' '));
+    await failpoint(InboxFailpoints.afterBatchCommitBeforeOffsets, outcome.processed.map(failpointContext).join(' '));
     // After the commit and before the offsets: a crash here redelivers the chunk, whose valid
     // messages are then duplicates, and publishes these dead letters again (at least once).
     for (const letter of deadLetters) {

@@ -12,3 +12,4 @@ export { InboxKafkaServer } from './inbox-kafka.server.js';
 export { connectInboxKafka } from './inbox-kafka.connect.js';
 export { InboxCleanup } from './inbox.cleanup.js';
 export { InboxModule } from './inbox.module.js';
+export { InboxFailpoints } from './inbox.failpoints.js';

@@ -9,3 +9,4 @@ export { OutboxCleanup } from './outbox.cleanup.js';
 export { OutboxModule } from './outbox.module.js';
 export { OutboxEventRejectedError } from './outbox-event-rejected.error.js';
 export { isBrokerUnavailable } from './broker-unavailable.js';
+export { RelayFailpoints } from './outbox.failpoints.js';

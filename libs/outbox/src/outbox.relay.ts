@@ -8,6 +8,7 @@ import { OutboxPublisher } from './outbox.publisher.js';
 import { endPublishSpans, startPublishSpans } from './outbox-publish-spans.js';
 import { PublishDeadline } from './publish-deadline.js';
 import { retryDelayMs } from '@app/backoff';
+import { RelayFailpoints } from './outbox.failpoints.js';
 
 /**
  * One relay publishes at a time per database, whatever the number of replicas: each batch runs in
@@ -181,7 +182,7 @@ export class OutboxRelay {
         total.selected += rows.length;
         const full = rows.length === batchSize;
         const readAhead = full && total.batches < maxBatches && !this.stopping;
-        await failpoint('relay.after-claim-before-publish');
+        await failpoint(RelayFailpoints.afterClaimBeforePublish);
         const deadline = new PublishDeadline(Date.now() + this.config.OUTBOX_PUBLISH_TIMEOUT_MS, this.stopped.signal);
         const inFlight = rows.map((row) => row.id);
         // Chained on the previous mark so the read sees it (and the statements reach the
@@ -205,7 +206,7 @@ export class OutboxRelay {
         if (read.status === 'rejected') throw read.reason;
         const outcome = sent.value;
         // A crash here republishes these rows with the same message-id: at-least-once, by design.
-        await failpoint('relay.after-publish-before-mark');
+        await failpoint(RelayFailpoints.afterPublishBeforeMark);
         total.published += outcome.published.length;
         total.failed += outcome.failed.length;
         marked = this.markPublished(manager, outcome.published);

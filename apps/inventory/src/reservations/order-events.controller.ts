@@ -6,6 +6,7 @@ import { annotateLog } from '@app/telemetry';
 import { ReleaseStockService } from './release-stock/release-stock.service.js';
 import { ReserveStockService } from './reserve-stock/reserve-stock.service.js';
 import { StockBatchLocks } from './stock-batch-locks.js';
+import { InventoryFailpoints } from '../inventory.failpoints.js';
 
 /** Consumes `orders.order.v1` through the inbox: reserve on OrderCreated, release on OrderCancelled. */
 @Controller()
@@ -19,8 +20,8 @@ export class OrderEventsController {
   @Inbox({
     consumer: 'inventory.order-events',
     accepts: [OrderEvents.OrderCreated, OrderEvents.OrderCancelled],
-    afterCommitFailpoint: 'inventory.after-commit-before-ack',
-    beforeCommitFailpoint: 'inventory.after-handler-before-commit',
+    afterCommitFailpoint: InventoryFailpoints.afterCommitBeforeAck,
+    beforeCommitFailpoint: InventoryFailpoints.afterHandlerBeforeCommit,
     batchLocks: StockBatchLocks,
   })
   async handle(@Envelope() envelope: InboxEnvelope): Promise<void> {

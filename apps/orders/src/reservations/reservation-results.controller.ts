@@ -4,6 +4,7 @@ import { ReservationEvents, Topics } from '@app/contracts';
 import { Envelope, Inbox, type InboxEnvelope } from '@app/inbox';
 import { annotateLog } from '@app/telemetry';
 import { ApplyReservationResultService } from './apply-reservation-result.service.js';
+import { OrdersFailpoints } from '../orders.failpoints.js';
 
 /** Consumes inventory's answers (`inventory.reservation.v1`) through the inbox. */
 @Controller()
@@ -14,8 +15,8 @@ export class ReservationResultsController {
   @Inbox({
     consumer: 'orders.reservation-results',
     accepts: [ReservationEvents.StockReserved, ReservationEvents.StockRejected, ReservationEvents.StockReleased],
-    beforeCommitFailpoint: 'orders.after-handler-before-commit',
-    afterCommitFailpoint: 'orders.after-commit-before-ack',
+    beforeCommitFailpoint: OrdersFailpoints.afterHandlerBeforeCommit,
+    afterCommitFailpoint: OrdersFailpoints.afterCommitBeforeAck,
   })
   handle(@Envelope() envelope: InboxEnvelope): Promise<void> {
     annotateLog({ orderId: (envelope.payload as { orderId: string }).orderId });

@@ -6,6 +6,7 @@ import { AccrualResponse } from '../accrual.response.js';
 import { annotateLog } from '@app/telemetry';
 import { RecordAccrualRequest } from './record-accrual.request.js';
 import { RecordAccrualService } from './record-accrual.service.js';
+import { LoyaltyFailpoints } from '../../loyalty.failpoints.js';
 
 @ApiTags('accruals')
 @Controller('accruals')
@@ -18,7 +19,7 @@ export class RecordAccrualController {
   @ApiCreatedResponse({ type: AccrualResponse, description: 'Credited (or, on a replay, the stored answer of the first request)' })
   @ApiErrors(413)
   @HttpCode(201)
-  @Idempotent({ required: true, status: 201, afterCommitFailpoint: 'loyalty.after-commit-before-response' })
+  @Idempotent({ required: true, status: 201, afterCommitFailpoint: LoyaltyFailpoints.afterCommitBeforeResponse })
   record(@Body() request: RecordAccrualRequest) {
     annotateLog({ orderId: request.orderId });
     return this.service.record(request);

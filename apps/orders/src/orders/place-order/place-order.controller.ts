@@ -5,6 +5,7 @@ import { Idempotent } from '@app/idempotency';
 import { OrderResponse } from '../order.response.js';
 import { PlaceOrderRequest } from './place-order.request.js';
 import { PlaceOrderService } from './place-order.service.js';
+import { OrdersFailpoints } from '../../orders.failpoints.js';
 
 @ApiTags('orders')
 @Controller('orders')
@@ -20,7 +21,7 @@ export class PlaceOrderController {
   @ApiCreatedResponse({ type: OrderResponse, description: 'Created (or, on a replay, the order the first request created)' })
   @ApiErrors(413)
   @HttpCode(201)
-  @Idempotent({ status: 201, afterCommitFailpoint: 'orders.after-commit-before-response' })
+  @Idempotent({ status: 201, afterCommitFailpoint: OrdersFailpoints.afterCommitBeforeResponse })
   place(@Body() request: PlaceOrderRequest) {
     return this.service.place(request);
   }
