@@ -1,5 +1,13 @@
 import { describe, expect, it } from '@jest/globals';
-import { backlogDrainPlaceholder, type BenchResults, type E2eRun, resultsShapeProblems, toJson } from './bench-results.js';
+import {
+  backlogDrainPlaceholder,
+  type BenchResults,
+  type E2eRun,
+  loopCpuPlaceholder,
+  resultsShapeProblems,
+  toJson,
+} from './bench-results.js';
+import { loopCpu } from './loop-cpu.js';
 import { latencyChartSvg } from './latency-chart.js';
 import { resultsMarkdown } from './results-markdown.js';
 
@@ -25,8 +33,17 @@ function run(offeredPerSec: number, p50Ms: number, backlogGrowing = false): E2eR
     finalTimestampNotMoved: 0,
     stages: { 'orders relay': { count: 10, p50Ms: 20, p95Ms: 40, p99Ms: 60 } },
     processes: { orders: { cpuMsPerOrder: 7, peakRssMb: 150 } },
+    cpu: CPU,
   };
 }
+
+/** 1,000 orders: 3 + 2 + 0.5 + 3.5 + 1 = 10 ms of CPU per order, the load generator's 1 ms apart. */
+const CPU = loopCpu(
+  { orders: 3000, inventory: 2000, loyalty: 500, postgres: 3500, kafka: 1000, loadGenerator: 1000 },
+  1000,
+  2,
+  'loadGenerator',
+);
 
 function results(): BenchResults {
   return {
@@ -48,6 +65,8 @@ function results(): BenchResults {
       ratio: 0.8,
       inventoryPerSec: 400,
       plainPerSec: 500,
+      fullAppPerSec: 300,
+      fullAppRatio: 0.6,
       oneByOnePerSec: 100,
       oneByOneRatio: 0.2,
       messages: 800,
@@ -72,6 +91,7 @@ function results(): BenchResults {
       inventory: { cpuMsPerOrder: 6, peakRssMb: 140 },
       loyalty: { cpuMsPerOrder: 2, peakRssMb: 100 },
     },
+    cpu: CPU,
     notes: [],
   };
 }
@@ -103,7 +123,27 @@ describe('latest.json', () => {
         inventory: expect.any(Object),
         loyalty: expect.any(Object),
       },
+      cpu: {
+        totalMsPerOrder: 10,
+        ceilingPerSec: 200,
+        byProcess: { orders: 3, inventory: 2, loyalty: 0.5, postgres: 3.5, kafka: 1 },
+        loadGeneratorMsPerOrder: 1,
+      },
     });
+  });
+
+  it('when the loop CPU was not measured, then every cpu figure is null and named as a problem', () => {
+    const broken = results();
+    broken.cpu = loopCpuPlaceholder(2);
+    const written = JSON.parse(toJson(broken));
+    expect(written.cpu.totalMsPerOrder).toBeNull();
+    expect(resultsShapeProblems(written)).toEqual(
+      expect.arrayContaining([
+        'cpu.totalMsPerOrder is not a number',
+        'cpu.ceilingPerSec is not a number',
+        'cpu.byProcess.postgres is not a number',
+      ]),
+    );
   });
 
   it('when a figure could not be measured, then it is written as null and named as a problem, never as a made-up number', () => {
@@ -137,6 +177,8 @@ describe('latency chart and Markdown report', () => {
     expect(markdown).toContain('2 × Test CPU');
     expect(markdown).toContain('| 150 | 30 | 150.0 | 150.0 | 80 ms | 240 ms | 400 ms | 5 ms / 20 ms | flat (0.0/s) | 0 |');
     expect(markdown).toContain('**300 orders/s**');
+    expect(markdown).toContain('| **total (all but the load generator)** | **10.00** |');
+    expect(markdown).toContain('**200 orders/s**');
     expect(markdown).toContain('![latency against offered load](latency-vs-load.svg)');
   });
 });

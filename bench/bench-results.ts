@@ -2,6 +2,7 @@
 // bench-results.spec.ts. More fields than the issue asks for are welcome; none of these may be
 // missing, because the README and whoever compares two runs read them.
 import type { DrainResult } from './backlog-drain.bench.js';
+import type { LoopCpu } from './loop-cpu.js';
 
 /** One offered rate of the end-to-end run. Latencies: scheduled send → order RESERVED/REJECTED committed. */
 export interface E2eRun {
@@ -32,8 +33,10 @@ export interface E2eRun {
   finalTimestampNotMoved: number;
   /** Per stage, p50/p95/p99 in ms, from the tables' own timestamps. */
   stages: Record<string, { count: number; p50Ms: number; p95Ms: number; p99Ms: number }>;
-  /** Per process during this run. */
+  /** Per app process during this run. */
   processes: Record<string, ProcessCost>;
+  /** CPU per order of every process of the loop (apps, Postgres, broker), the load generator apart. */
+  cpu: LoopCpu;
 }
 
 export interface ProcessCost {
@@ -59,9 +62,13 @@ export interface BenchResults {
   machine: MachineFacts;
   relay: { ratio: number; baselinePerSec: number; relayPerSec: number; messages: number; batchSize: number; repetitions: number };
   inbox: {
+    /** The fair figure: the inventory app with its relay and loyalty dispatcher idle, as the plain consumer has none. */
     ratio: number;
     inventoryPerSec: number;
     plainPerSec: number;
+    /** The inventory app as it runs in production, relay and dispatcher working during the drain, against the same plain consumer. */
+    fullAppPerSec: number;
+    fullAppRatio: number;
     oneByOnePerSec: number;
     oneByOneRatio: number;
     messages: number;
@@ -84,10 +91,27 @@ export interface BenchResults {
     drain: Omit<DrainResult, 'drainPerSec'>;
   };
   processes: Record<'orders' | 'inventory' | 'loyalty', ProcessCost | Record<string, never>>;
+  /** The loop's CPU per order at the fixed offered rate (the first end-to-end run). */
+  cpu: LoopCpu;
   notes: string[];
 }
 
 const isNumber = (value: unknown) => typeof value === 'number';
+
+/** The process groups whose CPU per order makes up `cpu.totalMsPerOrder`. */
+export const LOOP_PROCESS_GROUPS = ['orders', 'inventory', 'loyalty', 'postgres', 'kafka'] as const;
+
+/** The loop's CPU before anything was measured: unmeasured, so NaN (null in the file). */
+export function loopCpuPlaceholder(cores: number): LoopCpu {
+  return {
+    totalMsPerOrder: Number.NaN,
+    byProcess: Object.fromEntries(LOOP_PROCESS_GROUPS.map((name) => [name, Number.NaN])),
+    loadGeneratorMsPerOrder: Number.NaN,
+    ceilingPerSec: Number.NaN,
+    cores,
+    orders: 0,
+  };
+}
 
 /** Every problem with `value` as a {@link BenchResults}, by path; empty when it has the shape. */
 export function resultsShapeProblems(value: unknown): string[] {
@@ -102,6 +126,8 @@ export function resultsShapeProblems(value: unknown): string[] {
   for (const path of ['relay.ratio', 'inbox.ratio', 'http.withOutboxPerSec', 'http.withoutOutboxPerSec', 'http.dualWritePerSec'])
     expectNumber(path);
   for (const path of ['e2e.maxSustainablePerSec', 'e2e.drainPerSec', 'machine.cpuCount']) expectNumber(path);
+  for (const path of ['cpu.totalMsPerOrder', 'cpu.ceilingPerSec', 'cpu.loadGeneratorMsPerOrder']) expectNumber(path);
+  for (const name of LOOP_PROCESS_GROUPS) expectNumber(`cpu.byProcess.${name}`);
   const runs = at('e2e.runs');
   if (!Array.isArray(runs) || runs.length === 0) problems.push('e2e.runs is not a non-empty array');
   else {

@@ -2,11 +2,14 @@
 // the open-model generator with Idempotency-Key. Per offered rate: achieved rate, latency from the
 // scheduled send to the order's RESERVED/REJECTED commit (orders.updated_at), whether the backlog
 // grew, the per-stage breakdown, and CPU ms per order and peak RSS of each process.
+import { cpus } from 'node:os';
 import pg from 'pg';
 import { databaseUrl } from '@app/database';
 import { queryTestDatabase, type ServiceProcess, type ServiceSet, waitFor } from '@tools/local-stack';
 import { type BacklogSample, backlogVerdict } from './backlog-trend.js';
 import type { E2eRun, ProcessCost } from './bench-results.js';
+import { loopCpu } from './loop-cpu.js';
+import { brokerPorts, listeningPids, postgresPids } from './loop-processes.js';
 import type { BenchInfrastructure } from './bench-infrastructure.js';
 import { seedStock } from './inbox-consumer.bench.js';
 import { openModelLoad } from './open-model-load.js';
@@ -21,6 +24,7 @@ export interface E2eStack {
   loyalty: ServiceProcess;
   databases: { orders: string; inventory: string };
   serverUrl: string;
+  brokers: string[];
 }
 
 /** Inventory (seeded) and orders on fresh databases, calling the suite's loyalty process. */
@@ -36,14 +40,31 @@ export async function startE2eStack(infrastructure: BenchInfrastructure, service
   });
   await seedStock(infrastructure.serverUrl, databases.inventory);
   const orders = await services.start({ service: 'orders', database: databases.orders });
-  return { orders, inventory, loyalty, databases, serverUrl: infrastructure.serverUrl };
+  return { orders, inventory, loyalty, databases, serverUrl: infrastructure.serverUrl, brokers: infrastructure.brokers };
 }
 
-const pids = (stack: E2eStack) => ({
-  orders: stack.orders.process.child.pid!,
-  inventory: stack.inventory.process.child.pid!,
-  loyalty: stack.loyalty.process.child.pid!,
-});
+/** The app processes by name (their CPU and RSS is also reported per app, as before). */
+const APPS = ['orders', 'inventory', 'loyalty'] as const;
+
+/** The bench process itself: the open-model load and the observers' queries, reported apart. */
+const LOAD_GENERATOR = 'loadGenerator';
+
+/**
+ * Every process of the loop: the three apps, Postgres (postmaster, background processes and the
+ * backends of the run's databases) and the broker(s), plus the load generator, counted apart.
+ */
+function loopProcesses(stack: E2eStack) {
+  const databases = [stack.databases.orders, stack.databases.inventory, stack.loyalty.database];
+  const brokerPids = listeningPids(brokerPorts(stack.brokers));
+  return {
+    orders: stack.orders.process.child.pid!,
+    inventory: stack.inventory.process.child.pid!,
+    loyalty: stack.loyalty.process.child.pid!,
+    postgres: () => postgresPids(stack.serverUrl, databases),
+    kafka: () => brokerPids,
+    [LOAD_GENERATOR]: process.pid,
+  };
+}
 
 /** Orders not yet final, and loyalty commands not yet DONE, among everything in the databases. */
 async function unfinishedCounts(ordersDb: pg.Client, inventoryDb: pg.Client): Promise<{ orders: number; commands: number }> {
@@ -90,7 +111,7 @@ export interface E2eRunOptions {
 
 export async function runE2eRate(stack: E2eStack, options: E2eRunOptions, log: (text: string) => void): Promise<E2eRun> {
   const { offeredPerSec, durationMs, settleMs } = options;
-  const sampler = new ProcessSampler(pids(stack));
+  const sampler = new ProcessSampler(loopProcesses(stack));
   const [ordersDb, inventoryDb] = await connect(stack);
   const orderSamples: BacklogSample[] = [];
   const commandSamples: BacklogSample[] = [];
@@ -105,7 +126,7 @@ export async function runE2eRate(stack: E2eStack, options: E2eRunOptions, log: (
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
   })();
-  sampler.start();
+  await sampler.start();
   let load;
   try {
     load = await openModelLoad(offeredPerSec, durationMs, (index) => postOrder(stack.orders.baseUrl, orderBody(index)));
@@ -138,7 +159,7 @@ export async function runE2eRate(stack: E2eStack, options: E2eRunOptions, log: (
     { timeoutMs: settleMs, intervalMs: 250, description: 'the run to settle' },
   ).catch(() => false);
   const observedEnd = Date.now();
-  const usage = sampler.stop();
+  const usage = await sampler.stop();
   await Promise.all([ordersDb.end(), inventoryDb.end()]);
 
   const finals = await queryTestDatabase<{ id: string; final_at: number }>(
@@ -171,7 +192,13 @@ export async function runE2eRate(stack: E2eStack, options: E2eRunOptions, log: (
   const ordersVerdict = backlogVerdict(orderSamples, offeredPerSec);
   const commandsVerdict = backlogVerdict(commandSamples, offeredPerSec);
   const processes: Record<string, ProcessCost> = Object.fromEntries(
-    Object.entries(usage).map(([name, { cpuMs, peakRssMb }]) => [name, { cpuMsPerOrder: cpuMs / Math.max(1, finals.length), peakRssMb }]),
+    APPS.map((name) => [name, { cpuMsPerOrder: usage[name].cpuMs / Math.max(1, finals.length), peakRssMb: usage[name].peakRssMb }]),
+  );
+  const cpu = loopCpu(
+    Object.fromEntries(Object.entries(usage).map(([name, { cpuMs }]) => [name, cpuMs])),
+    finals.length,
+    cpus().length,
+    LOAD_GENERATOR,
   );
   const run: E2eRun = {
     offeredPerSec,
@@ -194,12 +221,16 @@ export async function runE2eRate(stack: E2eStack, options: E2eRunOptions, log: (
     finalTimestampNotMoved: stale,
     stages: await stageLatencies(stack.serverUrl, stack.databases, orderIds),
     processes,
+    cpu,
   };
   log(
     `e2e ${offeredPerSec}/s for ${durationMs / 1000} s: achieved ${run.achievedPerSec.toFixed(1)}/s, p50 ${Math.round(run.p50Ms)} ms, ` +
       `p99 ${Math.round(run.p99Ms)} ms (201 answered: p50 ${Math.round(answer.p50)} ms, p99 ${Math.round(answer.p99)} ms), backlog ${run.backlogGrowing ? 'growing' : 'flat'} (${run.backlogSlopePerSec.toFixed(1)}/s), ` +
       `${run.unfinished} unfinished${settled ? '' : ' (did not settle)'}, ${failedRequests} failed requests` +
-      `${firstFailure ? ` (first: ${firstFailure.status} ${firstFailure.error})` : ''}, generator lag max ${Math.round(load.maxSendLagMs)} ms`,
+      `${firstFailure ? ` (first: ${firstFailure.status} ${firstFailure.error})` : ''}, generator lag max ${Math.round(load.maxSendLagMs)} ms; ` +
+      `CPU ${cpu.totalMsPerOrder.toFixed(2)} ms/order (${Object.entries(cpu.byProcess)
+        .map(([name, value]) => `${name} ${value.toFixed(2)}`)
+        .join(', ')}; load generator ${cpu.loadGeneratorMsPerOrder.toFixed(2)} apart), ceiling ${Math.round(cpu.ceilingPerSec)}/s`,
   );
   return run;
 }

@@ -1,7 +1,7 @@
-// Inbox figure: the inventory app as it runs in production (the built process, its inbox, relay
-// and loyalty dispatcher running) against PlainReservationConsumer (same transaction, no inbox row,
-// no Nest), each draining the same pre-filled `orders.order.v1` from the same offsets into its own
-// database. Rate = reservations / (last reservation - first reservation), from the table's own
+// Inbox figure: the inventory app (the built process) against PlainReservationConsumer (same
+// transaction, no inbox row, no Nest), each draining the same pre-filled `orders.order.v1` from the
+// same offsets into its own database. The fair figure idles the app's relay and loyalty dispatcher
+// (the plain consumer has neither); the full-app figure runs them, as production does. Rate = reservations / (last reservation - first reservation), from the table's own
 // created_at, so neither process's start-up or group join counts.
 import { Topics } from '@app/contracts';
 import { createKafka } from '@app/kafka';
@@ -26,9 +26,13 @@ export interface InboxBenchOptions {
 }
 
 export interface InboxBenchResult {
+  /** The app with its relay and dispatcher idle: the same work as the plain consumer. */
   inventoryPerSec: number;
   plainPerSec: number;
   ratio: number;
+  /** The app with its relay publishing and its dispatcher calling loyalty during the drain. */
+  fullAppPerSec: number;
+  fullAppRatio: number;
   /**
    * The same inventory app with batching and concurrent partitions switched off
    * (`INBOX_BATCH_SIZE=1`, `KAFKA_PARTITIONS_CONSUMED_CONCURRENTLY=1`): one transaction per
@@ -37,6 +41,12 @@ export interface InboxBenchResult {
   oneByOnePerSec: number;
   oneByOneRatio: number;
 }
+
+/**
+ * The fair run's settings: no relay in the process, and a dispatcher that looked once at start-up
+ * (nothing due) and not again for an hour, so the drain does only what the plain consumer does.
+ */
+const RELAY_AND_DISPATCHER_IDLE = { OUTBOX_RELAY_ENABLED: 'false', LOYALTY_DISPATCH_INTERVAL_MS: '3600000' };
 
 /** The consumer settings of the "before" run: a transaction per message, one partition at a time. */
 const ONE_BY_ONE = { INBOX_BATCH_SIZE: '1', KAFKA_PARTITIONS_CONSUMED_CONCURRENTLY: '1' };
@@ -123,9 +133,29 @@ export async function runInboxBench(
   log(`inbox: plain consumer ${Math.round(plainPerSec)} msg/s`);
 
   await inventory.restart();
-  const inventoryPerSec = await drainRate(serverUrl, inventoryDb, options.messages, options.timeoutMs, 'the inventory app');
-  log(`inbox: inventory app ${Math.round(inventoryPerSec)} msg/s`);
+  const fullAppPerSec = await drainRate(serverUrl, inventoryDb, options.messages, options.timeoutMs, 'the inventory app');
+  log(`inbox: inventory app, relay and dispatcher running, ${Math.round(fullAppPerSec)} msg/s`);
   await inventory.stop();
+
+  const fairDb = await services.createDatabase('bench_inbox_fair');
+  const fair = await services.start({
+    service: 'inventory',
+    database: fairDb,
+    env: { LOYALTY_BASE_URL: loyaltyBaseUrl, ...RELAY_AND_DISPATCHER_IDLE },
+  });
+  await fair.stop();
+  await seedStock(serverUrl, fairDb);
+  await fillOrdersTopic(brokers, options.messages);
+  await fair.restart();
+  const inventoryPerSec = await drainRate(
+    serverUrl,
+    fairDb,
+    options.messages,
+    options.timeoutMs,
+    'the inventory app, relay and dispatcher idle',
+  );
+  log(`inbox: inventory app, relay and dispatcher idle, ${Math.round(inventoryPerSec)} msg/s`);
+  await fair.stop();
 
   // The "before" run: its own database and group, positioned at the end, then a fresh fill.
   const oneByOneDb = await services.createDatabase('bench_inbox_one_by_one');
@@ -151,6 +181,8 @@ export async function runInboxBench(
     inventoryPerSec,
     plainPerSec,
     ratio: inventoryPerSec / plainPerSec,
+    fullAppPerSec,
+    fullAppRatio: fullAppPerSec / plainPerSec,
     oneByOnePerSec,
     oneByOneRatio: oneByOnePerSec / plainPerSec,
   };

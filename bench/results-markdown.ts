@@ -38,10 +38,16 @@ export function resultsMarkdown(results: BenchResults, chartFile: string): strin
           num(relay.ratio, 2),
         ],
         [
-          `inbox: inventory app vs plain kafkajs consumer, same transaction without inbox row (${inbox.messages} msgs)`,
+          `inbox (fair): inventory app, relay and dispatcher idle, vs plain kafkajs consumer, same transaction without inbox row (${inbox.messages} msgs)`,
           `${num(inbox.inventoryPerSec)} msg/s`,
           `${num(inbox.plainPerSec)} msg/s`,
           num(inbox.ratio, 2),
+        ],
+        [
+          `inbox (full app): the same app with its relay publishing and its dispatcher calling loyalty during the drain`,
+          `${num(inbox.fullAppPerSec)} msg/s`,
+          `${num(inbox.plainPerSec)} msg/s`,
+          num(inbox.fullAppRatio, 2),
         ],
         [
           `inbox, before batches: the same app with INBOX_BATCH_SIZE=1 and one partition at a time`,
@@ -51,6 +57,20 @@ export function resultsMarkdown(results: BenchResults, chartFile: string): strin
         ],
       ],
     ),
+    '',
+    `## CPU per order of the whole loop, at ${num(results.cpu.orders)} orders of the fixed-rate run`,
+    '',
+    ...markdownTable(
+      ['process', 'CPU ms per order'],
+      [
+        ...Object.entries(results.cpu.byProcess).map(([name, value]) => [name, num(value, 2)]),
+        ['**total (all but the load generator)**', `**${num(results.cpu.totalMsPerOrder, 2)}**`],
+        ['load generator (apart)', num(results.cpu.loadGeneratorMsPerOrder, 2)],
+      ],
+    ),
+    '',
+    `Ceiling at this cost: ${results.cpu.cores} cores × 1000 / ${num(results.cpu.totalMsPerOrder, 2)} ms = ` +
+      `**${num(results.cpu.ceilingPerSec)} orders/s** (achieved at the fixed rate: ${num(e2e.runs[0]?.achievedPerSec ?? Number.NaN, 1)}/s).`,
     '',
     `## HTTP: POST /orders, ${http.concurrency} concurrent clients for ${http.durationSec} s each`,
     '',

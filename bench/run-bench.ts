@@ -8,7 +8,14 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { type ServiceProcess, ServiceSet } from '@tools/local-stack';
-import { backlogDrainPlaceholder, type BenchResults, type E2eRun, resultsShapeProblems, toJson } from './bench-results.js';
+import {
+  backlogDrainPlaceholder,
+  type BenchResults,
+  type E2eRun,
+  loopCpuPlaceholder,
+  resultsShapeProblems,
+  toJson,
+} from './bench-results.js';
 import {
   type BenchInfrastructure,
   postgresVersion,
@@ -35,6 +42,7 @@ async function runE2e(stack: E2eStack, profile: BenchProfile, results: BenchResu
   const fixed = await runE2eRate(stack, { offeredPerSec: e2e.fixedPerSec, durationMs: e2e.fixedDurationMs, settleMs: e2e.settleMs }, log);
   runs.push(fixed);
   results.processes = fixed.processes;
+  results.cpu = fixed.cpu;
   results.e2e.runs = runs;
   const trials: RateTrial[] = [{ offeredPerSec: fixed.offeredPerSec, sustained: isSustained(fixed) }];
   for (let step = 0; step < e2e.maxSteps; step += 1) {
@@ -120,6 +128,8 @@ async function main(): Promise<void> {
       ratio: nan,
       inventoryPerSec: nan,
       plainPerSec: nan,
+      fullAppPerSec: nan,
+      fullAppRatio: nan,
       oneByOnePerSec: nan,
       oneByOneRatio: nan,
       messages: profile.inbox.messages,
@@ -135,6 +145,7 @@ async function main(): Promise<void> {
     },
     e2e: { runs: [], maxSustainablePerSec: 0, drainPerSec: nan, drain: backlogDrainPlaceholder() },
     processes: { orders: {}, inventory: {}, loyalty: {} },
+    cpu: loopCpuPlaceholder(cpus().length),
     notes: [],
   };
   try {

@@ -58,6 +58,11 @@ export class ServiceProcess {
     private env: NodeJS.ProcessEnv,
   ) {}
 
+  /** The throw-away database this service runs on. */
+  get database(): string {
+    return this.options.database;
+  }
+
   /** Migrates the database, starts the process and waits until `GET /health` answers (see {@link NodeProcess.waitUntilHealthy}). */
   static async start(options: ServiceProcessOptions): Promise<ServiceProcess> {
     assertTestDatabaseName(options.database);
