@@ -14,7 +14,8 @@ export interface LocalKafkaClusterOptions {
   nodes?: number;
   /**
    * How soon the controller fences a node that stopped heartbeating (a SIGKILLed one) and moves
-   * its leaders away (`broker.session.timeout.ms`). Default 3000 ms, the script's cluster default.
+   * its leaders away (`broker.session.timeout.ms`). Default `KAFKA_LOCAL_BROKER_SESSION_TIMEOUT_MS`
+   * from the environment, else 3000 ms, the script's cluster default (Kafka's own: 9000 ms).
    */
   sessionTimeoutMs?: number;
   /** Prefix of the state directory under `.local/`. Default `kafka-cluster`. */
@@ -69,7 +70,13 @@ export class LocalKafkaCluster {
     const controllerPorts: number[] = [];
     for (let i = 0; i < nodes; i++) ports.push(await port());
     for (let i = 0; i < nodes; i++) controllerPorts.push(await port());
-    const cluster = new LocalKafkaCluster(repoRoot, dir, ports, controllerPorts, options.sessionTimeoutMs ?? 3000);
+    const cluster = new LocalKafkaCluster(
+      repoRoot,
+      dir,
+      ports,
+      controllerPorts,
+      options.sessionTimeoutMs ?? Number(process.env.KAFKA_LOCAL_BROKER_SESSION_TIMEOUT_MS || 3000),
+    );
     try {
       await cluster.script('start');
       await cluster.waitForBrokers(nodes);
