@@ -1,18 +1,34 @@
 #!/usr/bin/env bash
-# Run a real single-node Apache Kafka broker (KRaft: broker + controller in one JVM) without
-# Docker. The broker jars come from Maven Central via infra/kafka/pom.xml; all state lives in a
-# git-ignored directory inside the repo.
+# Run real Apache Kafka without Docker: one KRaft node (broker + controller in one JVM), or a
+# cluster of N such nodes on loopback. The broker jars come from Maven Central via
+# infra/kafka/pom.xml; all state lives in a git-ignored directory inside the repo.
 #
-# Usage: scripts/kafka-local.sh fetch|start|stop|status|logs [-f]
+# Usage: scripts/kafka-local.sh fetch | start [NODE] | stop [NODE] | kill NODE | restart NODE
+#                               | status | logs [NODE] [-f]
+#   start, stop        every node, or only NODE (1..N); stop is SIGTERM (clean shutdown)
+#   kill NODE          SIGKILL of one node: no shutdown, its log recovered on the next start
+#   restart NODE       kill NODE, then start it again on the same ports and data
+#   status             one line per node; exit 0 when all run, 3 when any is stopped
 #
 # Environment:
-#   KAFKA_LOCAL_PORT             client (PLAINTEXT) port       default 9092
-#   KAFKA_LOCAL_CONTROLLER_PORT  KRaft controller port         default 9093
-#   KAFKA_LOCAL_DIR              state directory               default <repo>/.local/kafka
-#   KAFKA_LOCAL_DATA_DIR         broker data (log.dirs)        default $KAFKA_LOCAL_DIR/data
-#                                (npm test uses its own, so test traffic never reaches npm start's broker)
+#   KAFKA_LOCAL_NODES            number of nodes                 default 1
+#   KAFKA_LOCAL_PORT             client (PLAINTEXT) port, node 1  default 9092
+#   KAFKA_LOCAL_CONTROLLER_PORT  KRaft controller port, node 1    default 9093
+#                                node i > 1 uses both plus 10*(i-1): 9102/9103, 9112/9113, ...
+#   KAFKA_LOCAL_PORTS            client ports, comma-separated, one per node (overrides the rule)
+#   KAFKA_LOCAL_CONTROLLER_PORTS controller ports, likewise
+#   KAFKA_LOCAL_DIR              state directory                  default <repo>/.local/kafka
+#   KAFKA_LOCAL_DATA_DIR         broker data (log.dirs)           default $KAFKA_LOCAL_DIR/data
+#                                (N > 1: node i keeps $KAFKA_LOCAL_DATA_DIR/node-i, default
+#                                $KAFKA_LOCAL_DIR/cluster-N/data/node-i; npm test uses its own, so test
+#                                traffic never reaches npm start's broker)
+#   KAFKA_TOPIC_REPLICATION_FACTOR   default replication factor of new topics  default min(3, N)
+#   KAFKA_TOPIC_MIN_INSYNC_REPLICAS  default min.insync.replicas               default 2 when N > 1, else 1
+#   KAFKA_LOCAL_BROKER_SESSION_TIMEOUT_MS  how soon a dead node is fenced  default 9000 (1 node), 3000 (N > 1)
+#   KAFKA_LOCAL_HEAP             JVM heap flags per node  default "-Xms256m -Xmx512m" (1 node), "-Xms128m -Xmx384m" + C1 only, serial GC (N > 1)
 #
-# Exit codes: 0 ok / running, 1 failure, 2 missing prerequisite (java, mvn), 3 stopped (status).
+# Exit codes: 0 ok / running, 1 failure, 2 missing prerequisite (java, mvn), 3 stopped (status),
+# 64 usage.
 set -euo pipefail
 
 # Resolve the repo from this file's location so the script works from any cwd.
@@ -22,6 +38,8 @@ REPO_ROOT="$(cd "$SCRIPT_DIR/.." && pwd)"
 POM="$REPO_ROOT/infra/kafka/pom.xml"
 TEMPLATE="$REPO_ROOT/infra/kafka/server.properties.template"
 
+NODES="${KAFKA_LOCAL_NODES:-1}"
+[[ "$NODES" =~ ^[1-9][0-9]?$ ]] || { echo "[kafka-local] ERROR: KAFKA_LOCAL_NODES must be 1..99, got '$NODES'" >&2; exit 64; }
 PORT="${KAFKA_LOCAL_PORT:-9092}"
 CONTROLLER_PORT="${KAFKA_LOCAL_CONTROLLER_PORT:-9093}"
 STATE_DIR="${KAFKA_LOCAL_DIR:-$REPO_ROOT/.local/kafka}"
@@ -29,11 +47,34 @@ mkdir -p "$STATE_DIR"
 STATE_DIR="$(cd "$STATE_DIR" && pwd)" # absolute, so log.dirs and the classpath never depend on cwd
 
 LIBS_DIR="$STATE_DIR/libs"
-DATA_DIR="${KAFKA_LOCAL_DATA_DIR:-$STATE_DIR/data}"
-LOG_FILE="$STATE_DIR/broker.log"
-PID_FILE="$STATE_DIR/broker.pid"
-PROPS_FILE="$STATE_DIR/server.properties"
 STAMP_FILE="$STATE_DIR/libs.version" # contains the Kafka version the jars in libs/ belong to
+
+# One node keeps the layout it always had (state files straight in STATE_DIR); node i of a
+# cluster keeps its pid, log and properties in STATE_DIR/cluster-N/node-i.
+if ((NODES == 1)); then
+  CLUSTER_DIR="$STATE_DIR"
+  DATA_ROOT=""
+else
+  CLUSTER_DIR="$STATE_DIR/cluster-$NODES"
+  DATA_ROOT="${KAFKA_LOCAL_DATA_DIR:-$CLUSTER_DIR/data}"
+fi
+CLUSTER_ID_FILE="$CLUSTER_DIR/cluster.id" # every node of a cluster is formatted with the same id
+
+DEFAULT_RF="${KAFKA_TOPIC_REPLICATION_FACTOR:-$((NODES < 3 ? NODES : 3))}"
+if ((NODES > 1)); then
+  MIN_ISR="${KAFKA_TOPIC_MIN_INSYNC_REPLICAS:-2}"
+  SESSION_TIMEOUT_MS="${KAFKA_LOCAL_BROKER_SESSION_TIMEOUT_MS:-3000}"
+  # C1 only and the serial collector: a node starts and restarts in less CPU, which matters more
+  # than peak throughput when three JVMs share a developer's cores.
+  HEAP="${KAFKA_LOCAL_HEAP:--Xms128m -Xmx384m -XX:TieredStopAtLevel=1 -XX:+UseSerialGC}"
+else
+  MIN_ISR="${KAFKA_TOPIC_MIN_INSYNC_REPLICAS:-1}"
+  SESSION_TIMEOUT_MS="${KAFKA_LOCAL_BROKER_SESSION_TIMEOUT_MS:-9000}"
+  HEAP="${KAFKA_LOCAL_HEAP:--Xms256m -Xmx512m}"
+fi
+# Internal topics (offsets, transactions) as replicated as the cluster allows, min ISR 2 when it can.
+INTERNAL_RF=$((NODES < 3 ? NODES : 3))
+INTERNAL_MIN_ISR=$((INTERNAL_RF > 1 ? 2 : 1))
 
 START_TIMEOUT_S=90
 STOP_TIMEOUT_S=30
@@ -114,10 +155,68 @@ cmd_fetch() {
   log "fetched $(find "$LIBS_DIR" -name '*.jar' | wc -l) jars in $((SECONDS - started))s"
 }
 
+# --- nodes ------------------------------------------------------------------------------------
+
+# The i-th (1-based) item of a comma-separated list, or empty.
+list_item() {
+  local list="$1" index="$2"
+  [[ -n "$list" ]] || return 0
+  IFS=',' read -r -a items <<<"$list"
+  printf '%s\n' "${items[$((index - 1))]:-}"
+}
+
+node_port() {
+  local port
+  port="$(list_item "${KAFKA_LOCAL_PORTS:-}" "$1")"
+  printf '%s\n' "${port:-$((PORT + 10 * ($1 - 1)))}"
+}
+
+node_controller_port() {
+  local port
+  port="$(list_item "${KAFKA_LOCAL_CONTROLLER_PORTS:-}" "$1")"
+  printf '%s\n' "${port:-$((CONTROLLER_PORT + 10 * ($1 - 1)))}"
+}
+
+node_dir() {
+  if ((NODES == 1)); then printf '%s\n' "$STATE_DIR"; else printf '%s\n' "$CLUSTER_DIR/node-$1"; fi
+}
+
+node_data_dir() {
+  if ((NODES == 1)); then
+    printf '%s\n' "${KAFKA_LOCAL_DATA_DIR:-$STATE_DIR/data}"
+  else
+    printf '%s\n' "$DATA_ROOT/node-$1"
+  fi
+}
+
+pid_file() { printf '%s/broker.pid\n' "$(node_dir "$1")"; }
+log_file() { printf '%s/broker.log\n' "$(node_dir "$1")"; }
+props_file() { printf '%s/server.properties\n' "$(node_dir "$1")"; }
+
+voters() {
+  local i out=""
+  for ((i = 1; i <= NODES; i++)); do out+="${out:+,}$i@127.0.0.1:$(node_controller_port "$i")"; done
+  printf '%s\n' "$out"
+}
+
+# Every node, or the one named on the command line (validated).
+selected_nodes() {
+  local node="${1:-}"
+  if [[ -z "$node" ]]; then
+    seq 1 "$NODES"
+  elif [[ "$node" =~ ^[0-9]+$ ]] && ((node >= 1 && node <= NODES)); then
+    printf '%s\n' "$node"
+  else
+    die 64 "no node '$node': KAFKA_LOCAL_NODES=$NODES, nodes are 1..$NODES"
+  fi
+}
+
 # --- process / port helpers -------------------------------------------------------------------
 
 read_pid() {
-  [[ -f "$PID_FILE" ]] && tr -dc '0-9' <"$PID_FILE" || true
+  local file
+  file="$(pid_file "$1")"
+  [[ -f "$file" ]] && tr -dc '0-9' <"$file" || true
 }
 
 # True only if the pid is alive AND is our broker, so a recycled pid is not mistaken for Kafka.
@@ -135,140 +234,249 @@ port_open() {
 # --- start ------------------------------------------------------------------------------------
 
 render_properties() {
+  local node="$1"
   [[ -f "$TEMPLATE" ]] || die 1 "template not found: $TEMPLATE"
   local text
   text="$(<"$TEMPLATE")"
   # Quoted replacements: bash 5.2 would otherwise expand '&' in a path to the matched text.
-  text="${text//@LOG_DIRS@/"$DATA_DIR"}"
-  text="${text//@PORT@/"$PORT"}"
-  text="${text//@CONTROLLER_PORT@/"$CONTROLLER_PORT"}"
-  printf '%s\n' "$text" >"$PROPS_FILE"
+  text="${text//@NODE_ID@/"$node"}"
+  text="${text//@VOTERS@/"$(voters)"}"
+  text="${text//@LOG_DIRS@/"$(node_data_dir "$node")"}"
+  text="${text//@PORT@/"$(node_port "$node")"}"
+  text="${text//@CONTROLLER_PORT@/"$(node_controller_port "$node")"}"
+  text="${text//@INTERNAL_RF@/"$INTERNAL_RF"}"
+  text="${text//@INTERNAL_MIN_ISR@/"$INTERNAL_MIN_ISR"}"
+  text="${text//@DEFAULT_RF@/"$DEFAULT_RF"}"
+  text="${text//@MIN_ISR@/"$MIN_ISR"}"
+  text="${text//@SESSION_TIMEOUT_MS@/"$SESSION_TIMEOUT_MS"}"
+  # Kafka's ratio (2000 / 9000): several heartbeats fit in one session.
+  text="${text//@HEARTBEAT_MS@/"$((SESSION_TIMEOUT_MS * 2 / 9))"}"
+  mkdir -p "$(node_dir "$node")"
+  printf '%s\n' "$text" >"$(props_file "$node")"
+}
+
+# One cluster id for every node of a cluster, kept beside them: a node formatted with another id
+# would refuse to join the quorum.
+cluster_id() {
+  if [[ -s "$CLUSTER_ID_FILE" ]]; then
+    cat "$CLUSTER_ID_FILE"
+    return 0
+  fi
+  local id
+  id="$("$JAVA" -cp "$LIBS_DIR/*" kafka.tools.StorageTool random-uuid 2>/dev/null | tail -n1)"
+  [[ -n "$id" ]] || die 1 "kafka.tools.StorageTool random-uuid produced no cluster id"
+  mkdir -p "$CLUSTER_DIR"
+  printf '%s\n' "$id" >"$CLUSTER_ID_FILE"
+  printf '%s\n' "$id"
 }
 
 # KRaft refuses to start on an unformatted log dir. Format once; meta.properties marks it done.
 # Static controller.quorum.voters => no --standalone (that flag is for bootstrap.servers quorums).
 format_storage_once() {
-  if [[ -f "$DATA_DIR/meta.properties" ]]; then
+  local node="$1" data id
+  data="$(node_data_dir "$node")"
+  if [[ -f "$data/meta.properties" ]]; then
     return 0
   fi
-  local cluster_id
-  cluster_id="$("$JAVA" -cp "$LIBS_DIR/*" kafka.tools.StorageTool random-uuid 2>/dev/null | tail -n1)"
-  [[ -n "$cluster_id" ]] || die 1 "kafka.tools.StorageTool random-uuid produced no cluster id"
-  log "formatting $DATA_DIR (cluster id $cluster_id)"
-  mkdir -p "$DATA_DIR"
+  if ((NODES == 1)); then
+    # One node: a fresh id per format, as before (the id file would outlive a deleted data dir).
+    rm -f "$CLUSTER_ID_FILE"
+  fi
+  id="$(cluster_id)"
+  log "formatting $data (node $node, cluster id $id)"
+  mkdir -p "$data"
   "$JAVA" -cp "$LIBS_DIR/*" kafka.tools.StorageTool format \
-    -t "$cluster_id" -c "$PROPS_FILE" --ignore-formatted >>"$LOG_FILE" 2>&1 ||
-    { tail -n 40 "$LOG_FILE" >&2; die 1 "storage format failed"; }
+    -t "$id" -c "$(props_file "$node")" --ignore-formatted >>"$(log_file "$node")" 2>&1 ||
+    { tail -n 40 "$(log_file "$node")" >&2; die 1 "storage format of node $node failed"; }
 }
 
 # Keep the previous run's log for post-mortems; readiness is judged on this run's log only.
 rotate_log() {
-  if [[ -f "$LOG_FILE" ]]; then mv -f "$LOG_FILE" "$LOG_FILE.prev"; fi
-  : >"$LOG_FILE"
+  local file
+  file="$(log_file "$1")"
+  if [[ -f "$file" ]]; then mv -f "$file" "$file.prev"; fi
+  : >"$file"
 }
 
 launch_broker() {
+  local node="$1" dir
+  dir="$(node_dir "$node")"
   # setsid + nohup: the broker survives the calling shell/terminal and is not hit by its Ctrl-C.
   # setsid execs (no fork) in a non-interactive shell, so $! is the JVM's own pid.
-  (cd "$STATE_DIR" &&
-    exec setsid nohup "$JAVA" -Xms256m -Xmx512m \
+  # shellcheck disable=SC2086 # HEAP holds several flags
+  (cd "$dir" &&
+    exec setsid nohup "$JAVA" $HEAP \
       -Dorg.slf4j.simpleLogger.showDateTime=true \
       -Dorg.slf4j.simpleLogger.dateTimeFormat="yyyy-MM-dd HH:mm:ss.SSS" \
-      -cp "$LIBS_DIR/*" kafka.Kafka "$PROPS_FILE" \
-      >>"$LOG_FILE" 2>&1 </dev/null) &
-  printf '%s\n' "$!" >"$PID_FILE"
+      -cp "$LIBS_DIR/*" kafka.Kafka "$(props_file "$node")" \
+      >>"$(log_file "$node")" 2>&1 </dev/null) &
+  printf '%s\n' "$!" >"$(pid_file "$node")"
 }
 
 # Poll (not a blind sleep) until the port accepts TCP and the log says the server started.
+# A node of a cluster waits for a quorum, so every node is launched before any is awaited.
 wait_until_ready() {
-  local pid="$1" deadline=$((SECONDS + START_TIMEOUT_S))
+  local node="$1" pid="$2" deadline=$((SECONDS + START_TIMEOUT_S)) port file
+  port="$(node_port "$node")"
+  file="$(log_file "$node")"
   while ((SECONDS < deadline)); do
     if ! kill -0 "$pid" 2>/dev/null; then
-      tail -n 60 "$LOG_FILE" >&2 || true
-      rm -f "$PID_FILE"
-      die 1 "broker process $pid exited during start-up (log above, full log: $LOG_FILE)"
+      tail -n 60 "$file" >&2 || true
+      rm -f "$(pid_file "$node")"
+      die 1 "node $node (pid $pid) exited during start-up (log above, full log: $file)"
     fi
-    if port_open "$PORT" && grep -q "$READY_PATTERN" "$LOG_FILE"; then
+    if port_open "$port" && grep -q "$READY_PATTERN" "$file"; then
       return 0
     fi
     sleep 0.5
   done
-  tail -n 60 "$LOG_FILE" >&2 || true
-  die 1 "broker not ready after ${START_TIMEOUT_S}s (log above, full log: $LOG_FILE; pid $pid left running, use 'stop')"
+  tail -n 60 "$file" >&2 || true
+  die 1 "node $node not ready after ${START_TIMEOUT_S}s (log above, full log: $file; pid $pid left running, use 'stop')"
 }
 
 cmd_start() {
-  local pid
-  pid="$(read_pid)"
-  if broker_alive "$pid"; then
-    log "already running (pid $pid, port $PORT); nothing to do"
-    return 0
+  local node pid port launched=() started=$SECONDS
+  [[ -z "${1:-}" ]] || selected_nodes "$1" >/dev/null # dies here, not in the loop's subshell
+  for node in $(selected_nodes "${1:-}"); do
+    pid="$(read_pid "$node")"
+    port="$(node_port "$node")"
+    if broker_alive "$pid"; then
+      log "node $node already running (pid $pid, port $port); nothing to do"
+      continue
+    fi
+    if port_open "$port"; then
+      log "something already answers on 127.0.0.1:$port (not started by this script); nothing to do for node $node"
+      continue
+    fi
+    rm -f "$(pid_file "$node")" # stale
+    if ((${#launched[@]} == 0)); then
+      require_java
+      cmd_fetch
+    fi
+    render_properties "$node"
+    rotate_log "$node"
+    format_storage_once "$node"
+    launch_broker "$node"
+    launched+=("$node")
+    log "starting node $node (pid $(read_pid "$node"), port $port)"
+  done
+  ((${#launched[@]} > 0)) || return 0
+  log "waiting up to ${START_TIMEOUT_S}s for node(s) ${launched[*]} ..."
+  for node in "${launched[@]}"; do wait_until_ready "$node" "$(read_pid "$node")"; done
+  if ((NODES == 1)); then
+    log "broker ready on 127.0.0.1:$PORT in $((SECONDS - started))s (pid $(read_pid 1), log $(log_file 1))"
+  else
+    log "node(s) ${launched[*]} ready in $((SECONDS - started))s; KAFKA_BROKERS=$(brokers_list)"
   fi
-  if port_open "$PORT"; then
-    log "something already answers on 127.0.0.1:$PORT (not started by this script); nothing to do"
-    return 0
-  fi
-  rm -f "$PID_FILE" # stale
-  require_java
-  cmd_fetch
-  render_properties
-  rotate_log
-  format_storage_once
-  local started=$SECONDS
-  launch_broker
-  pid="$(read_pid)"
-  log "starting broker (pid $pid), waiting up to ${START_TIMEOUT_S}s for 127.0.0.1:$PORT ..."
-  wait_until_ready "$pid"
-  log "broker ready on 127.0.0.1:$PORT in $((SECONDS - started))s (pid $pid, log $LOG_FILE)"
 }
 
-# --- stop / status / logs ---------------------------------------------------------------------
+brokers_list() {
+  local i out=""
+  for ((i = 1; i <= NODES; i++)); do out+="${out:+,}127.0.0.1:$(node_port "$i")"; done
+  printf '%s\n' "$out"
+}
 
-cmd_stop() {
-  local pid
-  pid="$(read_pid)"
-  if ! broker_alive "$pid"; then
-    rm -f "$PID_FILE"
-    log "not running; nothing to stop"
-    return 0
-  fi
-  # SIGTERM makes Kafka shut down cleanly (flushes logs, no recovery on next start).
-  log "stopping broker (pid $pid) ..."
-  kill -TERM "$pid" 2>/dev/null || true
-  local deadline=$((SECONDS + STOP_TIMEOUT_S))
+# --- stop / kill / status / logs --------------------------------------------------------------
+
+# Waits until pid is gone; SIGKILL after STOP_TIMEOUT_S.
+await_exit() {
+  local pid="$1" deadline=$((SECONDS + STOP_TIMEOUT_S))
   while kill -0 "$pid" 2>/dev/null && ((SECONDS < deadline)); do
-    sleep 0.5
+    sleep 0.2
   done
   if kill -0 "$pid" 2>/dev/null; then
-    log "still alive after ${STOP_TIMEOUT_S}s; sending SIGKILL"
+    log "pid $pid still alive after ${STOP_TIMEOUT_S}s; sending SIGKILL"
     kill -KILL "$pid" 2>/dev/null || true
   fi
-  rm -f "$PID_FILE"
-  log "stopped"
+}
+
+cmd_stop() {
+  local node pid stopping=()
+  [[ -z "${1:-}" ]] || selected_nodes "$1" >/dev/null # dies here, not in the loop's subshell
+  for node in $(selected_nodes "${1:-}"); do
+    pid="$(read_pid "$node")"
+    if ! broker_alive "$pid"; then
+      rm -f "$(pid_file "$node")"
+      log "node $node not running; nothing to stop"
+      continue
+    fi
+    # SIGTERM makes Kafka shut down cleanly (flushes logs, no recovery on next start). All nodes
+    # at once: a node stopping alone waits for a quorum to hand its partitions to.
+    log "stopping node $node (pid $pid) ..."
+    kill -TERM "$pid" 2>/dev/null || true
+    stopping+=("$node:$pid")
+  done
+  local entry
+  for entry in "${stopping[@]}"; do
+    await_exit "${entry#*:}"
+    rm -f "$(pid_file "${entry%%:*}")"
+    log "node ${entry%%:*} stopped"
+  done
+}
+
+# SIGKILL: no shutdown hook, no flush, no controlled leader hand-over; the node is fenced by the
+# controller after broker.session.timeout.ms and recovers its log on the next start.
+cmd_kill() {
+  [[ -n "${1:-}" ]] || die 64 "kill needs a node number (1..$NODES)"
+  local node pid
+  node="$(selected_nodes "$1")"
+  pid="$(read_pid "$node")"
+  if ! broker_alive "$pid"; then
+    log "node $node not running; nothing to kill"
+    return 0
+  fi
+  kill -KILL "$pid" 2>/dev/null || true
+  # Not our child: poll until the JVM is gone and its port closed, so a restart can bind it.
+  local deadline=$((SECONDS + STOP_TIMEOUT_S))
+  while { kill -0 "$pid" 2>/dev/null || port_open "$(node_port "$node")"; } && ((SECONDS < deadline)); do
+    sleep 0.1
+  done
+  rm -f "$(pid_file "$node")"
+  log "node $node killed (SIGKILL, pid $pid)"
+}
+
+cmd_restart() {
+  [[ -n "${1:-}" ]] || die 64 "restart needs a node number (1..$NODES)"
+  cmd_kill "$1"
+  cmd_start "$1"
 }
 
 cmd_status() {
-  local pid
-  pid="$(read_pid)"
-  if broker_alive "$pid"; then
-    log "running (pid $pid, port $PORT, controller port $CONTROLLER_PORT, dir $STATE_DIR)"
-    return 0
-  fi
-  log "stopped (port $PORT)"
-  return 3
+  local node pid all=0
+  for node in $(selected_nodes ""); do
+    pid="$(read_pid "$node")"
+    if broker_alive "$pid"; then
+      if ((NODES == 1)); then
+        log "running (pid $pid, port $PORT, controller port $CONTROLLER_PORT, dir $STATE_DIR)"
+      else
+        log "node $node running (pid $pid, port $(node_port "$node"), controller port $(node_controller_port "$node"), dir $(node_dir "$node"))"
+      fi
+    else
+      if ((NODES == 1)); then log "stopped (port $PORT)"; else log "node $node stopped (port $(node_port "$node"))"; fi
+      all=3
+    fi
+  done
+  return "$all"
 }
 
-# `logs` prints the tail; `logs -f` follows it.
+# `logs [NODE]` prints the tail; `logs [NODE] -f` follows it.
 cmd_logs() {
-  [[ -f "$LOG_FILE" ]] || die 1 "no log yet at $LOG_FILE"
-  if [[ "${1:-}" == "-f" ]]; then
-    exec tail -n 100 -F "$LOG_FILE"
+  local node=1
+  if [[ "${1:-}" =~ ^[0-9]+$ ]]; then
+    node="$(selected_nodes "$1")"
+    shift
   fi
-  tail -n 200 "$LOG_FILE"
+  local file
+  file="$(log_file "$node")"
+  [[ -f "$file" ]] || die 1 "no log yet at $file"
+  if [[ "${1:-}" == "-f" ]]; then
+    exec tail -n 100 -F "$file"
+  fi
+  tail -n 200 "$file"
 }
 
 usage() {
-  echo "usage: $(basename "$0") fetch|start|stop|status|logs [-f]" >&2
+  echo "usage: $(basename "$0") fetch | start [NODE] | stop [NODE] | kill NODE | restart NODE | status | logs [NODE] [-f]" >&2
   exit 64
 }
 
@@ -277,8 +485,10 @@ main() {
   shift || true
   case "$cmd" in
     fetch) cmd_fetch ;;
-    start) cmd_start ;;
-    stop) cmd_stop ;;
+    start) cmd_start "$@" ;;
+    stop) cmd_stop "$@" ;;
+    kill) cmd_kill "$@" ;;
+    restart) cmd_restart "$@" ;;
     status) cmd_status ;;
     logs) cmd_logs "$@" ;;
     *) usage ;;

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { envDefault } from '@app/config';
-import { LocalDefaults, migrateEntry, services } from '@tools/local-stack';
+import { LocalDefaults, localEnvironment, migrateEntry, services } from '@tools/local-stack';
 import {
   buildArg,
   dependencyConditions,
@@ -112,7 +112,7 @@ describe('docker-compose as a whole', () => {
     const offenders = Object.entries(compose).flatMap(([name, definition]) =>
       hostBindings(definition)
         .map((binding, index) => ({ ...binding, raw: JSON.stringify(definition.ports?.[index] ?? '') }))
-        .filter((binding) => binding.hostIp !== '127.0.0.1' || !/\$\{[A-Z_]+_HOST_PORT:-\d+\}/.test(binding.raw))
+        .filter((binding) => binding.hostIp !== '127.0.0.1' || !/\$\{[A-Z][A-Z0-9_]*_HOST_PORT:-\d+\}/.test(binding.raw))
         .map((binding) => `${name}: ${binding.raw}`),
     );
     expect(offenders).toEqual([]);
@@ -164,5 +164,49 @@ describe('docker-compose kafka', () => {
     const pomVersion = /<kafka\.version>([^<]+)<\/kafka\.version>/.exec(readFileSync(repoFile('infra/kafka/pom.xml'), 'utf8'))?.[1];
     expect(pomVersion).toMatch(/^\d+\.\d+\.\d+$/);
     expect(compose.kafka?.image).toBe(`apache/kafka:${pomVersion}`);
+  });
+});
+
+describe('docker-compose cluster profile', () => {
+  const nodes = Object.entries(compose).filter(([, definition]) => definition.profiles?.includes('cluster'));
+
+  it('when the cluster profile is enabled, then it runs three KRaft nodes of the same image as kafka, each its own id, data volume and quorum member', () => {
+    expect(nodes.map(([name]) => name).sort()).toEqual(['kafka-1', 'kafka-2', 'kafka-3']);
+    for (const [name, definition] of nodes) {
+      const environment = environmentOf(definition);
+      expect({ name, image: definition.image }).toEqual({ name, image: compose.kafka?.image });
+      expect(environment.KAFKA_CONTROLLER_QUORUM_VOTERS).toBe('1@kafka-1:9093,2@kafka-2:9093,3@kafka-3:9093');
+      expect(name).toBe(`kafka-${environment.KAFKA_NODE_ID}`);
+      expect(definition.volumes ?? []).toContain(`${name}-data:${environment.KAFKA_LOG_DIRS}`);
+    }
+    expect(new Set(nodes.map(([, definition]) => environmentOf(definition).CLUSTER_ID)).size).toBe(1);
+  });
+
+  it('when a node is lost, then acknowledged writes survive: replication factor 3, min in-sync replicas 2, internal topics replicated, unclean election off', () => {
+    for (const [, definition] of nodes) {
+      expect(environmentOf(definition)).toMatchObject({
+        KAFKA_DEFAULT_REPLICATION_FACTOR: '3',
+        KAFKA_MIN_INSYNC_REPLICAS: '2',
+        KAFKA_OFFSETS_TOPIC_REPLICATION_FACTOR: '3',
+        KAFKA_TRANSACTION_STATE_LOG_REPLICATION_FACTOR: '3',
+        KAFKA_TRANSACTION_STATE_LOG_MIN_ISR: '2',
+        KAFKA_UNCLEAN_LEADER_ELECTION_ENABLE: 'false',
+      });
+    }
+  });
+
+  it('when the local tooling runs with KAFKA_LOCAL_NODES=3, then the cluster answers at the brokers it looks for, on 127.0.0.1', () => {
+    const expected = localEnvironment({ KAFKA_LOCAL_NODES: '3' }).KAFKA_BROKERS!.split(',');
+    const published = nodes
+      .sort(([a], [b]) => a.localeCompare(b))
+      .map(([, definition]) => {
+        const [binding] = hostBindings(definition);
+        return `${binding.hostIp}:${binding.published}`;
+      });
+    expect(published).toEqual(expected);
+    for (const [, definition] of nodes) {
+      const [binding] = hostBindings(definition);
+      expect(withDefaults(environmentOf(definition).KAFKA_ADVERTISED_LISTENERS ?? '')).toContain(`HOST://127.0.0.1:${binding.published}`);
+    }
   });
 });

@@ -1,6 +1,6 @@
 import type { IHeaders, Kafka } from 'kafkajs';
 import { DeadLetterHeaders, Headers } from '@app/envelope';
-import { createIdempotentProducer } from '@app/kafka';
+import { ACKS_ALL, createIdempotentProducer } from '@app/kafka';
 import { headerText, readTopic, type StoredRecord } from './read-topic.js';
 
 const DLQ_SUFFIX = '.dlq';
@@ -84,7 +84,7 @@ function originalMessage(letter: DeadLetter): { key: Buffer | null; value: Buffe
 }
 
 /**
- * Publishes each letter back to its original topic, one awaited send at a time with acks -1 and an
+ * Publishes each letter back to its original topic, one awaited send at a time with acks=all and the
  * idempotent producer, so the replayed records keep the dead-letter topic's order.
  */
 export async function replay(kafka: Kafka, letters: DeadLetter[]): Promise<{ letter: DeadLetter; partition: number; offset: number }[]> {
@@ -95,7 +95,7 @@ export async function replay(kafka: Kafka, letters: DeadLetter[]): Promise<{ let
     for (const letter of letters) {
       if (!letter.original.topic)
         throw new Error(`${position(letter)} has no ${DeadLetterHeaders.originalTopic} header: not written by the inbox`);
-      const [metadata] = await producer.send({ topic: letter.original.topic, acks: -1, messages: [originalMessage(letter)] });
+      const [metadata] = await producer.send({ topic: letter.original.topic, acks: ACKS_ALL, messages: [originalMessage(letter)] });
       results.push({ letter, partition: metadata.partition, offset: Number(metadata.baseOffset) });
     }
     return results;

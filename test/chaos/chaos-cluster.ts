@@ -1,7 +1,49 @@
 import { PrivateKafka, setStock, testInfrastructure, TestServices } from '@test/fixtures';
-import { type ServiceName, type ServiceProcess, uniqueSku } from '@tools/local-stack';
+import { LocalKafkaCluster, type ServiceName, type ServiceProcess, uniqueSku } from '@tools/local-stack';
 
-/** Every process the chaos may kill: the broker and the five service replicas. */
+/**
+ * The Kafka under chaos: one private broker, or a cluster of N nodes. Node numbers run 1..N; a
+ * single broker is node 1.
+ */
+export interface ChaosKafka {
+  readonly brokers: string[];
+  readonly nodes: number[];
+  /** SIGKILL of one node; resolves once it is gone. */
+  kill(node: number): Promise<void>;
+  /** Starts a node again on its ports and data; resolves once it is ready. */
+  resume(node: number): Promise<void>;
+  isRunning(node: number): boolean;
+  /** The node leading `partition` of `topic` now; undefined while none does. */
+  leaderOf(topic: string, partition: number): Promise<number | undefined>;
+  /** Stops every node and deletes its data. */
+  destroy(): Promise<void>;
+}
+
+/** {@link PrivateKafka} as a cluster of one. */
+class SingleBroker implements ChaosKafka {
+  readonly nodes = [1];
+  constructor(private readonly broker: PrivateKafka) {}
+  get brokers(): string[] {
+    return this.broker.brokers;
+  }
+  kill(): Promise<void> {
+    return this.broker.kill();
+  }
+  resume(): Promise<void> {
+    return this.broker.resume();
+  }
+  isRunning(): boolean {
+    return this.broker.isRunning();
+  }
+  async leaderOf(): Promise<number | undefined> {
+    return this.broker.isRunning() ? 1 : undefined;
+  }
+  destroy(): Promise<void> {
+    return this.broker.destroy();
+  }
+}
+
+/** Every process the chaos may kill: the broker (one node of it, in a cluster) and the five service replicas. */
 export const CHAOS_TARGETS = ['broker', 'orders-1', 'orders-2', 'inventory-1', 'inventory-2', 'loyalty'] as const;
 export type ChaosTarget = (typeof CHAOS_TARGETS)[number];
 export type ServiceTarget = Exclude<ChaosTarget, 'broker'>;
@@ -26,13 +68,13 @@ export interface ChaosDatabases {
 }
 
 /**
- * The system under chaos: a Kafka broker of its own (so killing it touches nobody else), two orders
+ * The system under chaos: a Kafka broker or cluster of its own (so killing it touches nobody else), two orders
  * replicas, two inventory replicas (each pair on one database and one consumer group, as replicas
  * of one deployment) and one loyalty, all real processes on throw-away databases.
  */
 export class ChaosCluster {
   private constructor(
-    readonly broker: PrivateKafka,
+    readonly broker: ChaosKafka,
     private readonly services: TestServices,
     readonly processes: Record<ServiceTarget, ServiceProcess>,
     readonly databases: ChaosDatabases,
@@ -53,10 +95,22 @@ export class ChaosCluster {
     return { orders: this.processes['orders-1'].consumerGroups[0], inventory: this.processes['inventory-1'].consumerGroups[0] };
   }
 
-  static async start(options: { stock: number[]; echo: boolean; onStep?: (step: string) => void }): Promise<ChaosCluster> {
+  /**
+   * @param options.kafkaNodes 1 (default): one private broker; N: a local cluster of N nodes
+   *   (replication factor 3, min in-sync replicas 2, a killed node fenced in 3 s).
+   * @param options.env Extra environment of every service (timeouts a test lowers).
+   */
+  static async start(options: {
+    stock: number[];
+    echo: boolean;
+    onStep?: (step: string) => void;
+    kafkaNodes?: number;
+    env?: Record<string, string>;
+  }): Promise<ChaosCluster> {
     const step = options.onStep ?? (() => undefined);
-    step('starting a private Kafka broker');
-    const broker = await PrivateKafka.start();
+    const nodes = options.kafkaNodes ?? 1;
+    step(nodes === 1 ? 'starting a private Kafka broker' : `starting a private Kafka cluster of ${nodes} nodes`);
+    const broker: ChaosKafka = nodes === 1 ? new SingleBroker(await PrivateKafka.start()) : await LocalKafkaCluster.start({ nodes });
     const services = new TestServices({ serverUrl: testInfrastructure().serverUrl, brokers: broker.brokers });
     try {
       const databases: ChaosDatabases = {
@@ -66,7 +120,13 @@ export class ChaosCluster {
       };
       const start = (service: ServiceName, name: ServiceTarget, env: Record<string, string> = {}) => {
         step(`starting ${name}`);
-        return services.start({ service, name, database: databases[service], echo: options.echo, env: { ...HEALING_ENV, ...env } });
+        return services.start({
+          service,
+          name,
+          database: databases[service],
+          echo: options.echo,
+          env: { ...HEALING_ENV, ...options.env, ...env },
+        });
       };
       const loyalty = await start('loyalty', 'loyalty');
       const inventoryEnv = { LOYALTY_BASE_URL: loyalty.baseUrl };
@@ -87,7 +147,7 @@ export class ChaosCluster {
 
   /** Stops every process, drops the databases, deletes the broker and its data. Safe to call twice. */
   async tearDown(): Promise<void> {
-    if (!this.broker.isRunning()) await this.broker.resume().catch(() => undefined);
+    for (const node of this.broker.nodes) if (!this.broker.isRunning(node)) await this.broker.resume(node).catch(() => undefined);
     await this.services.tearDown().catch(() => undefined);
     await this.broker.destroy();
   }

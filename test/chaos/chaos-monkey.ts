@@ -42,6 +42,10 @@ export class ChaosMonkey {
   readonly kills = Object.fromEntries(CHAOS_TARGETS.map((target) => [target, 0])) as Record<ChaosTarget, number>;
   readonly unexpectedExits: UnexpectedExit[] = [];
   readonly inbox: InboxTally = { duplicates: 0, processed: 0, deadLettered: 0 };
+  /** Broker kills by node (a single broker is node 1). */
+  readonly brokerKills: Record<number, number> = {};
+  /** The node the last broker kill hit, until it is back. */
+  private brokerDown: number | undefined;
   private readonly startedAt = Date.now();
   /** Targets killed (or found dead) and not yet back. */
   private readonly down = new Set<ChaosTarget>();
@@ -51,12 +55,21 @@ export class ChaosMonkey {
   private watcher: NodeJS.Timeout | undefined;
   private deck: ChaosTarget[] = [];
 
+  /**
+   * @param killBrokers False: the broker is never a victim (only the apps die).
+   */
   constructor(
     private readonly cluster: ChaosCluster,
     private readonly random: SeededRandom,
     private readonly killEveryMs: number,
     private readonly log: (line: string) => void,
+    private readonly killBrokers = true,
   ) {}
+
+  /** True when the Kafka under chaos has more than one node: apps then start while one is down. */
+  private get replicated(): boolean {
+    return this.cluster.broker.nodes.length > 1;
+  }
 
   get totalKills(): number {
     return Object.values(this.kills).reduce((sum, n) => sum + n, 0);
@@ -101,14 +114,20 @@ export class ChaosMonkey {
         continue;
       }
       this.down.add(victim);
+      let what: string = victim;
       if (victim === 'broker') {
-        await this.cluster.broker.kill();
+        // Any node, leaders and the group coordinator included: the seeded draw does not look.
+        const node = this.replicated ? this.random.pick(this.cluster.broker.nodes) : 1;
+        this.brokerDown = node;
+        await this.cluster.broker.kill(node);
+        this.brokerKills[node] = (this.brokerKills[node] ?? 0) + 1;
+        if (this.replicated) what = `broker node ${node}`;
       } else {
         await this.scrape(victim);
         await this.service(victim).kill();
       }
       this.kills[victim]++;
-      this.log(`SIGKILL ${victim} (#${this.totalKills}; down now: ${[...this.down].join(', ')})`);
+      this.log(`SIGKILL ${what} (#${this.totalKills}; down now: ${[...this.down].join(', ')})`);
       this.recover(victim);
       nextKillAt = Date.now() + this.jitter();
     }
@@ -121,8 +140,9 @@ export class ChaosMonkey {
   /** The next target of the deck that may die now; undefined when none may (it is then tried again). */
   private nextVictim(): ChaosTarget | undefined {
     if (this.down.size >= MAX_DOWN) return undefined;
-    if (this.deck.length === 0) this.deck = this.random.shuffle(CHAOS_TARGETS);
-    const eligible = (target: ChaosTarget) => !this.down.has(target) && (target !== 'broker' || this.down.size === 0);
+    if (this.deck.length === 0) this.deck = this.random.shuffle(CHAOS_TARGETS.filter((target) => this.killBrokers || target !== 'broker'));
+    // One broker node down at a time; a single broker only while every app runs (they cannot start without it).
+    const eligible = (target: ChaosTarget) => !this.down.has(target) && (target !== 'broker' || this.replicated || this.down.size === 0);
     const index = this.deck.findIndex(eligible);
     return index < 0 ? undefined : this.deck.splice(index, 1)[0];
   }
@@ -151,14 +171,19 @@ export class ChaosMonkey {
   }
 
   private async restartBroker(): Promise<void> {
-    await this.cluster.broker.resume();
-    if (!this.cluster.broker.isRunning()) throw new Error('the broker start script returned but no broker runs');
+    const node = this.brokerDown ?? 1;
+    await this.cluster.broker.resume(node);
+    if (!this.cluster.broker.isRunning(node)) throw new Error(`the broker start script returned but node ${node} does not run`);
+    this.brokerDown = undefined;
   }
 
   /** Restarts `target` once the broker is up; a start-up that fails is an unexpected exit, and is tried again. */
   private async restartService(target: ServiceTarget): Promise<void> {
     for (let attempt = 1; ; attempt++) {
-      await waitFor(() => !this.down.has('broker'), { timeoutMs: 180_000, intervalMs: 100, description: 'the broker to be back' });
+      // An app that cannot reach Kafka at start-up exits by design; with a cluster, the others answer.
+      if (!this.replicated) {
+        await waitFor(() => !this.down.has('broker'), { timeoutMs: 180_000, intervalMs: 100, description: 'the broker to be back' });
+      }
       try {
         await this.service(target).restart();
         return;
@@ -172,11 +197,14 @@ export class ChaosMonkey {
   private watch(): void {
     for (const target of CHAOS_TARGETS) {
       if (this.down.has(target)) continue;
-      const dead = target === 'broker' ? !this.cluster.broker.isRunning() : !this.service(target).process.isRunning;
+      const stopped = this.cluster.broker.nodes.find((node) => !this.cluster.broker.isRunning(node));
+      const dead = target === 'broker' ? stopped !== undefined : !this.service(target).process.isRunning;
       if (!dead) continue;
       this.down.add(target);
-      if (target === 'broker') this.recordExit('broker', 'broker process gone', '');
-      else {
+      if (target === 'broker') {
+        this.brokerDown = stopped;
+        this.recordExit('broker', `broker node ${stopped} gone`, '');
+      } else {
         const process = this.service(target).process;
         this.recordExit(target, describeExit({ code: process.child.exitCode, signal: process.child.signalCode }), process.logs);
       }

@@ -16,6 +16,9 @@ describe('chaos soak options and seeded choices', () => {
       echo: true,
     });
     expect(parseChaosArgs([], 7).seed).toBe(7);
+    expect(parseChaosArgs(['--kafka-nodes', '3', '--kill-brokers'], 7)).toMatchObject({ kafkaNodes: 3, killBrokers: true });
+    expect(parseChaosArgs(['--no-kill-brokers'], 7)).toMatchObject({ kafkaNodes: 1, killBrokers: false });
+    expect(() => parseChaosArgs(['--kafka-nodes', '0'])).toThrow(/--kafka-nodes must be 1 to 5/);
   });
 
   it('when flags are unknown or malformed, then every problem is reported at once', () => {

@@ -19,6 +19,10 @@ export interface ChaosOptions {
   quietTimeoutMs: number;
   /** Print the services' output live. Default false (the tail of a process's output is kept for a report). */
   echo: boolean;
+  /** Kafka nodes: 1 (default) one broker; 3 a local cluster (replication factor 3, min in-sync replicas 2). */
+  kafkaNodes: number;
+  /** SIGKILL brokers too (a random node of a cluster, leaders included). Default true; `--no-kill-brokers` spares them. */
+  killBrokers: boolean;
 }
 
 export const DEFAULT_CHAOS_OPTIONS: Omit<ChaosOptions, 'seed'> = {
@@ -29,6 +33,8 @@ export const DEFAULT_CHAOS_OPTIONS: Omit<ChaosOptions, 'seed'> = {
   cancelRatio: 0.25,
   quietTimeoutMs: 180_000,
   echo: false,
+  kafkaNodes: 1,
+  killBrokers: true,
 };
 
 const NUMERIC_FLAGS = {
@@ -39,6 +45,7 @@ const NUMERIC_FLAGS = {
   '--min-kills': 'minKills',
   '--cancel-ratio': 'cancelRatio',
   '--quiet-timeout-ms': 'quietTimeoutMs',
+  '--kafka-nodes': 'kafkaNodes',
 } as const;
 
 /** Parses the command line; every problem is reported at once. */
@@ -49,6 +56,10 @@ export function parseChaosArgs(argv: string[], randomSeed = Math.floor(Math.rand
     const flag = argv[i];
     if (flag === '--echo') {
       options.echo = true;
+      continue;
+    }
+    if (flag === '--kill-brokers' || flag === '--no-kill-brokers') {
+      options.killBrokers = flag === '--kill-brokers';
       continue;
     }
     const [name, inline] = flag.split('=', 2) as [string, string | undefined];
@@ -68,9 +79,11 @@ export function parseChaosArgs(argv: string[], randomSeed = Math.floor(Math.rand
   if (!Number.isInteger(options.minKills) || options.minKills < 0) problems.push('--min-kills must be a non-negative integer');
   if (!Number.isInteger(options.seed) || options.seed < 0) problems.push('--seed must be a non-negative integer');
   if (!(options.cancelRatio >= 0 && options.cancelRatio <= 1)) problems.push('--cancel-ratio must be between 0 and 1');
+  if (!Number.isInteger(options.kafkaNodes) || options.kafkaNodes < 1 || options.kafkaNodes > 5)
+    problems.push('--kafka-nodes must be 1 to 5');
   if (problems.length > 0) {
     throw new Error(
-      `chaos: ${problems.join('; ')}\nusage: npm run chaos -- [--orders N] [--rate R] [--kill-every-ms M] [--seed S] [--min-kills K] [--cancel-ratio P] [--quiet-timeout-ms T] [--echo]`,
+      `chaos: ${problems.join('; ')}\nusage: npm run chaos -- [--orders N] [--rate R] [--kill-every-ms M] [--seed S] [--min-kills K] [--cancel-ratio P] [--quiet-timeout-ms T] [--kafka-nodes N] [--kill-brokers | --no-kill-brokers] [--echo]`,
     );
   }
   return options;

@@ -14,7 +14,18 @@ describe('chaos soak, short (real processes, real broker, SIGKILL)', () => {
   it('when processes and the broker are SIGKILLed under load, then once quiet every invariant holds', async () => {
     const lines: string[] = [];
     const report = await runChaosSoak(
-      { orders: 300, rate: 4, killEveryMs: 1200, minKills: 10, seed: SEED, cancelRatio: 0.25, quietTimeoutMs: 120_000, echo: false },
+      {
+        orders: 300,
+        rate: 4,
+        killEveryMs: 1200,
+        minKills: 10,
+        seed: SEED,
+        cancelRatio: 0.25,
+        quietTimeoutMs: 120_000,
+        echo: false,
+        kafkaNodes: 1,
+        killBrokers: true,
+      },
       (line) => lines.push(line),
     );
     const summary = formatChaosReport(report);

@@ -4,7 +4,9 @@ import type { ChaosOptions } from './chaos-options.js';
 import { type CheckFacts, checkInvariants } from './invariant-checker.js';
 import { runOrderLoad } from './order-load.js';
 import { waitForQuiet } from './quiet.js';
+import { LeaderWatch } from './leader-watch.js';
 import { SeededRandom } from './seeded-random.js';
+import { Topics } from '@app/contracts';
 
 /** Everything one soak observed; {@link formatChaosReport} prints it. */
 export interface ChaosReport {
@@ -21,6 +23,10 @@ export interface ChaosReport {
   };
   kills: Record<ChaosTarget, number>;
   totalKills: number;
+  /** Broker kills by node (node 1 alone for a single broker). */
+  brokerKills: Record<number, number>;
+  /** Partition leader changes seen on the order topics and the offsets topic (0 on a single broker). */
+  leaderChanges: number;
   inbox: InboxTally;
   facts: CheckFacts;
   /** What still moved when the quiet wait gave up; undefined when the system became quiet. */
@@ -29,7 +35,7 @@ export interface ChaosReport {
 }
 
 /** SKUs and their stock: about half the orders find stock, the rest are rejected (both paths run). */
-function stockPlan(orders: number): number[] {
+export function stockPlan(orders: number): number[] {
   // Each order takes 1-3 of 6 SKUs, 1-4 units each: about 1.25 units per SKU per order.
   return Array.from({ length: 6 }, (_, i) => Math.max(20, Math.round(orders * (i < 3 ? 1.5 : 0.4))));
 }
@@ -42,19 +48,31 @@ function stockPlan(orders: number): number[] {
 export async function runChaosSoak(options: ChaosOptions, log: (line: string) => void = console.log): Promise<ChaosReport> {
   const startedAt = Date.now();
   const random = new SeededRandom(options.seed);
-  log(`chaos: seed ${options.seed}, ${options.orders} orders at ${options.rate}/s, a kill every ~${options.killEveryMs} ms`);
+  log(
+    `chaos: seed ${options.seed}, ${options.orders} orders at ${options.rate}/s, a kill every ~${options.killEveryMs} ms, ` +
+      `${options.kafkaNodes} Kafka node(s)${options.killBrokers ? '' : ', brokers spared'}`,
+  );
   const cluster = await ChaosCluster.start({
     stock: stockPlan(options.orders),
     echo: options.echo,
+    kafkaNodes: options.kafkaNodes,
     onStep: (step) => log(`chaos: ${step}`),
   });
   const stopOnSignal = () => void cluster.tearDown().finally(() => process.exit(130));
   process.once('SIGINT', stopOnSignal);
   try {
-    const monkey = new ChaosMonkey(cluster, random.fork('kills'), options.killEveryMs, (line) => log(`chaos: ${line}`));
+    const monkey = new ChaosMonkey(
+      cluster,
+      random.fork('kills'),
+      options.killEveryMs,
+      (line) => log(`chaos: ${line}`),
+      options.killBrokers,
+    );
+    const leaders = new LeaderWatch(cluster.broker.brokers, [Topics.orders, Topics.reservations, '__consumer_offsets']);
     log('chaos: load and kills start');
     const loadStarted = Date.now();
     monkey.start();
+    leaders.start();
     const outcomes = await runOrderLoad({
       ordersUrls: cluster.ordersUrls,
       orders: options.orders,
@@ -66,6 +84,7 @@ export async function runChaosSoak(options: ChaosOptions, log: (line: string) =>
     if (monkey.totalKills < options.minKills) log(`chaos: load done with ${monkey.totalKills} kills; killing on until ${options.minKills}`);
     await monkey.waitForKills(options.minKills);
     await monkey.stop();
+    await leaders.stop();
     const loadMs = Date.now() - loadStarted;
     log(`chaos: load done in ${loadMs} ms with ${monkey.totalKills} kills; waiting for quiet`);
     const quietStarted = Date.now();
@@ -94,6 +113,8 @@ export async function runChaosSoak(options: ChaosOptions, log: (line: string) =>
       },
       kills: { ...monkey.kills },
       totalKills: monkey.totalKills,
+      brokerKills: { ...monkey.brokerKills },
+      leaderChanges: leaders.changes,
       inbox: { ...monkey.inbox },
       facts,
       notQuiet,
@@ -123,6 +144,11 @@ export function formatChaosReport(report: ChaosReport): string {
     `  cancels:     ${orders.cancelsAcknowledged} acknowledged, ${orders.cancelsRefused} refused (409, already final); ${facts.cancelledBeforeReservation} found no reservation at inventory (rejected, or cancelled before created)`,
     `  inventory:   ${facts.reservations.reserved} reservations held, ${facts.reservations.released} released; ${facts.accruals} accruals at loyalty`,
     `  kills:       ${report.totalKills} SIGKILLs (${kills})`,
+    `  brokers:     ${report.options.kafkaNodes} node(s); ${Object.values(report.brokerKills).reduce((sum, n) => sum + n, 0)} broker kills (${
+      Object.entries(report.brokerKills)
+        .map(([node, n]) => `node ${node}: ${n}`)
+        .join(', ') || 'none'
+    }); ${report.leaderChanges} partition leader changes seen`,
     `  duplicates:  copies of a message id on the topics: ${copies}`,
     `               redeliveries absorbed by the inboxes: ${report.inbox.duplicates} (inbox_duplicates_total, scraped before each kill; ${report.inbox.processed} processed)`,
     `               loyalty calls re-sent and absorbed by its Idempotency-Key: ${facts.loyaltyResends}`,

@@ -68,6 +68,7 @@ function importsIntoAppInternals(file: string, text?: string): string[] {
  * import the test fixtures (`@test/fixtures`) and the local tooling (`@tools/local-stack`). The one place that says how the libraries layer: a new dependency is a
  * design decision, made here, not found in a review. Foundations (no arrow out) first.
  * The pattern libraries (outbox, inbox, commands) know the envelope, never the domain's `contracts`.
+ * The outbox and inbox build their producers through `kafka`, the one place producers are configured.
  */
 const ALLOWED_LIBRARY_IMPORTS: Record<string, readonly string[]> = {
   backoff: [],
@@ -83,8 +84,8 @@ const ALLOWED_LIBRARY_IMPORTS: Record<string, readonly string[]> = {
   kafka: ['config'],
   health: ['database', 'http', 'kafka'],
   idempotency: ['config', 'database', 'envelope', 'failpoints', 'http', 'metrics', 'scheduling'],
-  inbox: ['backoff', 'config', 'database', 'envelope', 'failpoints', 'scheduling', 'telemetry'],
-  outbox: ['backoff', 'config', 'database', 'envelope', 'failpoints', 'scheduling', 'telemetry'],
+  inbox: ['backoff', 'config', 'database', 'envelope', 'failpoints', 'kafka', 'scheduling', 'telemetry'],
+  outbox: ['backoff', 'config', 'database', 'envelope', 'failpoints', 'kafka', 'scheduling', 'telemetry'],
   commands: ['backoff', 'database', 'failpoints', 'scheduling', 'telemetry'],
 };
 

@@ -1,6 +1,7 @@
 import { type CustomTransportStrategy } from '@nestjs/microservices';
 import { ServerKafka } from '@nestjs/microservices';
-import type { Consumer, EachBatchPayload, KafkaMessage } from 'kafkajs';
+import type { Consumer, ConsumerRunConfig, EachBatchPayload, KafkaMessage } from 'kafkajs';
+import { restartAfterCrash } from '@app/kafka';
 import type { KafkaOptions } from '@nestjs/microservices';
 import type { InboxBatchConsumer } from './inbox-batch.consumer.js';
 import { type RawInboxMessage, rawInboxMessage } from './inbox-envelope.js';
@@ -24,14 +25,25 @@ export class InboxKafkaServer extends ServerKafka implements CustomTransportStra
     super(options);
   }
 
+  private closing = false;
+
   override async bindEvents(consumer: Consumer): Promise<void> {
     const topics = [...this.getHandlers().keys()];
     if (topics.length > 0) await consumer.subscribe({ ...(this.options.subscribe ?? {}), topics });
-    await consumer.run({
+    const runConfig: ConsumerRunConfig = {
       ...(this.options.run ?? {}),
       eachBatchAutoResolve: false,
       eachBatch: (payload) => this.handleBatch(payload),
-    });
+    };
+    // A crash kafkajs does not restart (a leader or coordinator change can cause one) would
+    // otherwise leave the app running without a consumer.
+    restartAfterCrash(consumer, runConfig, { isClosing: () => this.closing, log: (line) => this.logger.error(line) });
+    await consumer.run(runConfig);
+  }
+
+  override async close(): Promise<void> {
+    this.closing = true;
+    await super.close();
   }
 
   private async handleBatch(payload: EachBatchPayload): Promise<void> {

@@ -1,6 +1,13 @@
 export { kafkaEnv, type KafkaConfig } from './kafka.config.js';
-export { createKafka, createIdempotentProducer, type KafkaClientOptions } from './kafka.factory.js';
-export { ensureTopics, describeCluster } from './kafka-admin.js';
+export {
+  ACKS_ALL,
+  createKafka,
+  createIdempotentProducer,
+  type IdempotentProducerOptions,
+  type KafkaClientOptions,
+} from './kafka.factory.js';
+export { ensureTopics, describeCluster, topicSettings, type TopicSettings } from './kafka-admin.js';
+export { restartAfterCrash, type RestartAfterCrashOptions } from './consumer-crash.restart.js';
 export { kafkaServerOptions } from './kafka-server.options.js';
 export { KafkaHealthIndicator } from './kafka.health.js';
 export { KafkaModule } from './kafka.module.js';

@@ -1,4 +1,5 @@
 import type { Admin, Kafka } from 'kafkajs';
+import type { KafkaConfig } from './kafka.config.js';
 
 /** How long {@link ensureTopics} keeps trying by default: a fresh broker elects leaders in seconds. */
 const ENSURE_TOPICS_TIMEOUT_MS = 60_000;
@@ -34,9 +35,11 @@ function isAlreadyExists(error: unknown): boolean {
  * and threw "This server does not host this topic-partition" while the new topic's metadata was
  * still propagating to the broker (issue 7, point 4).
  */
-async function createTopic(admin: Admin, topic: string, numPartitions: number): Promise<boolean> {
+async function createTopic(admin: Admin, topic: string, numPartitions: number, settings: TopicSettings): Promise<boolean> {
+  const { replicationFactor = -1, minInsyncReplicas = -1 } = settings;
+  const configEntries = minInsyncReplicas > 0 ? [{ name: 'min.insync.replicas', value: String(minInsyncReplicas) }] : [];
   try {
-    return await admin.createTopics({ waitForLeaders: false, topics: [{ topic, numPartitions, replicationFactor: -1 }] });
+    return await admin.createTopics({ waitForLeaders: false, topics: [{ topic, numPartitions, replicationFactor, configEntries }] });
   } catch (error) {
     if (isAlreadyExists(error)) return false;
     throw error;
@@ -57,21 +60,42 @@ async function waitForLeaders(admin: Admin, topics: string[], deadline: number):
   });
 }
 
+/** How {@link ensureTopics} creates a missing topic, and how long it keeps trying. */
+export interface TopicSettings {
+  /**
+   * Replicas per partition. Default -1: the broker's `default.replication.factor` (1 on the local
+   * single node, 3 on the local cluster). More replicas survive more broker losses and cost disk
+   * and replication traffic; above the number of live brokers the creation fails.
+   */
+  replicationFactor?: number;
+  /**
+   * The topic's `min.insync.replicas`. Default -1: the broker's. With acks=all, a write is refused
+   * (NOT_ENOUGH_REPLICAS) while fewer replicas are in sync: 2 of 3 keeps every acknowledged write
+   * on two brokers; higher refuses writes sooner when brokers are down.
+   */
+  minInsyncReplicas?: number;
+  /** How long every step is retried while the cluster settles. Default 60 s. */
+  timeoutMs?: number;
+}
+
+/** The {@link TopicSettings} an app's Kafka configuration asks for. */
+export function topicSettings(
+  config: Pick<KafkaConfig, 'KAFKA_TOPIC_REPLICATION_FACTOR' | 'KAFKA_TOPIC_MIN_INSYNC_REPLICAS'>,
+): TopicSettings {
+  return { replicationFactor: config.KAFKA_TOPIC_REPLICATION_FACTOR, minInsyncReplicas: config.KAFKA_TOPIC_MIN_INSYNC_REPLICAS };
+}
+
 /**
  * Creates the topics that are missing and waits until every partition of every topic has a
  * leader, so a service never depends on broker auto-creation (off in most production clusters)
  * and a consumer never starts on a topic that does not exist yet. Safe to run from several
- * processes at once on a fresh broker: each step is retried until `timeoutMs` (default 60 s).
+ * processes at once on a fresh broker: each step is retried until `settings.timeoutMs`.
+ * Topics that exist are left as they are (their replication is an operator's decision).
  * Returns the topics this call created.
  */
-export async function ensureTopics(
-  kafka: Kafka,
-  topics: string[],
-  numPartitions: number,
-  timeoutMs = ENSURE_TOPICS_TIMEOUT_MS,
-): Promise<string[]> {
+export async function ensureTopics(kafka: Kafka, topics: string[], numPartitions: number, settings: TopicSettings = {}): Promise<string[]> {
   const wanted = [...new Set(topics)];
-  const deadline = Date.now() + timeoutMs;
+  const deadline = Date.now() + (settings.timeoutMs ?? ENSURE_TOPICS_TIMEOUT_MS);
   const admin = kafka.admin();
   await retryUntil(deadline, 'Connecting the Kafka admin client', () => admin.connect());
   try {
@@ -79,7 +103,7 @@ export async function ensureTopics(
     await retryUntil(deadline, `Creating topics ${wanted.join(', ')}`, async () => {
       const existing = new Set(await admin.listTopics());
       for (const topic of wanted.filter((one) => !existing.has(one) && !created.has(one))) {
-        if (await createTopic(admin, topic, numPartitions)) created.add(topic);
+        if (await createTopic(admin, topic, numPartitions, settings)) created.add(topic);
       }
     });
     await waitForLeaders(admin, wanted, deadline);

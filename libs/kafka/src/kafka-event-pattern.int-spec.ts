@@ -38,6 +38,8 @@ describe('Nest Kafka transport against the real broker', () => {
         KAFKA_CLIENT_ID: 'smoke-test',
         KAFKA_CONSUMER_GROUP: uniqueName('test-smoke-group'),
         KAFKA_TOPIC_PARTITIONS: 1,
+        KAFKA_TOPIC_REPLICATION_FACTOR: -1,
+        KAFKA_TOPIC_MIN_INSYNC_REPLICAS: -1,
         KAFKA_PARTITIONS_CONSUMED_CONCURRENTLY: 1,
         KAFKA_SESSION_TIMEOUT_MS: 10_000,
       }),

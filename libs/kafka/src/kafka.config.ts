@@ -21,6 +21,20 @@ export function kafkaEnv(defaultClientId: string) {
       min: 1,
       max: 1000,
     }),
+    KAFKA_TOPIC_REPLICATION_FACTOR: env.integer({
+      description:
+        "Replication factor of topics this service creates at start-up when missing; -1 takes the broker's default.replication.factor. Production: 3 (with acks=all and min in-sync replicas 2 a write survives the loss of one broker); each replica costs disk and replication traffic",
+      default: -1,
+      min: -1,
+      max: 32,
+    }),
+    KAFKA_TOPIC_MIN_INSYNC_REPLICAS: env.integer({
+      description:
+        "min.insync.replicas of topics this service creates; -1 takes the broker's. Production: 2 with replication factor 3: an acks=all write is refused (NOT_ENOUGH_REPLICAS) rather than kept on one broker only; higher refuses writes sooner when brokers are down",
+      default: -1,
+      min: -1,
+      max: 32,
+    }),
     KAFKA_PARTITIONS_CONSUMED_CONCURRENTLY: env.integer({
       description:
         'Partitions this process handles at the same time (kafkajs partitionsConsumedConcurrently); order within a partition holds at any value. Above the partitions it is assigned, it changes nothing; each concurrent partition may hold a database connection',

@@ -1,4 +1,4 @@
-import { Kafka, logLevel, type Producer } from 'kafkajs';
+import { Kafka, logLevel, type Producer, type RetryOptions } from 'kafkajs';
 
 // kafkajs prints a banner about its v2 default partitioner on every producer otherwise.
 process.env.KAFKAJS_NO_PARTITIONER_WARNING ??= '1';
@@ -19,13 +19,41 @@ export function createKafka(options: KafkaClientOptions): Kafka {
 }
 
 /**
- * A producer for at-least-once publishing that keeps per-partition order across its own retries.
+ * `acks` for every send through {@link createIdempotentProducer}: -1 (all). The leader answers only
+ * once every in-sync replica has the record, and with `min.insync.replicas=2` it refuses the write
+ * (NOT_ENOUGH_REPLICAS) rather than keep it on one broker. Cost: a round trip to the slowest
+ * in-sync follower per request. With acks=1 a leader killed right after its answer takes the
+ * record with it (Jepsen's Kafka analysis), and the outbox row would already be marked published.
+ */
+export const ACKS_ALL = -1;
+
+/** Options of {@link createIdempotentProducer}. */
+export interface IdempotentProducerOptions {
+  /**
+   * kafkajs' retries inside one send. Default: the client's (8 retries from 200 ms, tens of seconds
+   * in all). A caller with its own backoff (the outbox relay) passes a short budget: a send then
+   * fails within seconds and the caller retries it later, instead of holding its transaction and
+   * lock while kafkajs waits out a leader election.
+   */
+  retry?: RetryOptions;
+}
+
+/**
+ * The one way this workspace builds a producer for records that must not be lost or reordered:
+ * the outbox relay, the dead-letter publisher and the ops tools all use it.
  *
  * - `idempotent: true` lets the broker drop the duplicates kafkajs's own retries would create.
  * - `maxInFlightRequests: 1` keeps order when a request is retried; callers must also await one
  *   `send`/`sendBatch` at a time (concurrent idempotent sends can lose messages, kafkajs#1005).
- * - acks -1 is passed per send: the record is on every in-sync replica before we call it published.
+ * - every send passes `acks: ACKS_ALL` (kafkajs takes acks per send, not per producer).
+ * - `allowAutoTopicCreation: false`: a typo in a topic name fails instead of creating a topic
+ *   with the broker's defaults; the apps create their topics at start-up (`ensureTopics`).
+ *
+ * A failed send leaves kafkajs's idempotent sequence numbers rolled back even when the broker
+ * kept the records (kafkajs#598: OUT_OF_ORDER_SEQUENCE_NUMBER, or a silent "duplicate" ack for
+ * different records afterwards): callers retire the producer after any failed send and build a
+ * new one (a new producer id), as the relay and the dead-letter publisher do.
  */
-export function createIdempotentProducer(kafka: Kafka): Producer {
-  return kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false });
+export function createIdempotentProducer(kafka: Kafka, options: IdempotentProducerOptions = {}): Producer {
+  return kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, retry: options.retry });
 }

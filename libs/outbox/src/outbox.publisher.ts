@@ -1,5 +1,6 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { type Admin, Kafka, type Message, Partitioners, type PartitionMetadata, type Producer } from 'kafkajs';
+import { ACKS_ALL, createIdempotentProducer } from '@app/kafka';
 import { isBrokerUnavailable } from './broker-unavailable.js';
 import type { OutboxMessage } from './outbox-message.entity.js';
 import { isPartitionUnavailable } from './partition-unavailable.js';
@@ -51,10 +52,7 @@ export class OutboxPublisher {
 
   private async connected(): Promise<Producer> {
     if (!this.producer) {
-      this.producer = this.kafka.producer({
-        idempotent: true,
-        maxInFlightRequests: 1,
-        allowAutoTopicCreation: false,
+      this.producer = createIdempotentProducer(this.kafka, {
         // Bounded: a relay waiting on a dead broker holds its cycle; backoff, not retries, covers outages.
         retry: { retries: 4, initialRetryTime: 100, maxRetryTime: 2000 },
       });
@@ -75,7 +73,7 @@ export class OutboxPublisher {
       await deadline.race(
         (async () => {
           const producer = await this.connected();
-          await producer.sendBatch({ acks: -1, topicMessages: groupByTopic(rows) });
+          await producer.sendBatch({ acks: ACKS_ALL, topicMessages: groupByTopic(rows) });
         })(),
       );
     } catch (error) {

@@ -14,6 +14,7 @@ export { freePort } from './ports/free-port.js';
 export { assertPostgresAnswers } from './postgres/postgres-probe.js';
 export { assertTestDatabaseName, createTestDatabase, dropTestDatabase, queryTestDatabase } from './postgres/test-database.js';
 export { kafkaAnswers, waitForGroupCoordinator } from './kafka/kafka-probe.js';
+export { LocalKafkaCluster, type LocalKafkaClusterOptions } from './kafka/local-kafka-cluster.js';
 export { ensureKafka, stopKafkaStartedBy, type EnsureKafkaOptions, type KafkaSource } from './kafka/ensure-kafka.js';
 export { startGroupAtEnd, committedOffsets, deleteConsumerGroups } from './kafka/consumer-group-position.js';
 export {

@@ -10,12 +10,25 @@ export const LocalDefaults = {
   LOYALTY_BASE_URL: 'http://127.0.0.1:3002',
 } as const;
 
+/**
+ * The brokers `scripts/kafka-local.sh` starts for this environment: one, or with
+ * `KAFKA_LOCAL_NODES=N` every node of the cluster, by the script's port rule (node i listens on
+ * `KAFKA_LOCAL_PORT` + 10 * (i - 1), or on the i-th of `KAFKA_LOCAL_PORTS`).
+ */
+function localKafkaBrokers(source: NodeJS.ProcessEnv = process.env): string {
+  const nodes = Number(source.KAFKA_LOCAL_NODES || 1);
+  if (!Number.isInteger(nodes) || nodes <= 1) return LocalDefaults.KAFKA_BROKERS;
+  const listed = (source.KAFKA_LOCAL_PORTS ?? '').split(',').filter(Boolean);
+  const first = Number(source.KAFKA_LOCAL_PORT || 9092);
+  return Array.from({ length: nodes }, (_, i) => `127.0.0.1:${listed[i] ?? first + 10 * i}`).join(',');
+}
+
 /** `process.env` with the local defaults filled in where unset. */
 export function localEnvironment(source: NodeJS.ProcessEnv = process.env): NodeJS.ProcessEnv {
   return {
     ...source,
     DATABASE_URL: source.DATABASE_URL || LocalDefaults.DATABASE_URL,
-    KAFKA_BROKERS: source.KAFKA_BROKERS || LocalDefaults.KAFKA_BROKERS,
+    KAFKA_BROKERS: source.KAFKA_BROKERS || localKafkaBrokers(source),
     LOYALTY_BASE_URL: source.LOYALTY_BASE_URL || LocalDefaults.LOYALTY_BASE_URL,
   };
 }

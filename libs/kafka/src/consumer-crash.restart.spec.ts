@@ -1,0 +1,81 @@
+import { EventEmitter } from 'node:events';
+import { describe, expect, it } from '@jest/globals';
+import type { Consumer, ConsumerRunConfig } from 'kafkajs';
+import { restartAfterCrash } from './consumer-crash.restart.js';
+
+/**
+ * A stand-in for a kafkajs consumer (the broker is outside this unit): it records the calls the
+ * restart makes and emits the events kafkajs would. The real consumer crashing on a real broker
+ * is exercised by test/kafka-cluster.
+ */
+class RecordingConsumer extends EventEmitter {
+  readonly events = { CRASH: 'consumer.crash', GROUP_JOIN: 'consumer.group_join' };
+  readonly calls: string[] = [];
+  failRuns = 0;
+
+  async disconnect() {
+    this.calls.push('disconnect');
+  }
+  async connect() {
+    this.calls.push('connect');
+  }
+  async run(config: ConsumerRunConfig) {
+    this.calls.push(`run:${config.partitionsConsumedConcurrently}`);
+    if (this.failRuns > 0) {
+      this.failRuns -= 1;
+      throw new Error('coordinator not available');
+    }
+  }
+  crash(restart: boolean) {
+    this.emit(this.events.CRASH, { payload: { error: new Error('This server is not the leader'), restart } });
+  }
+}
+
+const until = async (condition: () => boolean) => {
+  for (const deadline = Date.now() + 2000; !condition();) {
+    if (Date.now() > deadline) throw new Error('condition not met within 2 s');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+};
+
+function supervise(consumer: RecordingConsumer, closing = () => false) {
+  const lines: string[] = [];
+  restartAfterCrash(
+    consumer as unknown as Consumer,
+    { partitionsConsumedConcurrently: 3 },
+    { isClosing: closing, log: (line) => lines.push(line), initialDelayMs: 1 },
+  );
+  return lines;
+}
+
+describe('restartAfterCrash', () => {
+  it('when kafkajs gives up on a crashed consumer (restart: false), then it is reconnected and run again with the same options', async () => {
+    const consumer = new RecordingConsumer();
+    const lines = supervise(consumer);
+    consumer.crash(false);
+    await until(() => consumer.calls.length === 3);
+    expect(consumer.calls).toEqual(['disconnect', 'connect', 'run:3']);
+    expect(lines[0]).toContain('This server is not the leader');
+  });
+
+  it('when a restart attempt fails, then it is tried again until one succeeds', async () => {
+    const consumer = new RecordingConsumer();
+    consumer.failRuns = 2;
+    supervise(consumer);
+    consumer.crash(false);
+    await until(() => consumer.calls.filter((call) => call.startsWith('run')).length === 3);
+    expect(consumer.failRuns).toBe(0);
+  });
+
+  it('when kafkajs restarts the consumer itself, or the owner is closing it, then nothing is done', async () => {
+    const restarting = new RecordingConsumer();
+    supervise(restarting);
+    restarting.crash(true);
+    const closing = new RecordingConsumer();
+    supervise(closing, () => true);
+    closing.crash(false);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(restarting.calls).toEqual([]);
+    expect(closing.calls).toEqual([]);
+  });
+});

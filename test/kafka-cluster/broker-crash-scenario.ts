@@ -1,0 +1,120 @@
+import { queryTestDatabase, waitFor } from '@tools/local-stack';
+import { ChaosCluster, CHAOS_TARGETS, type ServiceTarget } from '../chaos/chaos-cluster.js';
+import type { UnexpectedExit } from '../chaos/chaos-monkey.js';
+import { stockPlan } from '../chaos/chaos-soak.js';
+import { checkInvariants, type CheckFacts } from '../chaos/invariant-checker.js';
+import { type OrderOutcome, runOrderLoad } from '../chaos/order-load.js';
+import { waitForQuiet } from '../chaos/quiet.js';
+import { SeededRandom } from '../chaos/seeded-random.js';
+
+/** What a broker crash test does to the cluster while the load runs. */
+export type BrokerAction = (cluster: ChaosCluster, log: (line: string) => void) => Promise<void>;
+
+export interface BrokerCrashResult {
+  violations: string[];
+  outcomes: OrderOutcome[];
+  facts: CheckFacts;
+  /** Worst time from an orders outbox row's commit to its publish (ms): the stall the action caused. */
+  worstPublishLatencyMs: number;
+  log: string[];
+}
+
+/**
+ * The system as the chaos soak runs it (two orders, two inventory, one loyalty, real processes) on
+ * a three-node Kafka cluster of its own: places `orders` orders at `rate` per second while `action`
+ * hurts the brokers, waits until nothing moves, then proves the chaos invariants (no lost or
+ * doubled order, reservation or accrual; stock conserved; per-order order kept; nothing pending;
+ * no app process exited). The cluster and the databases are gone afterwards.
+ */
+export async function runBrokerCrashScenario(options: {
+  orders: number;
+  rate: number;
+  seed: number;
+  action: BrokerAction;
+}): Promise<BrokerCrashResult> {
+  const lines: string[] = [];
+  const log = (line: string) => lines.push(`${new Date().toISOString()} ${line}`);
+  const cluster = await ChaosCluster.start({
+    stock: stockPlan(options.orders),
+    echo: false,
+    kafkaNodes: 3,
+    onStep: log,
+    // A consumer on a killed node's partitions fails over after this long (the minimum accepted).
+    env: { KAFKA_SESSION_TIMEOUT_MS: '6000' },
+  });
+  try {
+    log('load starts');
+    const load = runOrderLoad({
+      ordersUrls: cluster.ordersUrls,
+      orders: options.orders,
+      rate: options.rate,
+      cancelRatio: 0.2,
+      skus: [...cluster.initialStock.keys()],
+      random: new SeededRandom(options.seed),
+    });
+    const action = options.action(cluster, log);
+    const [outcomes] = await Promise.all([load, action]);
+    log('load and action done; waiting for quiet');
+    for (const node of cluster.broker.nodes) if (!cluster.broker.isRunning(node)) await cluster.broker.resume(node);
+    const notQuiet = await waitForQuiet(cluster, 180_000);
+    const exits: UnexpectedExit[] = CHAOS_TARGETS.filter((target): target is ServiceTarget => target !== 'broker')
+      .filter((target) => !cluster.processes[target].process.isRunning)
+      .map((target) => ({ target, atMs: 0, exit: 'not running at the end', logTail: cluster.processes[target].process.logs.slice(-3000) }));
+    const { violations, facts } = await checkInvariants(
+      { serverUrl: cluster.serverUrl, databases: cluster.databases, brokers: cluster.broker.brokers, initialStock: cluster.initialStock },
+      outcomes,
+      exits,
+    );
+    if (notQuiet) violations.unshift(`not quiet within 180 s: ${notQuiet}`);
+    const [{ worst }] = await queryTestDatabase<{ worst: number }>(
+      cluster.serverUrl,
+      cluster.databases.orders,
+      'SELECT coalesce(max(extract(epoch FROM published_at - created_at) * 1000), 0)::int AS worst FROM outbox_messages',
+    );
+    log(`quiet; worst orders outbox publish latency ${worst} ms; ${violations.length} violation(s)`);
+    return { violations, outcomes, facts, worstPublishLatencyMs: worst, log: lines };
+  } finally {
+    await cluster.tearDown();
+  }
+}
+
+/** Resolves once the orders relay has published at least `rows` rows: the load is flowing through Kafka. */
+export async function publishedAtLeast(cluster: ChaosCluster, rows: number): Promise<void> {
+  await waitFor(
+    async () => {
+      const [{ n }] = await queryTestDatabase<{ n: number }>(
+        cluster.serverUrl,
+        cluster.databases.orders,
+        'SELECT count(*)::int AS n FROM outbox_messages WHERE published_at IS NOT NULL',
+      );
+      return n >= rows;
+    },
+    { timeoutMs: 120_000, intervalMs: 200, description: `${rows} orders outbox rows published` },
+  );
+}
+
+/** Resolves once inventory has handled at least `messages` orders messages (inbox rows). */
+export async function inventoryHandledAtLeast(cluster: ChaosCluster, messages: number): Promise<void> {
+  await waitFor(
+    async () => {
+      const [{ n }] = await queryTestDatabase<{ n: number }>(
+        cluster.serverUrl,
+        cluster.databases.inventory,
+        'SELECT count(*)::int AS n FROM inbox_messages',
+      );
+      return n >= messages;
+    },
+    { timeoutMs: 120_000, intervalMs: 200, description: `${messages} messages handled by inventory` },
+  );
+}
+
+/** Resolves once `node` leads nothing any more and the cluster elected new leaders: a failover happened. */
+export async function leaderMovedFrom(cluster: ChaosCluster, topic: string, partition: number, node: number): Promise<number> {
+  return waitFor(
+    async () => {
+      const leader = await cluster.broker.leaderOf(topic, partition);
+      return leader !== undefined && leader !== node ? leader : undefined;
+    },
+    { timeoutMs: 60_000, intervalMs: 100, description: `a new leader of ${topic}[${partition}]` },
+  );
+}

@@ -1,0 +1,192 @@
+import { execFile } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { join } from 'node:path';
+import { promisify } from 'node:util';
+import { createKafka } from '@app/kafka';
+import { findRepoRoot } from '../environment/repo-root.js';
+import { freePort } from '../ports/free-port.js';
+import { uniqueName } from '../unique-name.js';
+import { waitFor } from '../wait-for.js';
+
+/** Options of {@link LocalKafkaCluster.start}. */
+export interface LocalKafkaClusterOptions {
+  /** KRaft nodes (each broker + controller). Default 3. */
+  nodes?: number;
+  /**
+   * How soon the controller fences a node that stopped heartbeating (a SIGKILLed one) and moves
+   * its leaders away (`broker.session.timeout.ms`). Default `KAFKA_LOCAL_BROKER_SESSION_TIMEOUT_MS`
+   * from the environment, else 3000 ms, the script's cluster default (Kafka's own: 9000 ms).
+   */
+  sessionTimeoutMs?: number;
+  /** Prefix of the state directory under `.local/`. Default `kafka-cluster`. */
+  name?: string;
+}
+
+/**
+ * A Kafka cluster of its own for a test, a benchmark or the chaos soak: `scripts/kafka-local.sh`
+ * with `KAFKA_LOCAL_NODES` nodes on free ports and a state directory under `.local/`, so killing
+ * its nodes touches nobody else. Node `i` is broker id `i`.
+ */
+export class LocalKafkaCluster {
+  private constructor(
+    private readonly repoRoot: string,
+    private readonly dir: string,
+    readonly ports: number[],
+    private readonly controllerPorts: number[],
+    private readonly sessionTimeoutMs: number,
+  ) {}
+
+  /** `127.0.0.1:<port>` of every node, for `KAFKA_BROKERS`. */
+  get brokers(): string[] {
+    return this.ports.map((port) => `127.0.0.1:${port}`);
+  }
+
+  /** Node numbers, 1..N. */
+  get nodes(): number[] {
+    return this.ports.map((_, index) => index + 1);
+  }
+
+  /** Starts every node (resolves once all are ready and the cluster answers metadata requests). */
+  static async start(options: LocalKafkaClusterOptions = {}): Promise<LocalKafkaCluster> {
+    const nodes = options.nodes ?? 3;
+    const repoRoot = findRepoRoot();
+    const dir = join(repoRoot, '.local', uniqueName(options.name ?? 'kafka-cluster'));
+    mkdirSync(dir, { recursive: true });
+    // Reuse the shared broker's jars when present, so no Maven fetch per cluster.
+    const sharedLibs = join(repoRoot, '.local', 'kafka', 'libs');
+    const sharedStamp = join(repoRoot, '.local', 'kafka', 'libs.version');
+    if (existsSync(sharedLibs) && existsSync(sharedStamp)) {
+      symlinkSync(sharedLibs, join(dir, 'libs'));
+      copyFileSync(sharedStamp, join(dir, 'libs.version'));
+    }
+    const taken = new Set<number>();
+    const port = async () => {
+      let candidate = await freePort();
+      while (taken.has(candidate)) candidate = await freePort();
+      taken.add(candidate);
+      return candidate;
+    };
+    const ports: number[] = [];
+    const controllerPorts: number[] = [];
+    for (let i = 0; i < nodes; i++) ports.push(await port());
+    for (let i = 0; i < nodes; i++) controllerPorts.push(await port());
+    const cluster = new LocalKafkaCluster(
+      repoRoot,
+      dir,
+      ports,
+      controllerPorts,
+      options.sessionTimeoutMs ?? Number(process.env.KAFKA_LOCAL_BROKER_SESSION_TIMEOUT_MS || 3000),
+    );
+    try {
+      await cluster.script('start');
+      await cluster.waitForBrokers(nodes);
+    } catch (error) {
+      await cluster.destroy();
+      throw error;
+    }
+    return cluster;
+  }
+
+  private async script(...args: string[]): Promise<string> {
+    const { stdout } = await promisify(execFile)('bash', [join(this.repoRoot, 'scripts/kafka-local.sh'), ...args], {
+      cwd: this.repoRoot,
+      env: {
+        ...process.env,
+        KAFKA_LOCAL_NODES: String(this.ports.length),
+        KAFKA_LOCAL_PORTS: this.ports.join(','),
+        KAFKA_LOCAL_CONTROLLER_PORTS: this.controllerPorts.join(','),
+        KAFKA_LOCAL_DIR: this.dir,
+        KAFKA_LOCAL_BROKER_SESSION_TIMEOUT_MS: String(this.sessionTimeoutMs),
+        // The cluster's own directory, whatever the caller's environment says.
+        KAFKA_LOCAL_DATA_DIR: '',
+      },
+      timeout: 180_000,
+    });
+    return stdout;
+  }
+
+  /**
+   * SIGKILL of node `node`: no shutdown, no controlled leader hand-over; the controller fences it
+   * after the session timeout. Resolves once the process is gone and its port closed.
+   */
+  async kill(node: number): Promise<void> {
+    await this.script('kill', String(node));
+  }
+
+  /** Starts node `node` again on its ports and data (resolves once it is ready). */
+  async resume(node: number): Promise<void> {
+    await this.script('start', String(node));
+  }
+
+  /** Stops node `node` cleanly (SIGTERM: it hands its leaderships over first). */
+  async stopNode(node: number): Promise<void> {
+    await this.script('stop', String(node));
+  }
+
+  /** True while node `node`'s process runs. */
+  isRunning(node: number): boolean {
+    try {
+      const pid = Number(readFileSync(this.pidFile(node), 'utf8').replace(/\D/g, ''));
+      if (!pid) return false;
+      process.kill(pid, 0);
+      return !/^\d+ \(.*\) Z/.test(readFileSync(`/proc/${pid}/stat`, 'utf8'));
+    } catch {
+      return false;
+    }
+  }
+
+  private pidFile(node: number): string {
+    return join(this.dir, `cluster-${this.ports.length}`, `node-${node}`, 'broker.pid');
+  }
+
+  /**
+   * The node that leads `partition` of `topic` now, from any live node's metadata; undefined
+   * while it has none (an election in progress, or every replica down).
+   */
+  async leaderOf(topic: string, partition: number): Promise<number | undefined> {
+    const admin = createKafka({ brokers: this.liveBrokers(), clientId: uniqueName('cluster-probe') }).admin({ retry: { retries: 1 } });
+    await admin.connect();
+    try {
+      const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
+      const leader = topics[0]?.partitions.find((one) => one.partitionId === partition)?.leader;
+      return leader !== undefined && leader >= 0 ? leader : undefined;
+    } finally {
+      await admin.disconnect().catch(() => undefined);
+    }
+  }
+
+  /**
+   * The node that coordinates every consumer group: the local cluster's offsets topic has one
+   * partition (`offsets.topic.num.partitions=1`), and its leader is the coordinator.
+   */
+  groupCoordinator(): Promise<number | undefined> {
+    return this.leaderOf('__consumer_offsets', 0);
+  }
+
+  /** Resolves once `count` brokers are registered and unfenced in the cluster's metadata. */
+  async waitForBrokers(count: number, timeoutMs = 120_000): Promise<void> {
+    await waitFor(
+      async () => {
+        const admin = createKafka({ brokers: this.liveBrokers(), clientId: uniqueName('cluster-probe') }).admin({ retry: { retries: 1 } });
+        await admin.connect();
+        try {
+          return (await admin.describeCluster()).brokers.length >= count;
+        } finally {
+          await admin.disconnect().catch(() => undefined);
+        }
+      },
+      { timeoutMs, intervalMs: 250, description: `${count} Kafka brokers in the cluster at ${this.brokers.join(',')}` },
+    );
+  }
+
+  private liveBrokers(): string[] {
+    const live = this.nodes.filter((node) => this.isRunning(node)).map((node) => this.brokers[node - 1]);
+    return live.length > 0 ? live : this.brokers;
+  }
+
+  /** Stops every node and deletes the state directory. Safe to call twice. */
+  async destroy(): Promise<void> {
+    await this.script('stop').catch(() => undefined);
+    rmSync(this.dir, { recursive: true, force: true });
+  }
+}
