@@ -1,4 +1,4 @@
-// `npm run orders:seed [file.json]`: sets demo prices in orders' price list, with the local
+// `npm run orders:seed [file.json | SKU=cents ...]`: sets demo prices in orders' price list, with the local
 // defaults of npm start (the app's own seed entry, like its server, has no default DATABASE_URL).
 import { loadDotEnv } from '@app/config';
 import { compiledEntry, findRepoRoot, localEnvironment, NodeProcess } from '@tools/local-stack';
