@@ -121,7 +121,7 @@ export function formatChaosReport(report: ChaosReport): string {
       .map(([status, n]) => `${status} ${n}`)
       .join(', ')}`,
     `  cancels:     ${orders.cancelsAcknowledged} acknowledged, ${orders.cancelsRefused} refused (409, already final); ${facts.cancelledBeforeReservation} found no reservation at inventory (rejected, or cancelled before created)`,
-    `  inventory:   ${facts.reservations.reserved} reservations held, ${facts.reservations.released} released; ${facts.accruals} accruals at loyalty`,
+    `  inventory:   ${facts.reservations.reserved} reservations held, ${facts.reservations.released} released; ${facts.accruals} accruals and ${facts.reversals} reversals at loyalty`,
     `  kills:       ${report.totalKills} SIGKILLs (${kills})`,
     `  duplicates:  copies of a message id on the topics: ${copies}`,
     `               redeliveries absorbed by the inboxes: ${report.inbox.duplicates} (inbox_duplicates_total, scraped before each kill; ${report.inbox.processed} processed)`,
