@@ -133,11 +133,11 @@ async function happyPath(): Promise<void> {
   }
 
   const sku = uniqueSku('DEMO-TEA');
-  step(`Seed stock: PUT ${urls.inventory}/stock/${sku} {available: 10}`);
+  step(`Seed stock and a price: PUT ${urls.inventory}/stock/${sku} {available: 10}; npm run orders:seed -- ${sku}=1250`);
   const seeded = await requestJson('PUT', `${urls.inventory}/stock/${sku}`, { body: { available: 10 } });
   check(seeded.status === 200, `seeding stock answered ${seeded.status}: ${seeded.text}`);
   say(`${sku}: ${JSON.stringify(seeded.body)}`);
-  step(`Seed its price in orders' price list: npm run orders:seed -- ${sku}=1250 (requests carry no price)`);
+  // Orders prices every line from its own price list: a request carries no price.
   await seedPrice(sku, 1250);
 
   // Read both topics from their current end: the demo sees exactly what its order causes.
