@@ -13,7 +13,7 @@ import { brokerPorts, listeningPids, postgresPids } from './loop-processes.js';
 import type { BenchInfrastructure } from './bench-infrastructure.js';
 import { seedStock } from './inbox-consumer.bench.js';
 import { openModelLoad } from './open-model-load.js';
-import { orderBody, postOrder } from './order-requests.js';
+import { orderBody, postOrder, seedBenchPrices } from './order-requests.js';
 import { summarizeLatencies } from './percentiles.js';
 import { ProcessSampler } from './process-usage.js';
 import { stageLatencies } from './stage-latencies.js';
@@ -40,6 +40,7 @@ export async function startE2eStack(infrastructure: BenchInfrastructure, service
   });
   await seedStock(infrastructure.serverUrl, databases.inventory);
   const orders = await services.start({ service: 'orders', database: databases.orders });
+  await seedBenchPrices(infrastructure.serverUrl, databases.orders);
   return { orders, inventory, loyalty, databases, serverUrl: infrastructure.serverUrl, brokers: infrastructure.brokers };
 }
 

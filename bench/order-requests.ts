@@ -1,18 +1,40 @@
 // The orders the benchmark places: a few lines over a small catalogue of SKUs with ample stock,
 // every total worth loyalty points, so every order takes the whole loop (reserve, answer, accrual).
 import { randomUUID } from 'node:crypto';
+import type { OrderLine } from '@app/contracts';
+import { queryTestDatabase } from '@tools/local-stack';
 
 /** SKUs seeded in every inventory the benchmark starts; spread so that no one stock row is the lock everybody waits on. */
 export const BENCH_SKUS = Array.from({ length: 20 }, (_, index) => `BENCH-SKU-${String(index + 1).padStart(2, '0')}`);
 /** Units per SKU: more than any run can reserve, so every order is RESERVED (none REJECTED for stock). */
 export const BENCH_STOCK_PER_SKU = 100_000_000;
 
-export interface OrderBody {
-  customerId: string;
-  items: { sku: string; quantity: number; unitPriceCents: number }[];
+/** Unit prices in cents on the price list of every orders database the benchmark starts: 10.00 to 49.90. */
+const BENCH_PRICES: Record<string, number> = Object.fromEntries(BENCH_SKUS.map((sku, index) => [sku, 1000 + index * 210]));
+
+/** Puts {@link BENCH_PRICES} on the price list of the orders database `database` (orders prices every line from it). */
+export async function seedBenchPrices(serverUrl: string, database: string): Promise<void> {
+  await queryTestDatabase(
+    serverUrl,
+    database,
+    `INSERT INTO products (sku, unit_price_cents) SELECT * FROM unnest($1::text[], $2::bigint[])
+     ON CONFLICT (sku) DO UPDATE SET unit_price_cents = EXCLUDED.unit_price_cents`,
+    [Object.keys(BENCH_PRICES), Object.values(BENCH_PRICES)],
+  );
 }
 
-/** Order `n`: one to three distinct SKUs, one to three units each, prices 10.00 to 49.99. */
+/** The body of `POST /orders`: no price, the server sets it. */
+export interface OrderBody {
+  customerId: string;
+  items: { sku: string; quantity: number }[];
+}
+
+/** The lines of `body` at {@link BENCH_PRICES}, as the orders service prices them. */
+export function pricedLines(body: OrderBody): OrderLine[] {
+  return body.items.map((line) => ({ ...line, unitPriceCents: BENCH_PRICES[line.sku] }));
+}
+
+/** Order `n`: one to three distinct SKUs, one to three units each. */
 export function orderBody(n: number): OrderBody {
   const lines = 1 + (n % 3);
   const first = (n * 7) % BENCH_SKUS.length;
@@ -21,7 +43,6 @@ export function orderBody(n: number): OrderBody {
     items: Array.from({ length: lines }, (_, line) => ({
       sku: BENCH_SKUS[(first + line * 3) % BENCH_SKUS.length],
       quantity: 1 + ((n + line) % 3),
-      unitPriceCents: 1000 + ((n * 131 + line * 17) % 4000),
     })),
   };
 }

@@ -8,7 +8,7 @@ import { createKafka, ensureTopics } from '@app/kafka';
 import { freePort, migrateServiceDatabase, NodeProcess, type ServiceSet, uniqueName } from '@tools/local-stack';
 import type { BenchInfrastructure } from './bench-infrastructure.js';
 import { closedLoop, type ClosedLoopResult } from './closed-loop-load.js';
-import { orderBody, postOrder } from './order-requests.js';
+import { orderBody, postOrder, seedBenchPrices } from './order-requests.js';
 
 export interface HttpBenchOptions {
   concurrency: number;
@@ -45,6 +45,7 @@ async function plainServer(
 ): Promise<{ process: NodeProcess; baseUrl: string }> {
   const database = await services.createDatabase(`bench_http_${mode.replace('-', '_')}`);
   await migrateServiceDatabase('orders', infrastructure.serverUrl, database);
+  await seedBenchPrices(infrastructure.serverUrl, database);
   const port = await freePort();
   const process_ = new NodeProcess({
     name: `plain-${mode}`,
@@ -82,6 +83,7 @@ export async function runHttpBench(
 
   const ordersDb = await services.createDatabase('bench_http_orders');
   const orders = await services.start({ service: 'orders', database: ordersDb });
+  await seedBenchPrices(infrastructure.serverUrl, ordersDb);
   const withOutbox = await measure('orders app (with outbox)', orders.baseUrl, options, log);
   await orders.stop();
 

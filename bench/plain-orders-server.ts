@@ -30,7 +30,6 @@ const producer =
 interface Line {
   sku: string;
   quantity: number;
-  unitPriceCents: number;
 }
 
 function readBody(request: IncomingMessage): Promise<string> {
@@ -44,18 +43,26 @@ function readBody(request: IncomingMessage): Promise<string> {
 
 async function placeOrder(body: { customerId: string; items: Line[] }): Promise<Record<string, unknown>> {
   const id = randomUUID();
-  const totalCents = body.items.reduce((sum, item) => sum + item.quantity * item.unitPriceCents, 0);
   const createdAt = new Date().toISOString();
-  const payload = { orderId: id, customerId: body.customerId, items: body.items, totalCents, createdAt };
   const client = await pool.connect();
+  let payload: { orderId: string; customerId: string; items: (Line & { unitPriceCents: number })[]; totalCents: number; createdAt: string };
   try {
     await client.query('BEGIN');
+    // Priced from the price list, as the orders app does: the same read on both sides of the comparison.
+    const { rows } = await client.query<{ sku: string; unit_price_cents: string }>(
+      'SELECT sku, unit_price_cents FROM products WHERE sku = ANY($1::text[])',
+      [body.items.map((item) => item.sku)],
+    );
+    const prices = new Map(rows.map((row) => [row.sku, Number(row.unit_price_cents)]));
+    const items = body.items.map((item) => ({ ...item, unitPriceCents: prices.get(item.sku) ?? 0 }));
+    const totalCents = items.reduce((sum, item) => sum + item.quantity * item.unitPriceCents, 0);
+    payload = { orderId: id, customerId: body.customerId, items, totalCents, createdAt };
     await client.query("INSERT INTO orders (id, customer_id, status, total_cents) VALUES ($1, $2, 'PENDING', $3)", [
       id,
       body.customerId,
       totalCents,
     ]);
-    for (const [index, item] of body.items.entries()) {
+    for (const [index, item] of items.entries()) {
       await client.query('INSERT INTO order_items (order_id, line_no, sku, quantity, unit_price_cents) VALUES ($1, $2, $3, $4, $5)', [
         id,
         index + 1,
@@ -80,7 +87,7 @@ async function placeOrder(body: { customerId: string; items: Line[] }): Promise<
     client.release();
   }
   if (producer) await producer.send({ topic, acks: -1, messages: [{ key: id, value: JSON.stringify(payload) }] });
-  return { id, customerId: body.customerId, status: 'PENDING', items: body.items, totalCents, createdAt };
+  return { id, customerId: body.customerId, status: 'PENDING', items: payload.items, totalCents: payload.totalCents, createdAt };
 }
 
 async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {

@@ -30,10 +30,13 @@ log 'migrations ran once and exited 0'
 
 sku="SMOKE-$(date +%s)"
 curl -fsS -X PUT "$INVENTORY/stock/$sku" -H 'content-type: application/json' -d '{"available":5}' >/dev/null || fail "could not set stock of $sku"
+# Orders prices lines from its own price list (issue 16): the SKU needs a price there too.
+docker compose exec -T postgres psql -q -U postgres -d orders -v ON_ERROR_STOP=1 \
+  -c "INSERT INTO products (sku, unit_price_cents) VALUES ('$sku', 500)" >/dev/null || fail "could not price $sku"
 
 key="compose-smoke-$(date +%s)-$RANDOM"
 order="$(curl -fsS -X POST "$ORDERS/orders" -H 'content-type: application/json' -H "Idempotency-Key: $key" \
-  -d "{\"customerId\":\"compose-smoke\",\"items\":[{\"sku\":\"$sku\",\"quantity\":2,\"unitPriceCents\":500}]}")" || fail 'POST /orders failed'
+  -d "{\"customerId\":\"compose-smoke\",\"items\":[{\"sku\":\"$sku\",\"quantity\":2}]}")" || fail 'POST /orders failed'
 id="$(printf '%s' "$order" | sed -n 's/.*"id":"\([^"]*\)".*/\1/p')"
 [[ -n "$id" ]] || fail "no order id in $order"
 log "order $id placed (PENDING); waiting up to ${DEADLINE_S}s for RESERVED"

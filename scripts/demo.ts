@@ -1,5 +1,5 @@
 // `npm run demo`: watch the patterns work against a running system (`npm start`, or compose with the
-// same ports). Seeds stock, places one order and narrates each step as it happens, reading the
+// same ports). Seeds stock and a price, places one order and narrates each step as it happens, reading the
 // databases, Kafka and the HTTP APIs; then shows a crash window heal with an orders process of its
 // own, killed by a failpoint between its commit and its answer. Exits 1 as soon as a step does not
 // happen within its deadline. Configuration: the same variables as `npm start` (ORDERS_PORT,
@@ -13,6 +13,7 @@ import { databaseUrl } from '@app/database';
 import { Headers } from '@app/envelope';
 import { OrdersFailpoints } from '@apps/orders';
 import {
+  compiledEntry,
   deleteConsumerGroups,
   describeExit,
   findRepoRoot,
@@ -108,6 +109,18 @@ function showHeaders(record: RecordedMessage): void {
 
 const cleanups: (() => Promise<unknown>)[] = [];
 
+/** Puts `sku` on orders' price list at `cents` with the app's own seed command, as an operator would. */
+async function seedPrice(sku: string, cents: number): Promise<void> {
+  const seeded = await NodeProcess.outcome({
+    entry: compiledEntry('orders', 'seed'),
+    args: [`${sku}=${cents}`],
+    cwd: findRepoRoot(),
+    env: { ...env, DATABASE_NAME: databaseOf('orders') },
+  });
+  check(seeded.code === 0, `orders:seed exited ${seeded.code}: ${seeded.stderr}`);
+  say(seeded.stdout.trim());
+}
+
 async function happyPath(): Promise<void> {
   step('The three services answer');
   for (const [name, base] of Object.entries(urls)) {
@@ -120,10 +133,12 @@ async function happyPath(): Promise<void> {
   }
 
   const sku = uniqueSku('DEMO-TEA');
-  step(`Seed stock: PUT ${urls.inventory}/stock/${sku} {available: 10}`);
+  step(`Seed stock and a price: PUT ${urls.inventory}/stock/${sku} {available: 10}; npm run orders:seed -- ${sku}=1250`);
   const seeded = await requestJson('PUT', `${urls.inventory}/stock/${sku}`, { body: { available: 10 } });
   check(seeded.status === 200, `seeding stock answered ${seeded.status}: ${seeded.text}`);
   say(`${sku}: ${JSON.stringify(seeded.body)}`);
+  // Orders prices every line from its own price list: a request carries no price.
+  await seedPrice(sku, 1250);
 
   // Read both topics from their current end: the demo sees exactly what its order causes.
   const orderEvents = await TopicRecorder.start({ brokers, topic: Topics.orders, from: await topicEndOffsets(brokers, Topics.orders) });
@@ -143,7 +158,7 @@ async function happyPath(): Promise<void> {
   step('Place an order: POST /orders, with a W3C traceparent as a traced caller would send');
   say(`traceparent: ${traceparent}`);
   const placed = await requestJson('POST', `${urls.orders}/orders`, {
-    body: { customerId, items: [{ sku, quantity: 2, unitPriceCents: 1250 }] },
+    body: { customerId, items: [{ sku, quantity: 2 }] },
     headers: { 'Idempotency-Key': uniqueName('demo-key'), traceparent },
   });
   check(placed.status === 201, `POST /orders answered ${placed.status}: ${placed.text}`);
@@ -239,6 +254,7 @@ async function crashWindow(): Promise<void> {
   const sku = uniqueSku('DEMO-CAKE');
   const seeded = await requestJson('PUT', `${urls.inventory}/stock/${sku}`, { body: { available: 5 } });
   check(seeded.status === 200, `seeding stock answered ${seeded.status}: ${seeded.text}`);
+  await seedPrice(sku, 4200);
   const port = await freePort();
   const base = `http://127.0.0.1:${port}`;
   const key = uniqueName('demo-crash-key');
@@ -271,7 +287,7 @@ async function crashWindow(): Promise<void> {
   const doomed = await start(groups[0], failpointSpec);
   say(`started (pid ${doomed.child.pid}); it will SIGKILL itself after committing the order, before answering`);
   const customerId = uniqueName('demo-crash-customer');
-  const body = { customerId, items: [{ sku, quantity: 1, unitPriceCents: 4200 }] };
+  const body = { customerId, items: [{ sku, quantity: 1 }] };
 
   step('POST /orders to it with Idempotency-Key: the connection breaks instead of an answer');
   const lost = await requestJson('POST', `${base}/orders`, { body, headers: { 'Idempotency-Key': key } }).then(

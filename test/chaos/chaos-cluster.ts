@@ -1,4 +1,4 @@
-import { PrivateKafka, setStock, testInfrastructure, TestServices } from '@test/fixtures';
+import { PrivateKafka, seedPrices, setStock, testInfrastructure, TestServices } from '@test/fixtures';
 import { LocalKafkaCluster, type ServiceName, type ServiceProcess, uniqueSku } from '@tools/local-stack';
 
 /**
@@ -60,6 +60,12 @@ const HEALING_ENV: Record<string, string> = {
   LOYALTY_RETRY_MAX_MS: '1000',
 };
 
+/**
+ * Unit prices in cents on orders' price list, one per SKU in turn: from one currency unit up, so
+ * every reserved order earns loyalty points (one accrual, and one reversal when it is cancelled).
+ */
+const PRICES_CENTS = [250, 1200, 4999, 100, 19_999, 730];
+
 /** The databases of one soak (throw-away, named `chaos_<service>_test_<unique>`). */
 export interface ChaosDatabases {
   orders: string;
@@ -80,6 +86,8 @@ export class ChaosCluster {
     readonly databases: ChaosDatabases,
     /** SKU -> units set before the load. */
     readonly initialStock: Map<string, number>,
+    /** SKU -> unit price in cents on orders' price list. */
+    readonly prices: Map<string, number>,
   ) {}
 
   get serverUrl(): string {
@@ -136,8 +144,10 @@ export class ChaosCluster {
       const orders2 = await start('orders', 'orders-2', { KAFKA_CONSUMER_GROUP: orders1.consumerGroups[0] });
       const initialStock = new Map(options.stock.map((units) => [uniqueSku('CHAOS'), units]));
       for (const [sku, units] of initialStock) await setStock(inventory1.baseUrl, sku, units);
+      const prices = new Map([...initialStock.keys()].map((sku, index) => [sku, PRICES_CENTS[index % PRICES_CENTS.length]]));
+      await seedPrices(services.infrastructure.serverUrl, databases.orders, Object.fromEntries(prices));
       const processes = { 'orders-1': orders1, 'orders-2': orders2, 'inventory-1': inventory1, 'inventory-2': inventory2, loyalty };
-      return new ChaosCluster(broker, services, processes, databases, initialStock);
+      return new ChaosCluster(broker, services, processes, databases, initialStock, prices);
     } catch (error) {
       await services.tearDown().catch(() => undefined);
       await broker.destroy();

@@ -142,7 +142,7 @@ export function formatChaosReport(report: ChaosReport): string {
       .map(([status, n]) => `${status} ${n}`)
       .join(', ')}`,
     `  cancels:     ${orders.cancelsAcknowledged} acknowledged, ${orders.cancelsRefused} refused (409, already final); ${facts.cancelledBeforeReservation} found no reservation at inventory (rejected, or cancelled before created)`,
-    `  inventory:   ${facts.reservations.reserved} reservations held, ${facts.reservations.released} released; ${facts.accruals} accruals at loyalty`,
+    `  inventory:   ${facts.reservations.reserved} reservations held, ${facts.reservations.released} released; ${facts.accruals} accruals and ${facts.reversals} reversals at loyalty`,
     `  kills:       ${report.totalKills} SIGKILLs (${kills})`,
     `  brokers:     ${report.options.kafkaNodes} node(s); ${Object.values(report.brokerKills).reduce((sum, n) => sum + n, 0)} broker kills (${
       Object.entries(report.brokerKills)

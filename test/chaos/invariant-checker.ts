@@ -19,6 +19,8 @@ export interface CheckFacts {
   statuses: Record<string, number>;
   reservations: { reserved: number; released: number };
   accruals: number;
+  /** Reversals at loyalty: one per cancelled order whose reservation was released. */
+  reversals: number;
   /** Records on a topic whose message id an earlier record already had (a relay republish). */
   copiesOnTopic: Record<string, number>;
   /** Loyalty calls sent again by the dispatcher (sum of attempts - 1): each absorbed by loyalty's Idempotency-Key. */
@@ -83,15 +85,16 @@ export async function checkInvariants(
   const sql = (database: keyof ChaosDatabases, text: string) =>
     queryTestDatabase<Row>(sources.serverUrl, sources.databases[database], text);
 
-  const orders = await sql('orders', 'SELECT id::text, status FROM orders');
+  const orders = await sql('orders', 'SELECT id::text, customer_id, status, total_cents FROM orders');
   const keys = await sql('orders', "SELECT key, response_status, response_body->>'id' AS order_id FROM idempotency_keys");
   const ordersOutbox = await sql('orders', 'SELECT count(*)::int AS n FROM outbox_messages WHERE published_at IS NULL');
   const stock = await sql('inventory', 'SELECT sku, available, reserved FROM stock_items');
   const reservations = await sql('inventory', 'SELECT order_id::text, status, items FROM reservations');
-  const commands = await sql('inventory', 'SELECT order_id::text, status, points, attempts FROM loyalty_commands');
+  const commands = await sql('inventory', 'SELECT id, order_id::text, status, points, attempts FROM loyalty_commands');
   const inventoryOutbox = await sql('inventory', 'SELECT count(*)::int AS n FROM outbox_messages WHERE published_at IS NULL');
   const cancelledEarly = await sql('inventory', 'SELECT count(*)::int AS n FROM cancelled_orders');
-  const accruals = await sql('loyalty', 'SELECT order_id::text, points FROM accruals');
+  const accruals = await sql('loyalty', 'SELECT order_id::text, customer_id, points FROM accruals');
+  const reversals = await sql('loyalty', 'SELECT order_id::text, customer_id, points FROM reversals');
   const orderEvents = await readWholeTopic(sources.brokers, Topics.orders);
   const reservationEvents = await readWholeTopic(sources.brokers, Topics.reservations);
 
@@ -198,9 +201,11 @@ export async function checkInvariants(
   }
 
   // 8. Exactly one accrual per reservation, released or not: the accrual is granted with the
-  // reservation, and a release (a cancel) does not take it back (the code sends no reversal).
+  // reservation; a release (a cancel) takes it back with a reversal (8b), never by deleting it.
   const accrualsByOrder = groupBy(accruals, (row) => row.order_id as string);
-  const commandByOrder = new Map(commands.map((row) => [row.order_id as string, row]));
+  const commandByOrder = new Map(
+    commands.filter((row) => String(row.id).startsWith('loyalty-accrual:')).map((row) => [row.order_id as string, row]),
+  );
   for (const orderId of reservationByOrder.keys()) {
     const rows = accrualsByOrder.get(orderId) ?? [];
     if (rows.length !== 1) v.add('not exactly one accrual per reservation', `${orderId}: ${rows.length}`);
@@ -209,11 +214,49 @@ export async function checkInvariants(
   }
   for (const orderId of accrualsByOrder.keys()) if (!reservationByOrder.has(orderId)) v.add('accrual without a reservation', orderId);
 
+  // 8b. Compensation: at most one reversal per order (loyalty's unique key says so), and once quiet
+  // exactly one per cancelled order whose reservation was released, of its accrual's points; none
+  // for an order that was rejected or cancelled before it was reserved (nothing was credited).
+  const reversalsByOrder = groupBy(reversals, (row) => row.order_id as string);
+  for (const [orderId, rows] of reversalsByOrder) {
+    if (rows.length > 1) v.add('more than one reversal for an order', `${orderId}: ${rows.length}`);
+    if (reservationByOrder.get(orderId)?.[0].status !== 'RELEASED')
+      v.add('reversal without a released reservation', `${orderId}: order ${orderById.get(orderId)?.status ?? 'missing'}`);
+    const accrued = accrualsByOrder.get(orderId)?.[0];
+    if (accrued && (accrued.points !== rows[0].points || accrued.customer_id !== rows[0].customer_id))
+      v.add(
+        'reversal differs from its accrual',
+        `${orderId}: ${rows[0].points} of ${rows[0].customer_id} vs ${accrued.points} of ${accrued.customer_id}`,
+      );
+  }
+  for (const [orderId, rows] of reservationByOrder) {
+    if (rows[0].status === 'RELEASED' && !reversalsByOrder.has(orderId)) v.add('released reservation without its reversal', orderId);
+  }
+
+  // 8c. Per customer, loyalty's balance (accrued - reversed) is what the customer's RESERVED orders
+  // earned, one point per 100 cents of the server-priced total: cancelled and rejected orders count 0.
+  const balances = new Map<string, { accrued: number; reversed: number; owed: number }>();
+  const balanceOf = (customerId: string) => {
+    const balance = balances.get(customerId) ?? { accrued: 0, reversed: 0, owed: 0 };
+    balances.set(customerId, balance);
+    return balance;
+  };
+  for (const row of accruals) balanceOf(row.customer_id as string).accrued += Number(row.points);
+  for (const row of reversals) balanceOf(row.customer_id as string).reversed += Number(row.points);
+  for (const order of orders)
+    if (order.status === 'RESERVED') balanceOf(order.customer_id as string).owed += Math.floor(Number(order.total_cents) / 100);
+  for (const [customerId, { accrued, reversed, owed }] of balances) {
+    if (accrued - reversed !== owed)
+      v.add(
+        'customer balance (accrued - reversed) differs from what their RESERVED orders earned',
+        `${customerId}: ${accrued} - ${reversed} != ${owed}`,
+      );
+  }
+
   // 9. Nothing left to send.
   if (Number(ordersOutbox[0].n) > 0) v.add('pending outbox rows (orders)', String(ordersOutbox[0].n));
   if (Number(inventoryOutbox[0].n) > 0) v.add('pending outbox rows (inventory)', String(inventoryOutbox[0].n));
-  for (const command of commands)
-    if (command.status !== 'DONE') v.add('loyalty command not DONE', `${command.order_id}: ${command.status}`);
+  for (const command of commands) if (command.status !== 'DONE') v.add('loyalty command not DONE', `${command.id}: ${command.status}`);
 
   // 10. No dead letter.
   for (const topic of [deadLetterTopic(Topics.orders), deadLetterTopic(Topics.reservations)]) {
@@ -235,6 +278,7 @@ export async function checkInvariants(
         released: reservations.filter((r) => r.status === 'RELEASED').length,
       },
       accruals: accruals.length,
+      reversals: reversals.length,
       copiesOnTopic: { [Topics.orders]: copies(orderEvents), [Topics.reservations]: copies(reservationEvents) },
       loyaltyResends: commands.reduce((sum, row) => sum + Math.max(0, Number(row.attempts) - 1), 0),
       cancelledBeforeReservation: Number(cancelledEarly[0].n),

@@ -5,6 +5,7 @@ import {
   type OrderView,
   placeOrder,
   publishRecords,
+  seedPrices,
   setStock,
   testInfrastructure,
   TestServices,
@@ -49,6 +50,7 @@ describe('cancel before create (orders, inventory, loyalty as real processes)', 
     orders = await services.start({ service: 'orders', database: databases.orders });
     deadLetters = await services.recordTopic(deadLetterTopic(Topics.orders));
     await setStock(inventory.baseUrl, SKU, 10);
+    await seedPrices(serverUrl, databases.orders, { [SKU]: 500 });
   });
 
   afterAll(() => services.tearDown());
@@ -58,7 +60,7 @@ describe('cancel before create (orders, inventory, loyalty as real processes)', 
     await sql('inventory', 'ALTER TABLE reservations ADD CONSTRAINT test_break_reservations CHECK (false) NOT VALID');
     const order = await placeOrder(orders.baseUrl, {
       customerId: uniqueName('cancel-first'),
-      items: [{ sku: SKU, quantity: 3, unitPriceCents: 500 }],
+      items: [{ sku: SKU, quantity: 3 }],
     });
     const [letter] = await deadLetters.waitForKey(order.id, {
       timeoutMs: 60_000,

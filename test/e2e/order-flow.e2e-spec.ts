@@ -1,5 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type OrderLineBody, type OrderView, setStock, testInfrastructure, TestServices, placeOrder as postOrder } from '@test/fixtures';
+import {
+  type OrderLineBody,
+  type OrderView,
+  seedPrices,
+  setStock,
+  testInfrastructure,
+  TestServices,
+  placeOrder as postOrder,
+} from '@test/fixtures';
 import { queryTestDatabase, requestJson, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 
@@ -14,7 +22,10 @@ const { serverUrl } = testInfrastructure();
 const run = uniqueSku('E2E');
 const SKUS = { apple: `${run}-APPLE`, banana: `${run}-BANANA`, cherry: `${run}-CHERRY` };
 const INITIAL_STOCK: Record<string, number> = { [SKUS.apple]: 60, [SKUS.banana]: 30, [SKUS.cherry]: 12 };
+/** On orders' price list but never stocked: orders accepts it, inventory rejects it (UNKNOWN_SKU). */
 const UNKNOWN_SKU = `${run}-DRAGONFRUIT`;
+/** Unit prices in cents: the server prices every line from its list. */
+const PRICES: Record<string, number> = { [SKUS.apple]: 1999, [SKUS.banana]: 500, [SKUS.cherry]: 100, [UNKNOWN_SKU]: 100 };
 const FINAL_STATES = ['RESERVED', 'REJECTED', 'CANCELLED'];
 
 /** Deterministic pseudo-random numbers (mulberry32), so a failing batch can be replayed by seed. */
@@ -54,6 +65,13 @@ describe('order flow end to end (orders, inventory, loyalty as real processes)',
     (await requestJson('GET', `${loyalty.baseUrl}/accruals?customerId=${encodeURIComponent(customerId)}`)).body as {
       totalPoints: number;
       items: { orderId: string; points: number }[];
+    };
+
+  const balanceOf = async (customerId: string) =>
+    (await requestJson('GET', `${loyalty.baseUrl}/balance?customerId=${encodeURIComponent(customerId)}`)).body as {
+      accruedPoints: number;
+      reversedPoints: number;
+      balancePoints: number;
     };
 
   const finalState = (id: string, timeoutMs = 60_000) =>
@@ -111,6 +129,7 @@ describe('order flow end to end (orders, inventory, loyalty as real processes)',
       env: { INBOX_MAX_ATTEMPTS: '2', INBOX_RETRY_BASE_MS: '10' },
     });
     for (const [sku, available] of Object.entries(INITIAL_STOCK)) await setStock(inventory.baseUrl, sku, available);
+    await seedPrices(serverUrl, databases.orders, PRICES);
   });
 
   afterAll(() => services.tearDown());
@@ -118,8 +137,8 @@ describe('order flow end to end (orders, inventory, loyalty as real processes)',
   it('when an order can be served, then it ends RESERVED, its stock is reserved and loyalty holds its accrual', async () => {
     const customerId = uniqueName('e2e-customer');
     const before = await stockOf(SKUS.apple);
-    const order = await placeOrder(customerId, [{ sku: SKUS.apple, quantity: 3, unitPriceCents: 1999 }]);
-    expect(order.status).toBe('PENDING');
+    const order = await placeOrder(customerId, [{ sku: SKUS.apple, quantity: 3 }]);
+    expect(order).toMatchObject({ status: 'PENDING', items: [{ sku: SKUS.apple, quantity: 3, unitPriceCents: 1999 }], totalCents: 5997 });
 
     expect(await finalState(order.id)).toMatchObject({ status: 'RESERVED' });
     expect(await stockOf(SKUS.apple)).toMatchObject({ available: before.available - 3, reserved: before.reserved + 3 });
@@ -133,9 +152,10 @@ describe('order flow end to end (orders, inventory, loyalty as real processes)',
     expect(accruals).toMatchObject({ totalPoints: 59, items: [{ orderId: order.id, points: 59 }] });
   });
 
-  it('when a reserved order is cancelled, then it ends CANCELLED and its stock is released', async () => {
+  it("when a reserved order is cancelled, then it ends CANCELLED, its stock is released and its points reversed: the customer's balance is 0", async () => {
     const before = await stockOf(SKUS.banana);
-    const order = await placeOrder(uniqueName('e2e-customer'), [{ sku: SKUS.banana, quantity: 2, unitPriceCents: 500 }]);
+    const customerId = uniqueName('e2e-customer');
+    const order = await placeOrder(customerId, [{ sku: SKUS.banana, quantity: 2 }]);
     expect(await finalState(order.id)).toMatchObject({ status: 'RESERVED' });
     expect(await stockOf(SKUS.banana)).toMatchObject({ available: before.available - 2 });
 
@@ -151,14 +171,22 @@ describe('order flow end to end (orders, inventory, loyalty as real processes)',
     );
     expect(await stockOf(SKUS.banana)).toMatchObject({ available: before.available, reserved: before.reserved });
     expect(await getOrder(order.id)).toMatchObject({ status: 'CANCELLED' });
+    const balance = await waitFor(
+      async () => {
+        const current = await balanceOf(customerId);
+        return current.reversedPoints > 0 ? current : undefined;
+      },
+      { timeoutMs: 30_000, description: `the reversal of ${order.id} at loyalty` },
+    );
+    expect(balance).toEqual({ customerId, accruedPoints: 10, reversedPoints: 10, balancePoints: 0 });
   });
 
   it('when an order wants more than is in stock, then it ends REJECTED with INVENTORY.INSUFFICIENT_STOCK and stock is unchanged', async () => {
     const before = { apple: await stockOf(SKUS.apple), cherry: await stockOf(SKUS.cherry) };
     const customerId = uniqueName('e2e-customer');
     const order = await placeOrder(customerId, [
-      { sku: SKUS.apple, quantity: 1, unitPriceCents: 100 },
-      { sku: SKUS.cherry, quantity: before.cherry.available + 1, unitPriceCents: 100 },
+      { sku: SKUS.apple, quantity: 1 },
+      { sku: SKUS.cherry, quantity: before.cherry.available + 1 },
     ]);
 
     const rejected = await finalState(order.id);
@@ -172,8 +200,8 @@ describe('order flow end to end (orders, inventory, loyalty as real processes)',
   it('when an order names an unknown SKU, then it ends REJECTED with INVENTORY.UNKNOWN_SKU and stock is unchanged', async () => {
     const before = await stockOf(SKUS.apple);
     const order = await placeOrder(uniqueName('e2e-customer'), [
-      { sku: SKUS.apple, quantity: 1, unitPriceCents: 100 },
-      { sku: UNKNOWN_SKU, quantity: 1, unitPriceCents: 100 },
+      { sku: SKUS.apple, quantity: 1 },
+      { sku: UNKNOWN_SKU, quantity: 1 },
     ]);
 
     const rejected = await finalState(order.id);
@@ -192,10 +220,8 @@ describe('order flow end to end (orders, inventory, loyalty as real processes)',
       const lines = Array.from({ length: 1 + Math.floor(next() * 3) }, () => ({
         sku: index % 10 === 9 ? pick([SKUS.apple, UNKNOWN_SKU]) : pick(Object.values(SKUS)),
         quantity: 1 + Math.floor(next() * 4),
-        unitPriceCents: 100 + Math.floor(next() * 900),
       }));
-      if (index % 10 === 9 && !lines.some((line) => line.sku === UNKNOWN_SKU))
-        lines.push({ sku: UNKNOWN_SKU, quantity: 1, unitPriceCents: 100 });
+      if (index % 10 === 9 && !lines.some((line) => line.sku === UNKNOWN_SKU)) lines.push({ sku: UNKNOWN_SKU, quantity: 1 });
       const cancel: 'early' | 'late' | 'never' = index % 8 === 1 ? 'early' : index % 8 === 5 ? 'late' : 'never';
       return { customerId: `e2e-batch-${index % 7}-${run}`, lines, cancel };
     });
@@ -267,7 +293,7 @@ describe('order flow end to end (orders, inventory, loyalty as real processes)',
       });
     }
 
-    // Exactly one accrual per order inventory ever reserved (a later cancel does not undo points), none for others.
+    // Exactly one accrual per order inventory ever reserved, none for others.
     const accruals = await sql(
       'loyalty',
       'SELECT order_id, count(*)::int AS n FROM accruals WHERE order_id = ANY($1::uuid[]) GROUP BY order_id',
@@ -275,6 +301,15 @@ describe('order flow end to end (orders, inventory, loyalty as real processes)',
     );
     expect(accruals.filter((row) => row.n !== 1)).toEqual([]);
     expect(accruals.map((row) => row.order_id).sort()).toEqual(reservations.map((row) => row.order_id).sort());
+
+    // A release takes the accrual back: exactly one reversal per RELEASED reservation, of its points, none for
+    // others; so every customer's balance is what their still-reserved orders earned.
+    const reversals = await sql('loyalty', 'SELECT order_id, points FROM reversals WHERE order_id = ANY($1::uuid[])', [placed]);
+    const released = reservations.filter((row) => row.status === 'RELEASED').map((row) => row.order_id);
+    expect({ context, reversed: reversals.map((row) => row.order_id).sort() }).toEqual({ context, reversed: [...released].sort() });
+    const accrued = await sql('loyalty', 'SELECT order_id, points FROM accruals WHERE order_id = ANY($1::uuid[])', [released]);
+    const pointsOf = new Map(accrued.map((row) => [row.order_id, row.points]));
+    expect(reversals.filter((row) => row.points !== pointsOf.get(row.order_id))).toEqual([]);
 
     // No pending outbox row is left, on either side.
     expect(await sql('orders', 'SELECT count(*)::int AS n FROM outbox_messages WHERE published_at IS NULL')).toEqual([{ n: 0 }]);

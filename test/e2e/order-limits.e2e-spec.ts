@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
 import { codePointLength, OrderLimits, ReservationLimits } from '@app/contracts';
-import { type PlaceOrderBody, setStock, TestServices } from '@test/fixtures';
+import { setStock, TestServices } from '@test/fixtures';
 import { uniqueName, uniqueSku } from '@tools/local-stack';
 import { type OrderOutcome, OrderOutcomes } from '../support/order-outcomes.js';
 
@@ -18,13 +18,27 @@ const STOCK = 1_000_000_000;
 // Little stock: orders of it are sometimes rejected for INSUFFICIENT_STOCK.
 const LOW_SKU = `${run}-LOW`;
 const LOW_STOCK = 30;
+// The priciest product the contract allows, three of them: 1,000 of each is past the order total.
+const RICH_SKUS = [`${run}-R1`, `${run}-R2`, `${run}-R3`];
+// On the price list, never stocked: orders accepts them, inventory rejects them (UNKNOWN_SKU).
+const UNSTOCKED = Array.from({ length: 10 }, (_, index) => `${run}-U${index}-`.padEnd(OrderLimits.skuMaxLength, 'X'));
+/** Unit prices in cents: the server prices every line from its list (issue 16). */
+const PRICES: Record<string, number> = {
+  [SKUS[0]]: 100,
+  [SKUS[1]]: 100,
+  [SKUS[2]]: 250,
+  [SKUS[3]]: OrderLimits.unitPriceCentsMax,
+  [LONG_SKU]: OrderLimits.unitPriceCentsMax,
+  [LOW_SKU]: 100,
+  ...Object.fromEntries([...RICH_SKUS, ...UNSTOCKED].map((sku) => [sku, OrderLimits.unitPriceCentsMax])),
+};
 
 describe('order limits end to end (orders, inventory, loyalty as real processes)', () => {
   const services = new TestServices();
   let outcomes: OrderOutcomes;
   const placed: string[] = [];
 
-  const submit = async (body: PlaceOrderBody, options: { cancel?: boolean } = {}): Promise<OrderOutcome> => {
+  const submit = async (body: unknown, options: { cancel?: boolean } = {}): Promise<OrderOutcome> => {
     const outcome = await outcomes.submit(body, options);
     if (outcome.kind === 'settled') placed.push(outcome.order.id);
     return outcome;
@@ -34,6 +48,7 @@ describe('order limits end to end (orders, inventory, loyalty as real processes)
     outcomes = await OrderOutcomes.start(services, 'limits');
     for (const sku of [...SKUS, LONG_SKU]) await setStock(outcomes.inventory.baseUrl, sku, STOCK);
     await setStock(outcomes.inventory.baseUrl, LOW_SKU, LOW_STOCK);
+    await outcomes.seedPrices(PRICES);
   });
 
   afterAll(() => services.tearDown());
@@ -43,8 +58,8 @@ describe('order limits end to end (orders, inventory, loyalty as real processes)
       const outcome = await submit({
         customerId: uniqueName('dup'),
         items: [
-          { sku: SKUS[0], quantity: 600, unitPriceCents: 100 },
-          { sku: SKUS[0], quantity: 600, unitPriceCents: 100 },
+          { sku: SKUS[0], quantity: 600 },
+          { sku: SKUS[0], quantity: 600 },
         ],
       });
       expect(outcome).toMatchObject({ kind: 'refused', status: 400, fields: ['items'] });
@@ -54,8 +69,8 @@ describe('order limits end to end (orders, inventory, loyalty as real processes)
       const outcome = await submit({
         customerId: uniqueName('dup'),
         items: [
-          { sku: SKUS[1], quantity: 500, unitPriceCents: 100 },
-          { sku: SKUS[1], quantity: 500, unitPriceCents: 100 },
+          { sku: SKUS[1], quantity: 500 },
+          { sku: SKUS[1], quantity: 500 },
         ],
       });
       expect(outcome).toMatchObject({ kind: 'settled', order: { status: 'RESERVED' }, reservation: 'RESERVED', loyaltyCommand: 'DONE' });
@@ -66,10 +81,10 @@ describe('order limits end to end (orders, inventory, loyalty as real processes)
     });
 
     it('when ten unknown SKUs of the longest length are ordered, then the order is REJECTED with a reason within the contract', async () => {
-      const unknown = Array.from({ length: 10 }, (_, index) => `${run}-U${index}-`.padEnd(OrderLimits.skuMaxLength, 'X'));
+      const unknown = UNSTOCKED;
       const outcome = await submit({
         customerId: uniqueName('unknown'),
-        items: unknown.map((sku) => ({ sku, quantity: 1, unitPriceCents: 100 })),
+        items: unknown.map((sku) => ({ sku, quantity: 1 })),
       });
       expect(outcome).toMatchObject({ kind: 'settled', order: { status: 'REJECTED', rejection: { code: 'INVENTORY.UNKNOWN_SKU' } } });
       const reason = (outcome as Extract<OrderOutcome, { kind: 'settled' }>).order.rejection!.reason;
@@ -80,25 +95,47 @@ describe('order limits end to end (orders, inventory, loyalty as real processes)
 
     it('when customerId is 64 emoji (128 UTF-16 units), then the order is RESERVED and loyalty accrues for that customer; 65 emoji get 400 naming customerId', async () => {
       const customerId = '🎉'.repeat(OrderLimits.customerIdMaxLength);
-      const outcome = await submit({ customerId, items: [{ sku: SKUS[2], quantity: 1, unitPriceCents: 250 }] });
+      const outcome = await submit({ customerId, items: [{ sku: SKUS[2], quantity: 1 }] });
       expect(outcome).toMatchObject({ kind: 'settled', order: { status: 'RESERVED', customerId }, loyaltyCommand: 'DONE' });
       const id = (outcome as Extract<OrderOutcome, { kind: 'settled' }>).order.id;
       expect(await outcomes.sql('loyalty', 'SELECT customer_id, points FROM accruals WHERE order_id = $1', [id])).toEqual([
         { customer_id: customerId, points: 2 },
       ]);
 
-      const tooLong = await submit({ customerId: `${customerId}🎉`, items: [{ sku: SKUS[2], quantity: 1, unitPriceCents: 250 }] });
+      const tooLong = await submit({ customerId: `${customerId}🎉`, items: [{ sku: SKUS[2], quantity: 1 }] });
       expect(tooLong).toMatchObject({ kind: 'refused', status: 400, fields: ['customerId'] });
     });
 
-    it('when three lines of 1,000 x 100,000,000 cents are ordered (points past int), then 400 names items', async () => {
-      const line = (sku: string) => ({ sku, quantity: 1000, unitPriceCents: 100_000_000 });
-      const outcome = await submit({ customerId: uniqueName('huge'), items: [line(SKUS[0]), line(SKUS[1]), line(SKUS[2])] });
-      expect(outcome).toMatchObject({ kind: 'refused', status: 400, fields: ['items'] });
+    it('when three lines of 1,000 x 100,000,000 cents at list prices are ordered (points past int), then 422 ORDERS.TOTAL_TOO_LARGE names items', async () => {
+      const line = (sku: string) => ({ sku, quantity: 1000 });
+      const outcome = await submit({ customerId: uniqueName('huge'), items: RICH_SKUS.map(line) });
+      expect(outcome).toMatchObject({ kind: 'refused', status: 422, fields: ['items'] });
+    });
+
+    it('when a line sends its own price, then 400 names items[i].unitPriceCents and nothing is ordered', async () => {
+      const outcome = await submit({
+        customerId: uniqueName('cheap'),
+        items: [
+          { sku: SKUS[2], quantity: 1 },
+          { sku: SKUS[3], quantity: 1, unitPriceCents: 1 },
+        ],
+      });
+      expect(outcome).toMatchObject({ kind: 'refused', status: 400, fields: ['items[1].unitPriceCents'] });
+    });
+
+    it('when a line names a SKU that is not on the price list, then 422 ORDERS.UNKNOWN_SKU names that line', async () => {
+      const outcome = await submit({
+        customerId: uniqueName('nope'),
+        items: [
+          { sku: SKUS[2], quantity: 1 },
+          { sku: `${run}-NOPE`, quantity: 1 },
+        ],
+      });
+      expect(outcome).toMatchObject({ kind: 'refused', status: 422, fields: ['items[1].sku'] });
     });
 
     it('when two units of 100,000,000 cents are ordered (2,000,000 points), then the order is RESERVED and loyalty accepts the points (not PARKED)', async () => {
-      const outcome = await submit({ customerId: uniqueName('rich'), items: [{ sku: SKUS[3], quantity: 2, unitPriceCents: 100_000_000 }] });
+      const outcome = await submit({ customerId: uniqueName('rich'), items: [{ sku: SKUS[3], quantity: 2 }] });
       expect(outcome).toMatchObject({ kind: 'settled', order: { status: 'RESERVED' }, loyaltyCommand: 'DONE' });
       const id = (outcome as Extract<OrderOutcome, { kind: 'settled' }>).order.id;
       expect(await outcomes.sql('loyalty', 'SELECT points FROM accruals WHERE order_id = $1', [id])).toEqual([{ points: 2_000_000 }]);
@@ -111,7 +148,6 @@ describe('order limits end to end (orders, inventory, loyalty as real processes)
           {
             sku: LONG_SKU,
             quantity: OrderLimits.totalCentsMax / OrderLimits.unitPriceCentsMax,
-            unitPriceCents: OrderLimits.unitPriceCentsMax,
           },
         ],
       });
@@ -159,12 +195,11 @@ describe('order limits end to end (orders, inventory, loyalty as real processes)
       { weight: 2, arbitrary: fc.constantFrom(499, 500, 501, ...around(OrderLimits.quantityPerSkuMax)) },
       { weight: 1, arbitrary: fc.constantFrom(0, -1, 2.5) },
     );
-    const unitPriceCents = fc.oneof(
-      { weight: 6, arbitrary: fc.integer({ min: 0, max: 100_000 }) },
-      { weight: 2, arbitrary: fc.constantFrom(0, 99, 100, 1_000_000, ...around(OrderLimits.unitPriceCentsMax)) },
-      { weight: 1, arbitrary: fc.constantFrom(-1, 1.5) },
+    // Prices come from the price list (0 to the largest allowed); a client that still sends one is refused.
+    const line = fc.oneof(
+      { weight: 12, arbitrary: fc.record({ sku, quantity }) },
+      { weight: 1, arbitrary: fc.record({ sku, quantity, unitPriceCents: fc.constantFrom(0, 100, -1) }) },
     );
-    const line = fc.record({ sku, quantity, unitPriceCents });
     const items = fc.oneof(
       { weight: 8, arbitrary: fc.array(line, { minLength: 1, maxLength: 4 }) },
       {
@@ -174,7 +209,7 @@ describe('order limits end to end (orders, inventory, loyalty as real processes)
     );
     const request = fc.record({ body: fc.record({ customerId, items }), cancel: fc.integer({ min: 0, max: 3 }).map((n) => n === 0) });
 
-    /** A field of the request, as the 400 names it. */
+    /** A field of the request, as the 400 (malformed) or 422 (unknown SKU, total past the limit at list prices) names it. */
     const REQUEST_FIELD = /^(customerId|items|items\[\d+\]|items\[\d+\]\.(sku|quantity|unitPriceCents))$/;
 
     it('when any such order is posted, then it is refused naming a field, or settles with no dead letter and its loyalty command DONE', async () => {
@@ -186,9 +221,9 @@ describe('order limits end to end (orders, inventory, loyalty as real processes)
         if (outcome.kind === 'refused') {
           seen.refused += 1;
           expect({
-            status: outcome.status,
+            status: [400, 422].includes(outcome.status) ? '400 or 422' : outcome.status,
             named: outcome.fields.length > 0 && outcome.fields.every((field) => REQUEST_FIELD.test(field)),
-          }).toEqual({ status: 400, named: true });
+          }).toEqual({ status: '400 or 422', named: true });
           return;
         }
         seen.settled += 1;
@@ -197,6 +232,7 @@ describe('order limits end to end (orders, inventory, loyalty as real processes)
         if (!cancel) expect(outcome.order.status).not.toBe('CANCELLED');
         if (outcome.order.status === 'RESERVED') expect(outcome.reservation).toBe('RESERVED');
         if (outcome.order.status === 'CANCELLED') expect(outcome.reservation ?? 'none').not.toBe('RESERVED');
+        if (outcome.reservation === 'RELEASED' && outcome.order.totalCents >= 100) expect(outcome.loyaltyReversal).toBe('DONE');
         if (outcome.order.status === 'REJECTED')
           expect(['INVENTORY.UNKNOWN_SKU', 'INVENTORY.INSUFFICIENT_STOCK']).toContain(outcome.order.rejection?.code);
         expect(outcomes.deadLettersOf([outcome.order.id])).toEqual([]);

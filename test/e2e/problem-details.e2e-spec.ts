@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { placeOrder, testInfrastructure, TestServices } from '@test/fixtures';
+import { placeOrder, seedPrices, testInfrastructure, TestServices } from '@test/fixtures';
 import { queryTestDatabase, requestJson, type ServiceProcess, uniqueName, uniqueSku } from '@tools/local-stack';
 import { expectProblem } from '../support/problem-details.js';
 
@@ -55,6 +55,7 @@ describe('error answers of every app (real processes)', () => {
       env: { ...env, LOYALTY_BASE_URL: loyalty.baseUrl },
     });
     orders = await services.start({ service: 'orders', database: ordersDatabase, env });
+    await seedPrices(serverUrl, ordersDatabase, { 'SKU-1': 1 });
   });
 
   afterAll(() => services.tearDown());
@@ -121,8 +122,23 @@ describe('error answers of every app (real processes)', () => {
     expect(response.body.fields).toEqual(['items[0].quantity', 'items[0].unitPriceCents']);
     expect(response.body.errors).toEqual([
       { field: 'items[0].quantity', detail: expect.stringContaining('items[0].quantity') },
-      { field: 'items[0].unitPriceCents', detail: expect.stringContaining('items[0].unitPriceCents') },
+      // A price is never the client's to set (issue 16): the detail says where it comes from.
+      { field: 'items[0].unitPriceCents', detail: expect.stringContaining('set by the server') },
     ]);
+  });
+
+  it('when an order names a SKU that is not on the price list, then orders answers 422 ORDERS.UNKNOWN_SKU naming the line', async () => {
+    const response = await requestJson('POST', `${orders.baseUrl}/orders`, {
+      body: {
+        customerId: 'c',
+        items: [
+          { sku: 'SKU-1', quantity: 1 },
+          { sku: uniqueSku('SKU-UNPRICED'), quantity: 1 },
+        ],
+      },
+    });
+    expectProblem(response, 422, 'ORDERS.UNKNOWN_SKU');
+    expect(response.body.fields).toEqual(['items[1].sku']);
   });
 
   it('when the same Idempotency-Key comes with another body, then loyalty answers 422 problem details naming the header', async () => {
@@ -139,7 +155,7 @@ describe('error answers of every app (real processes)', () => {
   });
 
   it('when a rejected order is cancelled, then orders answers 409 problem details with ORDERS.NOT_CANCELLABLE', async () => {
-    const order = await placeOrder(orders.baseUrl, { customerId: 'problems', items: [{ sku: 'SKU-1', quantity: 1, unitPriceCents: 1 }] });
+    const order = await placeOrder(orders.baseUrl, { customerId: 'problems', items: [{ sku: 'SKU-1', quantity: 1 }] });
     // The relay is off: the rejection is written as inventory's answer would leave it.
     await queryTestDatabase(serverUrl, ordersDatabase, `UPDATE orders SET status = 'REJECTED' WHERE id = $1`, [order.id]);
     expectProblem(await requestJson('POST', `${orders.baseUrl}/orders/${order.id}/cancel`), 409, 'ORDERS.NOT_CANCELLABLE');
@@ -150,7 +166,7 @@ describe('error answers of every app (real processes)', () => {
     await queryTestDatabase(serverUrl, ordersDatabase, `ALTER TABLE outbox_messages ADD CONSTRAINT ${constraint} CHECK (false) NOT VALID`);
     try {
       const response = await requestJson('POST', `${orders.baseUrl}/orders`, {
-        body: { customerId: 'c', items: [{ sku: 'SKU-1', quantity: 1, unitPriceCents: 1 }] },
+        body: { customerId: 'c', items: [{ sku: 'SKU-1', quantity: 1 }] },
       });
       expectProblem(response, 500, 'SERVER.INTERNAL_ERROR');
       expect(response.text).not.toMatch(new RegExp(`${constraint}|outbox_messages|violates`));

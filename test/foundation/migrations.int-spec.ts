@@ -10,13 +10,13 @@ import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
 const { serverUrl } = testInfrastructure();
 
 const apps: [string, (config: DatabaseConfig) => DataSource, string[]][] = [
-  ['orders', createOrdersDataSource, ['orders', 'order_items', 'outbox_messages', 'inbox_messages', 'idempotency_keys']],
+  ['orders', createOrdersDataSource, ['orders', 'order_items', 'products', 'outbox_messages', 'inbox_messages', 'idempotency_keys']],
   [
     'inventory',
     createInventoryDataSource,
     ['stock_items', 'reservations', 'loyalty_commands', 'cancelled_orders', 'outbox_messages', 'inbox_messages'],
   ],
-  ['loyalty', createLoyaltyDataSource, ['accruals', 'idempotency_keys']],
+  ['loyalty', createLoyaltyDataSource, ['accruals', 'reversals', 'idempotency_keys']],
 ];
 
 async function tables(dataSource: DataSource): Promise<string[]> {

@@ -9,6 +9,7 @@ import {
   placeOrder,
   publishRecords,
   scrapeMetric,
+  seedPrices,
   setStock,
   testInfrastructure,
   TestServices,
@@ -132,6 +133,7 @@ describe('a failing message in the middle of a batch (orders applying reservatio
       database,
       env: { OUTBOX_RELAY_ENABLED: 'false', INBOX_MAX_ATTEMPTS: String(MAX_ATTEMPTS), INBOX_RETRY_BASE_MS: '20' },
     });
+    await seedPrices(serverUrl, database, { 'SKU-ANY': 100 });
   });
 
   afterAll(() => services.tearDown());
@@ -143,7 +145,7 @@ describe('a failing message in the middle of a batch (orders applying reservatio
   });
 
   it('when the middle record of a batch fails, then the batch is replayed one by one: the others are applied in order, the failing one is retried and dead-lettered', async () => {
-    const body = { customerId: uniqueName('batch-isolation'), items: [{ sku: 'SKU-ANY', quantity: 1, unitPriceCents: 100 }] };
+    const body = { customerId: uniqueName('batch-isolation'), items: [{ sku: 'SKU-ANY', quantity: 1 }] };
     const first = await placeOrder(orders.baseUrl, body);
     const last = await placeOrder(orders.baseUrl, body);
     const deadLetters = await services.recordTopic(deadLetterTopic(Topics.reservations));

@@ -7,6 +7,7 @@ import {
   placeOrder,
   publishRecords,
   scrapeMetric,
+  seedPrices,
   testInfrastructure,
   TestServices,
 } from '@test/fixtures';
@@ -47,6 +48,7 @@ describe("orders' reservation-result consumer killed around its inbox commit (re
         INBOX_RETRY_BASE_MS: '10',
       },
     });
+    await seedPrices(serverUrl, database, { 'SKU-ACK': 700 });
   });
 
   afterAll(() => services.tearDown());
@@ -55,7 +57,7 @@ describe("orders' reservation-result consumer killed around its inbox commit (re
   async function pendingOrderAndAnswer(customer: string) {
     const order = await placeOrder(orders.baseUrl, {
       customerId: uniqueName(customer),
-      items: [{ sku: 'SKU-ACK', quantity: 2, unitPriceCents: 700 }],
+      items: [{ sku: 'SKU-ACK', quantity: 2 }],
     });
     expect(order.status).toBe('PENDING');
     const answer: StockReserved = { orderId: order.id, items: [{ sku: 'SKU-ACK', quantity: 2 }], reservedAt: new Date().toISOString() };

@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
-import { eventRecord, orderCreatedPayload, publishRecords, setStock, testInfrastructure, TestServices } from '@test/fixtures';
+import { eventRecord, orderCreatedPayload, publishRecords, seedPrices, setStock, testInfrastructure, TestServices } from '@test/fixtures';
 import { requestJson, type ServiceProcess, type TopicRecorder, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { CountingProxy } from '../support/counting-proxy.js';
 import { FAST_LOYALTY_DISPATCH } from '../support/inventory-with-loyalty.js';
@@ -47,11 +47,13 @@ describe('one trace per order across orders, inventory and loyalty', () => {
       database: await services.createDatabase('trace_inventory'),
       env: { ...telemetry, ...FAST_LOYALTY_DISPATCH, LOYALTY_BASE_URL: proxy.url },
     });
+    const ordersDatabase = await services.createDatabase('trace_orders');
     orders = await services.start({
       service: 'orders',
-      database: await services.createDatabase('trace_orders'),
+      database: ordersDatabase,
       env: { ...telemetry, INBOX_MAX_ATTEMPTS: '2', INBOX_RETRY_BASE_MS: '10' },
     });
+    await seedPrices(testInfrastructure().serverUrl, ordersDatabase, { [sku]: 1500 });
     orderRecords = await services.recordTopic(Topics.orders);
     answerRecords = await services.recordTopic(Topics.reservations);
     await setStock(inventory.baseUrl, sku, 10);
@@ -68,7 +70,7 @@ describe('one trace per order across orders, inventory and loyalty', () => {
     const callerSpanId = randomBytes(8).toString('hex');
     const customerId = uniqueName('trace-customer');
     const created = await requestJson('POST', `${orders.baseUrl}/orders`, {
-      body: { customerId, items: [{ sku, quantity: 2, unitPriceCents: 1500 }] },
+      body: { customerId, items: [{ sku, quantity: 2 }] },
       headers: { traceparent: `00-${traceId}-${callerSpanId}-01` },
     });
     expect(created.status).toBe(201);

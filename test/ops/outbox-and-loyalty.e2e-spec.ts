@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { placeOrder, TestServices } from '@test/fixtures';
+import { placeOrder, seedPrices, TestServices } from '@test/fixtures';
 import {
   migrateServiceDatabase,
   queryTestDatabase,
@@ -37,9 +37,11 @@ describe('npm run ops -- outbox and loyalty (real Postgres, real processes)', ()
     });
 
     it('when an event cannot be published, then outbox pending lists it with its attempts and last error', async () => {
+      const sku = uniqueSku('OPS');
+      await seedPrices(infrastructure.serverUrl, ordersDatabase, { [sku]: 100 });
       const order = await placeOrder(orders.baseUrl, {
         customerId: uniqueName('ops-customer'),
-        items: [{ sku: uniqueSku('OPS'), quantity: 1, unitPriceCents: 100 }],
+        items: [{ sku, quantity: 1 }],
       });
       // What the relay records after failed publishes (the relay is off here, so the test writes it).
       await sql(

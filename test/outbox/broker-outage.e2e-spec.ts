@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
-import { countRows, PrivateKafka, testInfrastructure, TestServices } from '@test/fixtures';
+import { countRows, PrivateKafka, seedPrices, testInfrastructure, TestServices } from '@test/fixtures';
 import {
   queryTestDatabase,
   readTopicUntil,
@@ -17,7 +17,7 @@ const ORDERS_DURING_OUTAGE = 25;
 
 const order = (n: number) => ({
   customerId: `outage-${n}`,
-  items: [{ sku: 'SKU-OUTAGE', quantity: 1 + (n % 5), unitPriceCents: 100 + n }],
+  items: [{ sku: 'SKU-OUTAGE', quantity: 1 + (n % 5) }],
 });
 
 const pendingRows = async (database: string) =>
@@ -52,6 +52,7 @@ describe('orders keep coming while Kafka is down (private broker, real orders pr
       // Short backoff, so the drain after the outage is quick; the default caps at 30 s.
       env: { OUTBOX_RETRY_BASE_MS: '100', OUTBOX_RETRY_MAX_MS: '1000' },
     });
+    await seedPrices(serverUrl, database, { 'SKU-OUTAGE': 100 });
     from = await topicEndOffsets(kafka.brokers, Topics.orders);
   });
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { countRows, placeOrder, testInfrastructure, TestServices } from '@test/fixtures';
+import { countRows, placeOrder, seedPrices, testInfrastructure, TestServices } from '@test/fixtures';
 import { type JsonResponse, requestJson, type ServiceProcess, uniqueName } from '@tools/local-stack';
 import { expectProblem } from '../support/problem-details.js';
 
@@ -8,7 +8,7 @@ const { serverUrl } = testInfrastructure();
 const TABLES = ['orders', 'order_items', 'outbox_messages', 'idempotency_keys'] as const;
 const BODY_LIMIT_BYTES = 4096;
 
-const line = { sku: 'SKU-1', quantity: 1, unitPriceCents: 100 };
+const line = { sku: 'SKU-1', quantity: 1 };
 const valid = { customerId: 'malformed-suite', items: [line] };
 const withLine = (overrides: Record<string, unknown>) => ({ ...valid, items: [{ ...line, ...overrides }] });
 
@@ -130,22 +130,31 @@ const cases: Case[] = [
     field: 'items[0].quantity',
   },
   {
-    name: 'negative price',
+    name: 'a price of its own in a line (prices come from the price list)',
     method: 'POST',
     path: '/orders',
-    body: withLine({ unitPriceCents: -1 }),
+    body: withLine({ unitPriceCents: 1 }),
     status: 400,
     code: 'REQUEST.VALIDATION_FAILED',
     field: 'items[0].unitPriceCents',
   },
   {
-    name: 'fractional price',
+    name: 'a total of its own',
     method: 'POST',
     path: '/orders',
-    body: withLine({ unitPriceCents: 1.5 }),
+    body: { ...valid, totalCents: 1 },
     status: 400,
     code: 'REQUEST.VALIDATION_FAILED',
-    field: 'items[0].unitPriceCents',
+    field: 'totalCents',
+  },
+  {
+    name: 'a SKU that is not on the price list',
+    method: 'POST',
+    path: '/orders',
+    body: withLine({ sku: 'SKU-NOT-SOLD' }),
+    status: 422,
+    code: 'ORDERS.UNKNOWN_SKU',
+    field: 'items[0].sku',
   },
   {
     name: 'lower-case sku with a space',
@@ -233,6 +242,7 @@ describe('malformed requests to the orders API (real orders process)', () => {
       database,
       env: { HTTP_BODY_LIMIT_BYTES: String(BODY_LIMIT_BYTES) },
     });
+    await seedPrices(serverUrl, database, { 'SKU-1': 100 });
     await placeOrder(orders.baseUrl, valid, { idempotencyKey: seedKey });
     before = await countRows(serverUrl, database, TABLES);
     expect(before).toEqual({ orders: 1, order_items: 1, outbox_messages: 1, idempotency_keys: 1 });
@@ -262,6 +272,13 @@ describe('malformed requests to the orders API (real orders process)', () => {
       headers: { 'Idempotency-Key': key },
     });
     expect(rejected.status).toBe(400);
+    expect(await countRows(serverUrl, database, TABLES)).toEqual(before);
+    // Refused inside the transaction (the SKU is priced there): the claim of the key rolls back too.
+    const unpriced = await requestJson('POST', `${orders.baseUrl}/orders`, {
+      body: withLine({ sku: 'SKU-NOT-SOLD' }),
+      headers: { 'Idempotency-Key': key },
+    });
+    expect(unpriced.status).toBe(422);
     expect(await countRows(serverUrl, database, TABLES)).toEqual(before);
 
     const accepted = await requestJson('POST', `${orders.baseUrl}/orders`, { body: valid, headers: { 'Idempotency-Key': key } });

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
-import { countRows, testInfrastructure, TestServices, waitForOutboxDrained } from '@test/fixtures';
+import { countRows, seedPrices, testInfrastructure, TestServices, waitForOutboxDrained } from '@test/fixtures';
 import { queryTestDatabase, requestJson, type TopicRecorder, uniqueName } from '@tools/local-stack';
 import { OrdersFailpoints } from '@apps/orders';
 
@@ -31,11 +31,12 @@ describe(`orders killed after commit, before the response (${FAILPOINT})`, () =>
     const body = {
       customerId: 'crash-response',
       items: [
-        { sku: 'SKU-RESP', quantity: 3, unitPriceCents: 100 },
-        { sku: 'SKU-RESP-2', quantity: 1, unitPriceCents: 5 },
+        { sku: 'SKU-RESP', quantity: 3 },
+        { sku: 'SKU-RESP-2', quantity: 1 },
       ],
     };
     const doomed = await services.start({ service: 'orders', name: 'orders-doomed', database, failpoints: [FAILPOINT] });
+    await seedPrices(serverUrl, database, { 'SKU-RESP': 100, 'SKU-RESP-2': 5 });
 
     // The connection breaks instead of a response: fetch rejects.
     await expect(requestJson('POST', `${doomed.baseUrl}/orders`, { body, headers: { 'Idempotency-Key': key } })).rejects.toThrow();

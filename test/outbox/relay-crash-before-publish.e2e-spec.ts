@@ -27,10 +27,16 @@ describe(`relay killed after claim, before publish (${FAILPOINT})`, () => {
 
   it('when the relay is SIGKILLed before publishing, then after a restart the event reaches Kafka with key = order id and message-id = outbox row id', async () => {
     // The relay claims the new order's row and dies before sending it.
-    const { orderId, relay } = await placeOrderAndCrashRelay(services, database, FAILPOINT, {
-      customerId: 'crash-claim',
-      items: [{ sku: 'SKU-CLAIM', quantity: 2, unitPriceCents: 250 }],
-    });
+    const { orderId, relay } = await placeOrderAndCrashRelay(
+      services,
+      database,
+      FAILPOINT,
+      {
+        customerId: 'crash-claim',
+        items: [{ sku: 'SKU-CLAIM', quantity: 2 }],
+      },
+      { 'SKU-CLAIM': 250 },
+    );
 
     const [pending] = await outboxRowsOf(serverUrl, database, orderId);
     expect(pending.published_at).toBeNull();

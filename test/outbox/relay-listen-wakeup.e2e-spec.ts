@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
-import { placeOrder, TestServices } from '@test/fixtures';
+import { placeOrder, seedPrices, testInfrastructure, TestServices } from '@test/fixtures';
 import { type ServiceProcess, type TopicRecorder } from '@tools/local-stack';
 
 /** Far below the 60 s poll interval: only a LISTEN/NOTIFY wake-up can beat it. */
 const WAKE_UP_DEADLINE_MS = 10_000;
 
-const order = { customerId: 'listen-wakeup', items: [{ sku: 'SKU-LISTEN', quantity: 1, unitPriceCents: 100 }] };
+const order = { customerId: 'listen-wakeup', items: [{ sku: 'SKU-LISTEN', quantity: 1 }] };
 
 describe('relay wake-up by LISTEN/NOTIFY (real orders process)', () => {
   const services = new TestServices();
@@ -17,6 +17,7 @@ describe('relay wake-up by LISTEN/NOTIFY (real orders process)', () => {
   beforeAll(async () => {
     const database = await services.createDatabase('outbox_listen');
     orders = await services.start({ service: 'orders', name: 'orders-listen', database, env: { OUTBOX_POLL_INTERVAL_MS: '60000' } });
+    await seedPrices(testInfrastructure().serverUrl, database, { 'SKU-LISTEN': 100 });
     recorder = await services.recordTopic(Topics.orders);
   });
 

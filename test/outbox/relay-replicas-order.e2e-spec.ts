@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
-import { placeOrder, scrapeMetric, testInfrastructure, TestServices, waitForOutboxDrained } from '@test/fixtures';
+import { placeOrder, scrapeMetric, seedPrices, testInfrastructure, TestServices, waitForOutboxDrained } from '@test/fixtures';
 import { migrateServiceDatabase, recordsByKey, requestJson, type ServiceProcess, type TopicRecorder } from '@tools/local-stack';
 
 const { serverUrl } = testInfrastructure();
@@ -35,6 +35,7 @@ describe(`${REPLICAS} relay replicas over ${ORDERS} orders created then cancelle
     database = await services.createDatabase('outbox_replicas');
     // Migrated once up front, so three processes starting at once do not race on the schema.
     await migrateServiceDatabase('orders', serverUrl, database);
+    await seedPrices(serverUrl, database, { 'SKU-REPLICA': 100 });
     await Promise.all(
       Array.from({ length: REPLICAS }, async (_, index) => {
         processes.push(
@@ -60,7 +61,7 @@ describe(`${REPLICAS} relay replicas over ${ORDERS} orders created then cancelle
       const canceller = processes[(index + 1) % REPLICAS];
       const created = await placeOrder(writer.baseUrl, {
         customerId: `replica-${index}`,
-        items: [{ sku: 'SKU-REPLICA', quantity: 1, unitPriceCents: index }],
+        items: [{ sku: 'SKU-REPLICA', quantity: 1 }],
       });
       const cancelled = await requestJson('POST', `${canceller.baseUrl}/orders/${created.id}/cancel`);
       expect(cancelled.status).toBe(200);

@@ -59,10 +59,16 @@ describe(`relay killed after the ack, with inventory and loyalty consuming (${FA
 
   it('when the relay is SIGKILLed after the ack and restarted, then inventory skips the republished copy: one reservation, one accrual, order RESERVED, duplicates = extra copies', async () => {
     const duplicates = await MetricBaseline.take(inventory.baseUrl, 'inbox_duplicates_total', { consumer: INVENTORY_CONSUMER });
-    const { orderId, relay } = await placeOrderAndCrashRelay(services, ordersDatabase, FAILPOINT, {
-      customerId: uniqueName('republish-customer'),
-      items: [{ sku: SKU, quantity: 4, unitPriceCents: 500 }],
-    });
+    const { orderId, relay } = await placeOrderAndCrashRelay(
+      services,
+      ordersDatabase,
+      FAILPOINT,
+      {
+        customerId: uniqueName('republish-customer'),
+        items: [{ sku: SKU, quantity: 4 }],
+      },
+      { [SKU]: 500 },
+    );
     const [pending] = await outboxRowsOf(serverUrl, ordersDatabase, orderId);
     expect(pending.published_at).toBeNull();
 

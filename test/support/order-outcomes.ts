@@ -1,13 +1,21 @@
 import { Topics } from '@app/contracts';
 import { DeadLetterHeaders, deadLetterTopic } from '@app/envelope';
-import { type OrderView, testInfrastructure, type TestServices } from '@test/fixtures';
+import { type OrderView, seedPrices, testInfrastructure, type TestServices } from '@test/fixtures';
 import { queryTestDatabase, requestJson, type ServiceName, type ServiceProcess, type TopicRecorder, waitFor } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from './inventory-with-loyalty.js';
 
 /** What became of one `POST /orders`: refused up front, or accepted and settled. */
 export type OrderOutcome =
   | { kind: 'refused'; status: number; fields: string[]; message: unknown }
-  | { kind: 'settled'; order: OrderView; cancelStatus?: number; reservation?: string; loyaltyCommand?: string };
+  | {
+      kind: 'settled';
+      order: OrderView;
+      cancelStatus?: number;
+      reservation?: string;
+      loyaltyCommand?: string;
+      /** The status of the reversal command of a released reservation (its compensation). */
+      loyaltyReversal?: string;
+    };
 
 const FINAL_STATES = ['RESERVED', 'REJECTED', 'CANCELLED'];
 
@@ -15,7 +23,7 @@ const FINAL_STATES = ['RESERVED', 'REJECTED', 'CANCELLED'];
  * The three services as real processes plus recorders of both dead-letter topics, and the checks
  * issue 7 asks of every request: refused with a 4xx that names a field, or its order reaches a
  * final state, nothing is dead-lettered, a reservation's loyalty command ends DONE, and a cancelled
- * order holds no stock.
+ * order holds no stock and, when it was reserved, has its points reversed (reversal command DONE).
  */
 export class OrderOutcomes {
   private constructor(
@@ -36,6 +44,11 @@ export class OrderOutcomes {
       await services.recordTopic(deadLetterTopic(Topics.reservations)),
     ];
     return new OrderOutcomes(orders, inventory, loyalty, { ...databases, orders: ordersDatabase }, deadLetters);
+  }
+
+  /** Puts `prices` (SKU to cents) on orders' price list. */
+  async seedPrices(prices: Record<string, number>): Promise<void> {
+    await seedPrices(testInfrastructure().serverUrl, this.databases.orders, prices);
   }
 
   sql(database: ServiceName, text: string, params: unknown[] = []) {
@@ -80,18 +93,19 @@ export class OrderOutcomes {
       );
     }
     const [reservation] = await this.sql('inventory', 'SELECT status FROM reservations WHERE order_id = $1', [id]);
-    let loyaltyCommand: string | undefined;
-    if (reservation && order.totalCents >= 100) {
-      loyaltyCommand = await waitFor(
+    const commandDone = (commandId: string) =>
+      waitFor(
         async () => {
-          const [command] = await this.sql('inventory', 'SELECT status, last_error FROM loyalty_commands WHERE order_id = $1', [id]);
-          if (command?.status === 'PARKED') throw new Error(`loyalty command of ${id} PARKED: ${command.last_error}`);
-          return command?.status === 'DONE' ? command.status : undefined;
+          const [command] = await this.sql('inventory', 'SELECT status, last_error FROM loyalty_commands WHERE id = $1', [commandId]);
+          if (command?.status === 'PARKED') throw new Error(`loyalty command ${commandId} PARKED: ${command.last_error}`);
+          return command?.status === 'DONE' ? (command.status as string) : undefined;
         },
-        { timeoutMs, intervalMs: 50, description: `the loyalty command of ${id} to be DONE` },
+        { timeoutMs, intervalMs: 50, description: `the loyalty command ${commandId} to be DONE` },
       );
-    }
-    return { kind: 'settled', order, cancelStatus, reservation: reservation?.status, loyaltyCommand };
+    const earned = reservation && order.totalCents >= 100;
+    const loyaltyCommand = earned ? await commandDone(`loyalty-accrual:${id}`) : undefined;
+    const loyaltyReversal = earned && reservation.status === 'RELEASED' ? await commandDone(`loyalty-reversal:${id}`) : undefined;
+    return { kind: 'settled', order, cancelStatus, reservation: reservation?.status, loyaltyCommand, loyaltyReversal };
   }
 
   /** Every dead letter recorded so far whose key is one of `orderIds` (should be none). */

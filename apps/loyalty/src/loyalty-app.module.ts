@@ -6,10 +6,12 @@ import { IdempotencyCleanupModule } from '@app/idempotency';
 import { MetricsModule } from '@app/metrics';
 import { TelemetryModule } from '@app/telemetry';
 import { AccrualsModule } from './accruals/accruals.module.js';
+import { BalancesModule } from './balances/balances.module.js';
 import type { LoyaltyConfig } from './loyalty.config.js';
 import { createLoyaltyDataSource } from './loyalty.data-source.js';
+import { ReversalsModule } from './reversals/reversals.module.js';
 
-/** Loyalty: stands in for an external partner API that credits points, idempotently. */
+/** Loyalty: stands in for an external partner API that credits (and takes back) points, idempotently. */
 @Module({})
 export class LoyaltyAppModule {
   static forRoot(config: LoyaltyConfig): DynamicModule {
@@ -23,6 +25,8 @@ export class LoyaltyAppModule {
         ScheduleModule.forRoot(),
         IdempotencyCleanupModule.forRoot(config),
         AccrualsModule,
+        ReversalsModule,
+        BalancesModule,
       ],
     };
   }

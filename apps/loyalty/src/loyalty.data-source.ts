@@ -2,9 +2,16 @@ import { createDataSource, type DatabaseConfig } from '@app/database';
 import { AddIdempotencyKeysCreatedAtIndex1764460800400, CreateIdempotencyKeys1764460800000, IdempotencyKey } from '@app/idempotency';
 import { Accrual } from './accruals/accrual.entity.js';
 import { CreateAccruals1764460800100 } from './migrations/1764460800100-create-accruals.js';
+import { CreateReversals1764460800420 } from './migrations/1764460800420-create-reversals.js';
+import { Reversal } from './reversals/reversal.entity.js';
 
-const loyaltyEntities = [Accrual, IdempotencyKey];
-const loyaltyMigrations = [CreateIdempotencyKeys1764460800000, CreateAccruals1764460800100, AddIdempotencyKeysCreatedAtIndex1764460800400];
+const loyaltyEntities = [Accrual, Reversal, IdempotencyKey];
+const loyaltyMigrations = [
+  CreateIdempotencyKeys1764460800000,
+  CreateAccruals1764460800100,
+  AddIdempotencyKeysCreatedAtIndex1764460800400,
+  CreateReversals1764460800420,
+];
 
 export function createLoyaltyDataSource(config: DatabaseConfig) {
   return createDataSource({

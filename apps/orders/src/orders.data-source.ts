@@ -3,6 +3,7 @@ import { AddIdempotencyKeysCreatedAtIndex1764460800400, CreateIdempotencyKeys176
 import { CreateInboxMessages1764460800020, InboxMessage } from '@app/inbox';
 import { AddOutboxPendingRetryIndex1764460800410, CreateOutboxMessages1764460800010, OutboxMessage } from '@app/outbox';
 import { CreateOrders1764460800200 } from './migrations/1764460800200-create-orders.js';
+import { CreateProducts1764460800420 } from './migrations/1764460800420-create-products.js';
 import { OrderItem } from './orders/order-item.entity.js';
 import { Order } from './orders/order.entity.js';
 
@@ -14,6 +15,7 @@ const ordersMigrations = [
   CreateOrders1764460800200,
   AddIdempotencyKeysCreatedAtIndex1764460800400,
   AddOutboxPendingRetryIndex1764460800410,
+  CreateProducts1764460800420,
 ];
 
 export function createOrdersDataSource(config: DatabaseConfig) {

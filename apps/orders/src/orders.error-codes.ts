@@ -8,6 +8,10 @@ export const OrdersErrorCodes = {
   NOT_FOUND: 'ORDERS.NOT_FOUND',
   /** The order reached a state that cannot be cancelled, e.g. REJECTED (409). */
   NOT_CANCELLABLE: 'ORDERS.NOT_CANCELLABLE',
+  /** A line names a SKU that is not on the price list; `fields` names each such line's `sku` (422). */
+  UNKNOWN_SKU: 'ORDERS.UNKNOWN_SKU',
+  /** The lines at list prices add up to more than an order total may be (422). */
+  TOTAL_TOO_LARGE: 'ORDERS.TOTAL_TOO_LARGE',
 } as const;
 
 /** One of {@link OrdersErrorCodes}. */

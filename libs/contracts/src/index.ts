@@ -1,7 +1,15 @@
 export { Topics, type TopicName } from './topics.js';
 export { codePointLength, oneOf, text, timestamp, uuid } from './field-schemas.js';
 export { OrderLimits } from './order-limits.js';
-export { OrderEvents, OrderFields, SKU_PATTERN, type OrderCreated, type OrderCancelled, type OrderLine } from './order-events.js';
+export {
+  OrderEvents,
+  OrderFields,
+  orderTotalCents,
+  SKU_PATTERN,
+  type OrderCreated,
+  type OrderCancelled,
+  type OrderLine,
+} from './order-events.js';
 export {
   ReservationEvents,
   ReservationLimits,
@@ -14,4 +22,5 @@ export {
   type StockReleased,
 } from './reservation-events.js';
 export { AccrualLimits, AccrualFields, AccrualRequestSchema, type AccrualRequest } from './loyalty-accruals.js';
+export { ReversalRequestSchema, type ReversalRequest } from './loyalty-reversals.js';
 export { MessageCatalog } from './message-catalog.js';

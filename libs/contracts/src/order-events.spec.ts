@@ -78,4 +78,14 @@ describe('OrderFields.lines (the list rules of a request, whose lines are valida
     ).toEqual(['items hold 1200 units of A over its lines; at most 1000 units per SKU']);
     expect(problems([{ sku: 'bad sku', quantity: 0 }])).toEqual([]);
   });
+
+  it('when request lines carry no price (orders prices them, issue 16), then units per SKU are still summed and no total is checked', () => {
+    expect(
+      problems([
+        { sku: 'A', quantity: 600 },
+        { sku: 'A', quantity: 600 },
+      ]),
+    ).toEqual(['items hold 1200 units of A over its lines; at most 1000 units per SKU']);
+    expect(problems([{ sku: 'A', quantity: 1000 }])).toEqual([]);
+  });
 });

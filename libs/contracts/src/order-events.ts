@@ -6,28 +6,34 @@ import { Topics } from './topics.js';
 
 export const SKU_PATTERN = new RegExp(`^[A-Z0-9][A-Z0-9-]{0,${OrderLimits.skuMaxLength - 1}}$`);
 
-const isLine = (value: unknown): value is { sku: string; quantity: number; unitPriceCents: number } => {
-  const line = value as { sku: unknown; quantity: unknown; unitPriceCents: unknown };
-  return (
-    typeof line === 'object' &&
-    line !== null &&
-    typeof line.sku === 'string' &&
-    Number.isSafeInteger(line.quantity) &&
-    Number.isSafeInteger(line.unitPriceCents)
-  );
+/**
+ * Sum of quantity x unit price over priced lines, in cents: the one definition of an order total,
+ * used by orders when it prices an order and by the contract's limit on the lines' total.
+ */
+export function orderTotalCents(lines: readonly { quantity: number; unitPriceCents: number }[]): number {
+  return lines.reduce((sum, line) => sum + line.quantity * line.unitPriceCents, 0);
+}
+
+const isCounted = (value: unknown): value is { sku: string; quantity: number } => {
+  const line = value as { sku: unknown; quantity: unknown };
+  return typeof line === 'object' && line !== null && typeof line.sku === 'string' && Number.isSafeInteger(line.quantity);
 };
+
+const isPriced = (value: unknown): value is { sku: string; quantity: number; unitPriceCents: number } =>
+  isCounted(value) && Number.isSafeInteger((value as { unitPriceCents?: unknown }).unitPriceCents);
 
 /**
  * The rules that span lines, which JSON Schema cannot express (a sum over array entries): units per
  * SKU summed over its lines, and the order total. Lines that are malformed are skipped here (their
  * own checks report them), and the rule runs even when some are: every problem is reported at once.
+ * The total is checked over priced lines only: a request's lines carry no price (orders prices them
+ * from its price list, issue 16, and checks the total it computes), an event's lines all do.
  */
 const lineTotals = z.superRefine(
   (value: unknown, context) => {
     if (!Array.isArray(value)) return;
-    const lines = value.filter(isLine);
     const perSku = new Map<string, number>();
-    for (const line of lines) perSku.set(line.sku, (perSku.get(line.sku) ?? 0) + line.quantity);
+    for (const line of value.filter(isCounted)) perSku.set(line.sku, (perSku.get(line.sku) ?? 0) + line.quantity);
     for (const [sku, quantity] of perSku) {
       if (quantity > OrderLimits.quantityPerSkuMax) {
         context.addIssue({
@@ -37,7 +43,7 @@ const lineTotals = z.superRefine(
         });
       }
     }
-    const total = lines.reduce((sum, line) => sum + line.quantity * line.unitPriceCents, 0);
+    const total = orderTotalCents(value.filter(isPriced));
     if (total > OrderLimits.totalCentsMax) {
       context.addIssue({
         code: 'custom',
@@ -67,8 +73,9 @@ export const OrderFields = {
   quantity: integer({ min: 1, max: OrderLimits.quantityPerSkuMax }),
   unitPriceCents: integer({ min: 0, max: OrderLimits.unitPriceCentsMax }),
   /**
-   * The lines as a list (1 to `linesMax`, units per SKU, order total) without checking each line:
-   * for a request whose lines are validated one by one with the fields above.
+   * The lines as a list (1 to `linesMax`, units per SKU, and the order total over lines that carry
+   * a price) without checking each line: for a request whose lines are validated one by one with
+   * the fields above.
    */
   lines: linesOf(z.unknown()),
   totalCents: integer({ min: 0, max: OrderLimits.totalCentsMax }),

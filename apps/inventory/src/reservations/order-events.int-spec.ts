@@ -163,7 +163,7 @@ describe('inventory consuming order events (real process, real Postgres and Kafk
     expect(answer.payload.reason).toContain(unknown);
   });
 
-  it('when a reserved order is cancelled, then its stock is released, the reservation is RELEASED and StockReleased follows StockReserved', async () => {
+  it('when a reserved order is cancelled, then its stock is released, the reservation is RELEASED, its points reversal is written and StockReleased follows StockReserved', async () => {
     const before = await stockOf(APPLE);
     const order = orderCreated([{ sku: APPLE, quantity: 2 }]);
     const created = eventRecord(Topics.orders, 'OrderCreated', order);
@@ -174,6 +174,12 @@ describe('inventory consuming order events (real process, real Postgres and Kafk
     expect(await stockOf(APPLE)).toEqual(before);
     expect(await sql('SELECT status FROM reservations WHERE order_id = $1', [order.orderId])).toEqual([{ status: 'RELEASED' }]);
     expect((await answersFor(order.orderId)).map((answer) => answer.message_type)).toEqual(['StockReserved', 'StockReleased']);
+    // The compensation, committed with the release: the accrual's points (2 x 250 cents), under the reversal's own key.
+    const accrued = { customerId: order.customerId, orderId: order.orderId, points: 5 };
+    expect(await sql('SELECT id, path, body, status FROM loyalty_commands WHERE order_id = $1 ORDER BY id', [order.orderId])).toEqual([
+      { id: `loyalty-accrual:${order.orderId}`, path: '/accruals', body: accrued, status: 'PENDING' },
+      { id: `loyalty-reversal:${order.orderId}`, path: '/reversals', body: accrued, status: 'PENDING' },
+    ]);
   });
 
   it('when a rejected order is cancelled, then nothing is released and nothing is announced', async () => {
@@ -185,6 +191,8 @@ describe('inventory consuming order events (real process, real Postgres and Kafk
 
     expect(await stockOf(PEAR)).toEqual(before);
     expect((await answersFor(order.orderId)).map((answer) => answer.message_type)).toEqual(['StockRejected']);
+    // Nothing was credited, so nothing is reversed.
+    expect(await sql('SELECT id FROM loyalty_commands WHERE order_id = $1', [order.orderId])).toEqual([]);
   });
 
   it('when OrderCancelled arrives before its OrderCreated (a replayed dead letter), then the cancel is remembered and the late OrderCreated reserves nothing: StockRejected ORDER_CANCELLED', async () => {

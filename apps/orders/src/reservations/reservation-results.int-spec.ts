@@ -8,6 +8,7 @@ import {
   MetricBaseline,
   publishRecords,
   type RecordPosition,
+  seedPrices,
   testInfrastructure,
   TestServices,
   waitForDeadLetter,
@@ -32,8 +33,7 @@ describe('orders applying reservation results (real process, real Postgres and K
   let deadLetters: TopicRecorder;
 
   const placeOrder = async (): Promise<string> =>
-    (await postOrder(orders.baseUrl, { customerId: 'results-customer', items: [{ sku: 'SKU-RESULTS', quantity: 2, unitPriceCents: 500 }] }))
-      .id;
+    (await postOrder(orders.baseUrl, { customerId: 'results-customer', items: [{ sku: 'SKU-RESULTS', quantity: 2 }] })).id;
   const getOrder = async (id: string) => (await requestJson('GET', `${orders.baseUrl}/orders/${id}`)).body;
   const reserved = (orderId: string): StockReserved => ({
     orderId,
@@ -54,6 +54,7 @@ describe('orders applying reservation results (real process, real Postgres and K
       database,
       env: { OUTBOX_RELAY_ENABLED: 'false', INBOX_MAX_ATTEMPTS: String(MAX_ATTEMPTS), INBOX_RETRY_BASE_MS: '20' },
     });
+    await seedPrices(serverUrl, database, { 'SKU-RESULTS': 500 });
     // After the start: the service creates its dead-letter topic when missing.
     deadLetters = await services.recordTopic(deadLetterTopic(Topics.reservations));
   });

@@ -1,23 +1,30 @@
 import { Injectable } from '@nestjs/common';
-import { type OrderCancelled, ReservationEvents, type StockReleased } from '@app/contracts';
+import { CommandWriter } from '@app/commands';
+import { type OrderCancelled, ReservationEvents, type ReversalRequest, type StockReleased } from '@app/contracts';
 import { TransactionContext } from '@app/database';
 import type { InboxEnvelope } from '@app/inbox';
 import { OutboxWriter } from '@app/outbox';
+import type { EntityManager } from 'typeorm';
 import { lockOrder } from '../order-lock.js';
 import { Reservation } from '../reservation.entity.js';
 import { reservationEventBase } from '../reservation-event-base.js';
+import { accrualOperationId, LOYALTY_COMMANDS_TABLE } from '../reserve-stock/loyalty-accrual.command.js';
+import { loyaltyReversalCommand } from './loyalty-reversal.command.js';
 
 /**
  * Returns a cancelled order's reserved stock. An order that was rejected holds nothing: there is
  * nothing to release and nothing to announce. An order with no reservation at all is remembered as
  * cancelled, so that an `OrderCreated` arriving after this (a replayed dead letter, a redelivery
- * after a rebalance) reserves nothing for it.
+ * after a rebalance) reserves nothing for it. Releasing also reverses the points the reservation's
+ * accrual credited: a `loyalty-reversal:<orderId>` command in this same transaction (issue 16), so
+ * the compensation exists exactly when the release committed, and is sent like the accrual.
  */
 @Injectable()
 export class ReleaseStockService {
   constructor(
     private readonly tx: TransactionContext,
     private readonly outbox: OutboxWriter,
+    private readonly commands: CommandWriter,
   ) {}
 
   async release(envelope: InboxEnvelope<OrderCancelled>): Promise<void> {
@@ -44,7 +51,24 @@ export class ReleaseStockService {
     reservation.status = 'RELEASED';
     reservation.releasedAt = new Date();
     await reservations.save(reservation);
+    const reversal = loyaltyReversalCommand(await this.accrued(manager, reservation, envelope.payload));
+    if (reversal) await this.commands.enqueue(reversal);
     const payload: StockReleased = { orderId: reservation.orderId, items: reservation.items, releasedAt: new Date().toISOString() };
     await this.outbox.add({ ...reservationEventBase(envelope, ReservationEvents.StockReleased), payload });
+  }
+
+  /**
+   * What the reservation's accrual credited. A reservation made before the points were kept on it
+   * (`loyalty_points` null: an older replica during a rolling deploy) falls back to the accrual
+   * command's body; with neither, it credited nothing that can be found, and nothing is reversed.
+   */
+  private async accrued(manager: EntityManager, reservation: Reservation, cancel: OrderCancelled): Promise<ReversalRequest> {
+    if (reservation.loyaltyPoints !== null) {
+      return { customerId: reservation.customerId ?? cancel.customerId, orderId: reservation.orderId, points: reservation.loyaltyPoints };
+    }
+    const [command]: { body: ReversalRequest }[] = await manager.query(`SELECT body FROM ${LOYALTY_COMMANDS_TABLE} WHERE id = $1`, [
+      accrualOperationId(reservation.orderId),
+    ]);
+    return command ? command.body : { customerId: cancel.customerId, orderId: reservation.orderId, points: 0 };
   }
 }

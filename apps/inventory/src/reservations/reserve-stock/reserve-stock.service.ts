@@ -80,14 +80,16 @@ export class ReserveStockService {
        FROM unnest($1::text[], $2::int[]) AS line(sku, quantity) WHERE stock_items.sku = line.sku`,
       [lines.map((line) => line.sku), lines.map((line) => line.quantity)],
     );
-    // clock_timestamp(): the moment of this reservation, not the start of a batch transaction.
-    await manager.query("INSERT INTO reservations (order_id, status, items, created_at) VALUES ($1, 'RESERVED', $2, clock_timestamp())", [
-      order.orderId,
-      JSON.stringify(lines),
-    ]);
     // Written with the reservation, so loyalty is owed the accrual exactly when the stock is held;
     // the command carries this consumer span's context, so the loyalty call joins the order's trace.
+    // The reservation keeps the accrual's points and customer: a release reverses exactly those.
     const accrual = loyaltyAccrualCommand(order);
+    // clock_timestamp(): the moment of this reservation, not the start of a batch transaction.
+    await manager.query(
+      `INSERT INTO reservations (order_id, status, items, customer_id, loyalty_points, created_at)
+       VALUES ($1, 'RESERVED', $2, $3, $4, clock_timestamp())`,
+      [order.orderId, JSON.stringify(lines), order.customerId, accrual?.body.points ?? 0],
+    );
     if (accrual) await this.commands.enqueue(accrual);
     const payload: StockReserved = { orderId: order.orderId, items: lines, reservedAt: new Date().toISOString() };
     await this.outbox.add({ ...reservationEventBase(envelope, ReservationEvents.StockReserved), payload });

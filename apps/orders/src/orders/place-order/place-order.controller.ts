@@ -16,10 +16,13 @@ export class PlaceOrderController {
   @Post()
   @ApiOperation({
     summary: 'Place an order',
-    description: 'Answers at once with status PENDING; the order and its OrderCreated event commit together.',
+    description:
+      'Answers at once with status PENDING; the order and its OrderCreated event commit together. ' +
+      'Each line is priced from the price list: a price or total in the request is refused (400 naming the field), ' +
+      'a SKU not on the list is 422 ORDERS.UNKNOWN_SKU naming the line (`items[0].sku`).',
   })
   @ApiCreatedResponse({ type: OrderResponse, description: 'Created (or, on a replay, the order the first request created)' })
-  @ApiErrors(413)
+  @ApiErrors(400, 413, { 422: 'ORDERS.UNKNOWN_SKU (`fields` names each line, `items[0].sku`) or ORDERS.TOTAL_TOO_LARGE' })
   @HttpCode(201)
   @Idempotent({ status: 201, afterCommitFailpoint: OrdersFailpoints.afterCommitBeforeResponse })
   place(@Body() request: PlaceOrderRequest) {

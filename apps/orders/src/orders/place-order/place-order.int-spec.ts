@@ -7,7 +7,7 @@ import { OrderEvents } from '@app/contracts';
 import { migrateDatabase, TransactionContext } from '@app/database';
 import { configureHttpApp } from '@app/http';
 import { OutboxEventRejectedError, OutboxWriter } from '@app/outbox';
-import { countRows, testInfrastructure } from '@test/fixtures';
+import { countRows, seedPrices, testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase, queryTestDatabase, requestJson, uniqueName } from '@tools/local-stack';
 import { ordersApiDocs } from '../../orders.api-docs.js';
 import { ordersEnv } from '../../orders.config.js';
@@ -17,7 +17,7 @@ import { orderEvent } from '../order-event.js';
 
 const { serverUrl, brokers } = testInfrastructure();
 const TABLES = ['orders', 'order_items', 'outbox_messages', 'idempotency_keys'] as const;
-const body = { customerId: 'atomicity', items: [{ sku: 'SKU-ATOM', quantity: 2, unitPriceCents: 150 }] };
+const body = { customerId: 'atomicity', items: [{ sku: 'SKU-ATOM', quantity: 2 }] };
 
 /**
  * The order, its items, its OutboxMessage and (with a key) its idempotency record commit in one
@@ -54,6 +54,7 @@ describe('POST /orders atomicity (real HTTP app, real Postgres)', () => {
       OUTBOX_RELAY_ENABLED: 'false',
     });
     await migrateDatabase(createOrdersDataSource(config), serverUrl, database);
+    await seedPrices(serverUrl, database, { 'SKU-ATOM': 150 });
     app = await NestFactory.create<NestExpressApplication>(OrdersAppModule.forRoot(config), { logger: false });
     configureHttpApp(app, { bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES, docs: ordersApiDocs });
     await app.listen(0, '127.0.0.1');

@@ -1,22 +1,25 @@
 import { Type } from 'class-transformer';
 import { ValidateNested } from 'class-validator';
 import { OrderFields } from '@app/contracts';
-import { Satisfies } from '@app/http';
+import { Satisfies, SetByServer } from '@app/http';
+
+const PRICED_BY_SERVER = 'orders prices every line from its price list; send only sku and quantity';
 
 /**
  * Every field is checked and documented by the `OrderCreated` contract's own field schemas: the
  * API accepts exactly what inventory will accept, its OpenAPI schema states the same limits, and
- * every limit lives in `OrderLimits`.
+ * every limit lives in `OrderLimits`. A line has no price: the server sets it (issue 16).
  */
 export class OrderLineRequest {
-  @Satisfies(OrderFields.sku, { example: 'SKU-APPLE' })
+  @Satisfies(OrderFields.sku, { example: 'SKU-APPLE', description: 'A SKU on the price list' })
   sku: string;
 
   @Satisfies(OrderFields.quantity, { example: 2 })
   quantity: number;
 
-  @Satisfies(OrderFields.unitPriceCents, { example: 1050 })
-  unitPriceCents: number;
+  /** Refused with 400 naming `items[i].unitPriceCents`: clients of the first version sent it. */
+  @SetByServer(PRICED_BY_SERVER)
+  unitPriceCents?: never;
 }
 
 export class PlaceOrderRequest {
@@ -25,11 +28,15 @@ export class PlaceOrderRequest {
 
   /**
    * Lines of one SKU may repeat (inventory merges them), but their units are summed against the
-   * per-SKU limit, and the order total is bounded: the contract's rules over the lines. Each line
-   * is then validated with its own fields.
+   * per-SKU limit: the contract's rules over the lines. Each line is then validated with its own
+   * fields; the total at list prices is checked once the lines are priced.
    */
   @Satisfies(OrderFields.lines, { type: [OrderLineRequest] })
   @ValidateNested({ each: true })
   @Type(() => OrderLineRequest)
   items: OrderLineRequest[];
+
+  /** The total follows from the server's prices; a client's is refused with 400 naming `totalCents`. */
+  @SetByServer(PRICED_BY_SERVER)
+  totalCents?: never;
 }

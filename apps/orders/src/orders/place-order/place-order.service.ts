@@ -1,9 +1,12 @@
 import { randomUUID } from 'node:crypto';
-import { Injectable } from '@nestjs/common';
-import { type OrderCreated, OrderEvents } from '@app/contracts';
+import { HttpStatus, Injectable } from '@nestjs/common';
+import { type OrderCreated, OrderEvents, type OrderLine, OrderLimits, orderTotalCents } from '@app/contracts';
 import { TransactionContext } from '@app/database';
+import { ProblemException } from '@app/http';
 import { OutboxWriter } from '@app/outbox';
 import { annotateLog } from '@app/telemetry';
+import { OrdersErrorCodes } from '../../orders.error-codes.js';
+import { PriceList } from '../../products/price-list.js';
 import { orderEvent } from '../order-event.js';
 import { OrderStatus } from '../order-status.js';
 import type { OrderResponse } from '../order.response.js';
@@ -14,17 +17,20 @@ export class PlaceOrderService {
   constructor(
     private readonly tx: TransactionContext,
     private readonly outbox: OutboxWriter,
+    private readonly priceList: PriceList,
   ) {}
 
   /**
    * The order, its items and its `OrderCreated` event commit in ONE transaction: either the order
-   * exists and its event will be published, or neither happened. No dual write.
+   * exists and its event will be published, or neither happened. No dual write. Every line is
+   * priced here, from the price list: the request carries no price (issue 16), so the total, and
+   * the loyalty points that follow it, are the server's.
    */
   async place(request: PlaceOrderRequest): Promise<OrderResponse> {
     return this.tx.run(async (manager) => {
       const id = randomUUID();
-      const items = request.items.map(({ sku, quantity, unitPriceCents }) => ({ sku, quantity, unitPriceCents }));
-      const totalCents = items.reduce((sum, item) => sum + item.quantity * item.unitPriceCents, 0);
+      const items = await this.priced(request);
+      const totalCents = orderTotalCents(items);
       // Raw SQL on the hottest path: the ORM's cascade save costs a statement per item and more CPU
       // than the statements themselves; here the order and all its items take two round trips.
       annotateLog({ orderId: id });
@@ -43,5 +49,29 @@ export class PlaceOrderService {
       await this.outbox.add(orderEvent(OrderEvents.OrderCreated, id, payload));
       return { id, customerId: request.customerId, status: OrderStatus.Pending, items, totalCents, createdAt, updatedAt: createdAt };
     });
+  }
+
+  /**
+   * The request's lines with their list prices. A SKU not on the list is a 422 naming each such
+   * line (`items[2].sku`), and a total beyond the contract's limit a 422 naming `items`: both are
+   * answered before anything is written, and the transaction (with an Idempotency-Key's claim)
+   * rolls back, so the same key may be retried once the price list has the SKU.
+   */
+  private async priced(request: PlaceOrderRequest): Promise<OrderLine[]> {
+    const prices = await this.priceList.pricesOf(request.items.map((line) => line.sku));
+    const unknown = request.items.flatMap((line, index) =>
+      prices.has(line.sku) ? [] : [{ field: `items[${index}].sku`, detail: `items[${index}].sku ${line.sku} is not on the price list` }],
+    );
+    if (unknown.length > 0) {
+      const detail = unknown.map((problem) => problem.detail).join('; ');
+      throw new ProblemException(HttpStatus.UNPROCESSABLE_ENTITY, OrdersErrorCodes.UNKNOWN_SKU, detail, unknown);
+    }
+    const items = request.items.map(({ sku, quantity }) => ({ sku, quantity, unitPriceCents: prices.get(sku)! }));
+    const totalCents = orderTotalCents(items);
+    if (totalCents > OrderLimits.totalCentsMax) {
+      const detail = `items total ${totalCents} cents at list prices; an order total must be at most ${OrderLimits.totalCentsMax} cents`;
+      throw new ProblemException(HttpStatus.UNPROCESSABLE_ENTITY, OrdersErrorCodes.TOTAL_TOO_LARGE, detail, [{ field: 'items', detail }]);
+    }
+    return items;
   }
 }

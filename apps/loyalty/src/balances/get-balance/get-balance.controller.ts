@@ -1,0 +1,30 @@
+import { Controller, Get, Query } from '@nestjs/common';
+import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { TransactionContext } from '@app/database';
+import { ApiErrors } from '@app/http';
+import { BalanceResponse } from './balance.response.js';
+import { GetBalanceRequest } from './get-balance.request.js';
+
+@ApiTags('balances')
+@Controller('balance')
+export class GetBalanceController {
+  constructor(private readonly tx: TransactionContext) {}
+
+  /**
+   * Both sums in one statement, so they come from one snapshot: a reversal committed between two
+   * reads could otherwise show a balance below what was ever true.
+   */
+  @Get()
+  @ApiOperation({ summary: "A customer's points: accrued, reversed and the balance (accrued - reversed)" })
+  @ApiOkResponse({ type: BalanceResponse })
+  @ApiErrors({ 400: 'customerId missing or malformed' })
+  async balance(@Query() query: GetBalanceRequest): Promise<BalanceResponse> {
+    const [row]: { accrued: string; reversed: string }[] = await this.tx.manager.query(
+      `SELECT (SELECT coalesce(sum(points), 0) FROM accruals WHERE customer_id = $1) AS accrued,
+              (SELECT coalesce(sum(points), 0) FROM reversals WHERE customer_id = $1) AS reversed`,
+      [query.customerId],
+    );
+    const [accruedPoints, reversedPoints] = [Number(row.accrued), Number(row.reversed)];
+    return { customerId: query.customerId, accruedPoints, reversedPoints, balancePoints: accruedPoints - reversedPoints };
+  }
+}

@@ -1,0 +1,37 @@
+import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { ApiErrors } from '@app/http';
+import { Idempotent } from '@app/idempotency';
+import { annotateLog } from '@app/telemetry';
+import { LoyaltyErrorCodes } from '../../loyalty.error-codes.js';
+import { ReversalResponse } from '../reversal.response.js';
+import { RecordReversalRequest } from './record-reversal.request.js';
+import { RecordReversalService } from './record-reversal.service.js';
+
+@ApiTags('reversals')
+@Controller('reversals')
+export class RecordReversalController {
+  constructor(private readonly service: RecordReversalService) {}
+
+  /** `Idempotency-Key` is required, as for accruals: inventory sends `loyalty-reversal:<orderId>`. */
+  @Post()
+  @ApiOperation({
+    summary: "Take back the points of an order's accrual, at most once per order",
+    description:
+      'The compensation of a cancelled order. One reversal per order (a repeat, under any key, answers the existing one). ' +
+      'An order without an accrual yet is refused with 409 and nothing is recorded: the caller retries.',
+  })
+  @ApiCreatedResponse({ type: ReversalResponse, description: 'Reversed (or the existing reversal of the order)' })
+  @ApiErrors(
+    400,
+    413,
+    { 409: LoyaltyErrorCodes.ACCRUAL_NOT_FOUND },
+    { 422: `${LoyaltyErrorCodes.REVERSAL_MISMATCH} or IDEMPOTENCY.KEY_REUSED` },
+  )
+  @HttpCode(201)
+  @Idempotent({ required: true, status: 201, afterCommitFailpoint: 'loyalty.after-commit-before-response' })
+  reverse(@Body() request: RecordReversalRequest) {
+    annotateLog({ orderId: request.orderId });
+    return this.service.reverse(request);
+  }
+}

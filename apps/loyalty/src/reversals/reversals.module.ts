@@ -1,0 +1,11 @@
+import { Module } from '@nestjs/common';
+import { IdempotencyModule } from '@app/idempotency';
+import { RecordReversalController } from './record-reversal/record-reversal.controller.js';
+import { RecordReversalService } from './record-reversal/record-reversal.service.js';
+
+@Module({
+  imports: [IdempotencyModule],
+  controllers: [RecordReversalController],
+  providers: [RecordReversalService],
+})
+export class ReversalsModule {}
