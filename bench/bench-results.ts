@@ -99,7 +99,7 @@ export interface BenchResults {
 const isNumber = (value: unknown) => typeof value === 'number';
 
 /** The process groups whose CPU per order makes up `cpu.totalMsPerOrder`. */
-export const LOOP_PROCESS_GROUPS = ['orders', 'inventory', 'loyalty', 'postgres', 'kafka'] as const;
+const LOOP_PROCESS_GROUPS = ['orders', 'inventory', 'loyalty', 'postgres', 'kafka'] as const;
 
 /** The loop's CPU before anything was measured: unmeasured, so NaN (null in the file). */
 export function loopCpuPlaceholder(cores: number): LoopCpu {

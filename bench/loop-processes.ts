@@ -6,7 +6,7 @@ import { readdirSync, readFileSync, readlinkSync } from 'node:fs';
 import pg from 'pg';
 
 /** The parent pid of `pid` (field 4 of /proc/<pid>/stat); undefined once it is gone. */
-export function parentPid(pid: number): number | undefined {
+function parentPid(pid: number): number | undefined {
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
     return Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]);
