@@ -1,11 +1,11 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
-import { type DatabaseConfig, migrateDatabase, revertAllMigrations } from '@app/database';
+import { type DatabaseConfig, migrateDatabase, revertAllMigrations, waitUntilMigrated } from '@app/database';
 import { createInventoryDataSource } from '@apps/inventory';
 import { createLoyaltyDataSource } from '@apps/loyalty';
 import { createOrdersDataSource } from '@apps/orders';
 import { testInfrastructure } from '@test/fixtures';
-import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
+import { createTestDatabase, dropTestDatabase, waitFor } from '@tools/local-stack';
 
 const { serverUrl } = testInfrastructure();
 
@@ -56,5 +56,39 @@ describe.each(apps)('%s migrations', (app, createDataSource, expectedTables) => 
     } finally {
       await dataSource.destroy();
     }
+  });
+});
+
+describe('waiting for migrations (what a replica runs before it starts: migrate.js --wait)', () => {
+  let database: string | undefined;
+
+  afterAll(async () => {
+    if (database) await dropTestDatabase(serverUrl, database);
+  });
+
+  it('when the database has no schema yet and another process migrates it, then the wait ends only after the migration, and times out while none runs', async () => {
+    database = await createTestDatabase(serverUrl, 'migrate_wait');
+    const config = { DATABASE_URL: serverUrl, DATABASE_NAME: database, DATABASE_POOL_SIZE: 2 };
+    const reasons: string[] = [];
+
+    // Nothing migrates: the wait gives up with a message that says what it waited for.
+    await expect(waitUntilMigrated(createOrdersDataSource(config), { timeoutMs: 600, intervalMs: 100 })).rejects.toThrow(
+      /not migrated after 600 ms \(migrations pending\)/,
+    );
+
+    let settled = false;
+    const waiter = createOrdersDataSource(config);
+    const waiting = waitUntilMigrated(waiter, {
+      intervalMs: 100,
+      timeoutMs: 60_000,
+      onPending: (reason) => reasons.push(reason),
+    }).finally(() => (settled = true));
+    await waitFor(() => reasons.length >= 2, { timeoutMs: 10_000, description: 'the wait to check twice' });
+    expect(settled).toBe(false);
+
+    await migrateDatabase(createOrdersDataSource(config), serverUrl, database);
+    await waiting;
+    await waiter.destroy();
+    expect(reasons.every((reason) => reason === 'migrations pending')).toBe(true);
   });
 });

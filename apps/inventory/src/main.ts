@@ -25,7 +25,11 @@ bootstrapOrExit('inventory', async () => {
   // A replay older than the inbox's memory would be applied twice: refuse to run like that.
   await assertInboxOutlivesTopics(kafka, [Topics.orders], config.INBOX_RETENTION_MS);
   const app = await NestFactory.create<NestExpressApplication>(InventoryAppModule.forRoot(config), { logger: new NestPinoLogger() });
-  configureHttpApp(app, { bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES, docs: inventoryApiDocs });
+  configureHttpApp(app, {
+    bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,
+    shutdownTimeoutMs: config.HTTP_SHUTDOWN_TIMEOUT_MS,
+    docs: inventoryApiDocs,
+  });
   connectInboxKafka(app, kafkaServerOptions(config));
   await app.init();
   await app.startAllMicroservices();

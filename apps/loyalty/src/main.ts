@@ -12,6 +12,10 @@ bootstrapOrExit('loyalty', async () => {
   const config = loadConfig(loyaltyEnv);
   startTelemetry('loyalty', config);
   const app = await NestFactory.create<NestExpressApplication>(LoyaltyAppModule.forRoot(config), { logger: new NestPinoLogger() });
-  configureHttpApp(app, { bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES, docs: loyaltyApiDocs });
+  configureHttpApp(app, {
+    bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,
+    shutdownTimeoutMs: config.HTTP_SHUTDOWN_TIMEOUT_MS,
+    docs: loyaltyApiDocs,
+  });
   await app.listen(config.LOYALTY_PORT, config.HTTP_HOST);
 });

@@ -26,7 +26,11 @@ bootstrapOrExit('orders', async () => {
   // A replay older than the inbox's memory would be applied twice: refuse to run like that.
   await assertInboxOutlivesTopics(kafka, [Topics.reservations], config.INBOX_RETENTION_MS);
   const app = await NestFactory.create<NestExpressApplication>(OrdersAppModule.forRoot(config), { logger: new NestPinoLogger() });
-  configureHttpApp(app, { bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES, docs: ordersApiDocs });
+  configureHttpApp(app, {
+    bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,
+    shutdownTimeoutMs: config.HTTP_SHUTDOWN_TIMEOUT_MS,
+    docs: ordersApiDocs,
+  });
   connectInboxKafka(app, kafkaServerOptions(config));
   await app.init();
   await app.startAllMicroservices();

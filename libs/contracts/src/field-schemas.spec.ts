@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { jsonSchemaOf, schemaProblems } from '@app/envelope';
-import { codePointLength, integer, list, record, text, timestamp } from './field-schemas.js';
+import { codePointLength, integer, list, record, text, timestamp, tolerantRecord } from './field-schemas.js';
 
 describe('text', () => {
   const customer = text({ maxLength: 64 });
@@ -70,5 +70,13 @@ describe('integer, timestamp, list and record', () => {
     ]);
     expect(schemaProblems(thing, { n: 1, tags: ['a', 'b', 'c'] }, 'payload')).toEqual(['payload.tags must have 0 to 2 entries']);
     expect(schemaProblems(thing, [], 'payload')).toEqual(['payload must be an object']);
+  });
+
+  it('when a message payload has a field its reader does not know, then a tolerant record accepts it and checks the rest', () => {
+    const payload = tolerantRecord({ n: integer({ max: 5 }) });
+    expect(schemaProblems(payload, { n: 1, addedLater: 'x' }, 'payload')).toEqual([]);
+    expect(schemaProblems(payload, { n: 7, addedLater: 'x' }, 'payload')).toEqual(['payload.n must be an integer from 0 to 5']);
+    expect(schemaProblems(payload, { addedLater: 'x' }, 'payload')).toEqual(['payload.n must be an integer from 0 to 5']);
+    expect(jsonSchemaOf(payload)).not.toHaveProperty('additionalProperties');
   });
 });

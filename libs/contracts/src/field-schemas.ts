@@ -111,10 +111,27 @@ export function list<T extends z.ZodType>(item: T, options: { min?: number; max?
   return z.array(item, { error: 'must be an array' }).min(min, { error }).max(max, { error });
 }
 
-/** An object with exactly these fields: an unknown field is a problem too (`additionalProperties: false`). */
+/**
+ * An object with exactly these fields: an unknown field is a problem too (`additionalProperties: false`).
+ * For requests a client sends (a typo in a field name gets a 400 naming it); never for a message
+ * payload, which must be read by {@link tolerantRecord}.
+ */
 export function record<T extends z.ZodRawShape>(fields: T) {
   return z.strictObject(fields, {
     error: (issue) =>
       issue.code === 'unrecognized_keys' ? `has fields that are not allowed: ${issue.keys.join(', ')}` : 'must be an object',
   });
+}
+
+/**
+ * A message payload read as a tolerant reader: these fields are checked, an unknown field is ignored
+ * (dropped from the parsed value; the published JSON Schema has no `additionalProperties: false`).
+ * Why: during a rolling deploy, a replay from the dead-letter topic or a re-read of retained
+ * records, a consumer built from the previous contract meets messages of the next one. Adding an
+ * optional field is then the compatible change (docs/contracts.md); a strict reader would
+ * dead-letter every such message. test/contracts/contract-evolution.spec.ts refuses a payload
+ * schema that is not tolerant.
+ */
+export function tolerantRecord<T extends z.ZodRawShape>(fields: T) {
+  return z.object(fields, { error: 'must be an object' });
 }

@@ -1,6 +1,6 @@
 import type { MessageDeclaration } from '@app/envelope';
 import { z } from 'zod';
-import { integer, list, record, text, timestamp, uuid } from './field-schemas.js';
+import { integer, list, tolerantRecord, text, timestamp, uuid } from './field-schemas.js';
 import { OrderLimits } from './order-limits.js';
 import { Topics } from './topics.js';
 
@@ -81,9 +81,9 @@ export const OrderFields = {
   totalCents: integer({ min: 0, max: OrderLimits.totalCentsMax }),
 } as const;
 
-const orderLine = record({ sku: OrderFields.sku, quantity: OrderFields.quantity, unitPriceCents: OrderFields.unitPriceCents });
+const orderLine = tolerantRecord({ sku: OrderFields.sku, quantity: OrderFields.quantity, unitPriceCents: OrderFields.unitPriceCents });
 
-const orderCreated = record({
+const orderCreated = tolerantRecord({
   orderId: uuid(),
   customerId: OrderFields.customerId,
   items: linesOf(orderLine),
@@ -91,7 +91,7 @@ const orderCreated = record({
   createdAt: timestamp(),
 });
 
-const orderCancelled = record({
+const orderCancelled = tolerantRecord({
   orderId: uuid(),
   customerId: OrderFields.customerId,
   cancelledAt: timestamp(),

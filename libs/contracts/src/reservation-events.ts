@@ -1,6 +1,6 @@
 import type { MessageDeclaration } from '@app/envelope';
 import type { z } from 'zod';
-import { codePointLength, integer, list, oneOf, record, text, timestamp, uuid } from './field-schemas.js';
+import { codePointLength, integer, list, oneOf, tolerantRecord, text, timestamp, uuid } from './field-schemas.js';
 import { SKU_PATTERN } from './order-events.js';
 import { OrderLimits } from './order-limits.js';
 import { Topics } from './topics.js';
@@ -52,25 +52,25 @@ export function rejectionReason(summary: string, details: string[], maxLength: n
   return reason;
 }
 
-const reservedLine = record({
+const reservedLine = tolerantRecord({
   sku: text({ pattern: SKU_PATTERN }),
   quantity: integer({ min: 1, max: OrderLimits.quantityPerSkuMax }),
 });
 
-const stockReserved = record({
+const stockReserved = tolerantRecord({
   orderId: uuid(),
   items: list(reservedLine, { min: 1, max: OrderLimits.linesMax }),
   reservedAt: timestamp(),
 });
 
-const stockRejected = record({
+const stockRejected = tolerantRecord({
   orderId: uuid(),
   reasonCode: oneOf(RejectionCodes),
   reason: text({ maxLength: ReservationLimits.reasonMaxLength }),
   rejectedAt: timestamp(),
 });
 
-const stockReleased = record({
+const stockReleased = tolerantRecord({
   orderId: uuid(),
   items: list(reservedLine, { min: 0, max: OrderLimits.linesMax }),
   releasedAt: timestamp(),

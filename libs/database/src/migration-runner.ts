@@ -33,3 +33,42 @@ async function hasAppliedMigrations(dataSource: DataSource): Promise<boolean> {
   const rows = await dataSource.query('SELECT 1 FROM typeorm_migrations LIMIT 1');
   return rows.length > 0;
 }
+
+/** Options of {@link waitUntilMigrated}. */
+export interface WaitUntilMigratedOptions {
+  /** Give up (reject) after this long; default 10 minutes, longer than a migration Job normally runs. */
+  timeoutMs?: number;
+  /** Pause between checks; default 2 s. Lower notices the Job's end sooner, at one small query per check. */
+  intervalMs?: number;
+  /** Told once per check that finds pending migrations (or no database yet); default silent. */
+  onPending?: (reason: string) => void;
+}
+
+/**
+ * Resolves once the database exists and none of `dataSource`'s migrations is pending; rejects after
+ * `timeoutMs`. Applies nothing: this is what a replica's init container runs (`migrate.js --wait`,
+ * deploy/k8s) so that it starts only after the migration Job has brought the schema to the one its
+ * image expects, while exactly one process (the Job) migrates. Migrating from every replica
+ * instead would have them race on the same DDL.
+ */
+export async function waitUntilMigrated(dataSource: DataSource, options: WaitUntilMigratedOptions = {}): Promise<void> {
+  const { timeoutMs = 600_000, intervalMs = 2000, onPending = () => undefined } = options;
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    let reason: string;
+    try {
+      if (!dataSource.isInitialized) await dataSource.initialize();
+      if (!(await dataSource.showMigrations())) return;
+      reason = 'migrations pending';
+    } catch (error) {
+      // No database yet (the Job creates it), or Postgres not reachable yet: both end by waiting.
+      reason = (error as Error).message;
+    }
+    if (Date.now() + intervalMs > deadline) {
+      if (dataSource.isInitialized) await dataSource.destroy();
+      throw new Error(`the database is not migrated after ${timeoutMs} ms (${reason}); is the migration Job running?`);
+    }
+    onPending(reason);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}

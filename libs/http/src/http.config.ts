@@ -9,4 +9,11 @@ export const httpEnv = {
     min: 1024,
     max: 10_485_760,
   }),
+  HTTP_SHUTDOWN_TIMEOUT_MS: env.integer({
+    description:
+      "Longest a SIGTERM shutdown (draining consumers, the relay's last cycle, closing pools) may take before the process exits with code 1; keep the orchestrator's grace period above it",
+    default: 20_000,
+    min: 1000,
+    max: 600_000,
+  }),
 };
