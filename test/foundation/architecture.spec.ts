@@ -77,7 +77,7 @@ const ALLOWED_LIBRARY_IMPORTS: Record<string, readonly string[]> = {
   metrics: [],
   scheduling: [],
   contracts: ['envelope'],
-  database: ['config'],
+  database: ['config', 'scheduling'],
   telemetry: ['config'],
   http: ['config', 'envelope', 'telemetry'],
   kafka: ['config'],
@@ -85,7 +85,7 @@ const ALLOWED_LIBRARY_IMPORTS: Record<string, readonly string[]> = {
   idempotency: ['config', 'database', 'envelope', 'failpoints', 'http', 'metrics', 'scheduling'],
   inbox: ['backoff', 'config', 'database', 'envelope', 'failpoints', 'scheduling', 'telemetry'],
   outbox: ['backoff', 'config', 'database', 'envelope', 'failpoints', 'scheduling', 'telemetry'],
-  commands: ['backoff', 'database', 'failpoints', 'scheduling', 'telemetry'],
+  commands: ['backoff', 'config', 'database', 'failpoints', 'scheduling', 'telemetry'],
 };
 
 /** A cycle of `table` as `a -> b -> a`, or undefined when there is none. */
