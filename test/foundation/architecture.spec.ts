@@ -78,7 +78,7 @@ const ALLOWED_LIBRARY_IMPORTS: Record<string, readonly string[]> = {
   metrics: [],
   scheduling: [],
   contracts: ['envelope'],
-  database: ['config'],
+  database: ['config', 'scheduling'],
   telemetry: ['config'],
   http: ['config', 'envelope', 'telemetry'],
   kafka: ['config'],
@@ -86,7 +86,7 @@ const ALLOWED_LIBRARY_IMPORTS: Record<string, readonly string[]> = {
   idempotency: ['config', 'database', 'envelope', 'failpoints', 'http', 'metrics', 'scheduling'],
   inbox: ['backoff', 'config', 'database', 'envelope', 'failpoints', 'kafka', 'scheduling', 'telemetry'],
   outbox: ['backoff', 'config', 'database', 'envelope', 'failpoints', 'kafka', 'scheduling', 'telemetry'],
-  commands: ['backoff', 'database', 'failpoints', 'scheduling', 'telemetry'],
+  commands: ['backoff', 'config', 'database', 'failpoints', 'scheduling', 'telemetry'],
 };
 
 /** A cycle of `table` as `a -> b -> a`, or undefined when there is none. */

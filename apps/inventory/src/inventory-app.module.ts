@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
-import { CommandsModule } from '@app/commands';
+import { CommandsModule, commandsOptions } from '@app/commands';
 import { Topics } from '@app/contracts';
 import { DatabaseModule } from '@app/database';
 import { HealthModule } from '@app/health';
@@ -37,16 +37,7 @@ export class InventoryAppModule {
         OutboxModule.forRoot(config),
         InboxModule.forRoot(config),
         // Loyalty accruals, written by the reservation and sent to loyalty until it acknowledges them.
-        CommandsModule.forRoot({
-          table: LOYALTY_COMMANDS_TABLE,
-          baseUrl: config.LOYALTY_BASE_URL,
-          pollIntervalMs: config.LOYALTY_DISPATCH_INTERVAL_MS,
-          batchSize: config.LOYALTY_DISPATCH_BATCH_SIZE,
-          concurrency: config.LOYALTY_DISPATCH_CONCURRENCY,
-          requestTimeoutMs: config.LOYALTY_REQUEST_TIMEOUT_MS,
-          retryBaseMs: config.LOYALTY_RETRY_BASE_MS,
-          retryMaxMs: config.LOYALTY_RETRY_MAX_MS,
-        }),
+        CommandsModule.forRoot(commandsOptions('LOYALTY', config, LOYALTY_COMMANDS_TABLE)),
         HealthModule.forRoot({ kafka: true }),
         StockModule,
         ReservationsModule,

@@ -1,3 +1,4 @@
+import { commandsEnv } from '@app/commands';
 import { env, type EnvConfig } from '@app/config';
 import { databaseEnv } from '@app/database';
 import { httpEnv } from '@app/http';
@@ -15,44 +16,7 @@ export const inventoryEnv = {
   ...consumerLagEnv,
   ...outboxEnv,
   ...inboxEnv,
-  LOYALTY_BASE_URL: env.url({
-    description: 'Base URL of the loyalty service that credits points, e.g. http://127.0.0.1:3002',
-    protocols: ['http', 'https'],
-  }),
-  LOYALTY_DISPATCH_INTERVAL_MS: env.integer({
-    description:
-      'How often an idle dispatcher looks for due commands (a backlog is drained without waiting); lower means faster accruals, more idle queries',
-    default: 100,
-    min: 10,
-    max: 3_600_000,
-  }),
-  LOYALTY_DISPATCH_BATCH_SIZE: env.integer({
-    description:
-      'Commands claimed per statement; full batches are followed at once by the next. Larger means fewer claims but a longer lease (a dead replica delays its claimed commands until it ends)',
-    default: 50,
-    min: 1,
-    max: 1000,
-  }),
-  LOYALTY_DISPATCH_CONCURRENCY: env.integer({
-    description:
-      'Calls to loyalty in flight at once per process; higher drains faster until loyalty (or its database pool) saturates, and shortens the claim lease',
-    default: 8,
-    min: 1,
-    max: 100,
-  }),
-  LOYALTY_REQUEST_TIMEOUT_MS: env.integer({
-    description: 'Timeout of one call to loyalty; a timeout is retried with the same Idempotency-Key',
-    default: 3000,
-    min: 50,
-    max: 120_000,
-  }),
-  LOYALTY_RETRY_BASE_MS: env.integer({
-    description: 'First retry delay after a timeout or 5xx; doubles per attempt, with jitter',
-    default: 500,
-    min: 1,
-    max: 3_600_000,
-  }),
-  LOYALTY_RETRY_MAX_MS: env.integer({ description: 'Cap of the retry delay', default: 30_000, min: 1, max: 86_400_000 }),
+  ...commandsEnv('LOYALTY', 'the loyalty service'),
 };
 
 export type InventoryConfig = EnvConfig<typeof inventoryEnv>;

@@ -3,6 +3,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
 import { retryDelayMs } from '@app/backoff';
 import { failpoint } from '@app/failpoints';
+import { OneRunAtATime } from '@app/scheduling';
 import { appTracer, contextFromTraceparent, endWithError, formatTraceparent, SpanKind } from '@app/telemetry';
 import { type CallOutcome, sendCommand } from './command.client.js';
 import { CommandMetrics } from './command.metrics.js';
@@ -88,8 +89,11 @@ export function claimLeaseMs(options: Pick<CommandsOptions, 'batchSize' | 'concu
 export class CommandDispatcher {
   private readonly logger = new Logger(CommandDispatcher.name);
   private readonly sql: { claimDue: string; markDone: string; markParked: string; scheduleRetry: string };
-  private inFlight: Promise<void> | undefined;
-  private stopping = false;
+  /** One cycle at a time; a tick during a cycle gets one more after it; stop awaits the calls in flight. */
+  private readonly cycles = new OneRunAtATime(
+    () => this.dispatchDue(),
+    (error) => this.logger.error(`Dispatching ${this.options.table} failed: ${error.message}`),
+  );
 
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
@@ -100,25 +104,22 @@ export class CommandDispatcher {
     this.sql = { claimDue: claimDue(table), markDone: markDone(table), markParked: markParked(table), scheduleRetry: scheduleRetry(table) };
   }
 
-  /** Starts a cycle unless one is running (cycles never overlap). */
+  /**
+   * Starts a cycle, or asks for one more after the running one (cycles never overlap): a command
+   * written while a cycle was claiming is sent right after it, not a poll interval later.
+   */
   trigger(): void {
-    if (this.stopping) return;
-    this.inFlight ??= this.dispatchDue()
-      .catch((error: Error) => this.logger.error(`Dispatching ${this.options.table} failed: ${error.message}`))
-      .finally(() => {
-        this.inFlight = undefined;
-      });
+    this.cycles.wake();
   }
 
   /** Resolves when no cycle is running; unlike {@link trigger}, never starts one. */
-  async idle(): Promise<void> {
-    while (this.inFlight) await this.inFlight;
+  idle(): Promise<void> {
+    return this.cycles.idle();
   }
 
   /** Starts no new batch, and waits for the calls in flight to be answered and recorded. */
-  async stop(): Promise<void> {
-    this.stopping = true;
-    await this.idle();
+  stop(): Promise<void> {
+    return this.cycles.stop();
   }
 
   /**
@@ -127,7 +128,7 @@ export class CommandDispatcher {
    */
   private async dispatchDue(): Promise<void> {
     const { batchSize } = this.options;
-    while (!this.stopping) {
+    while (!this.cycles.stopping) {
       const claimId = randomUUID();
       const due: DueCommand[] = await this.dataSource.query(this.sql.claimDue, [batchSize, claimId, claimLeaseMs(this.options)]);
       await runConcurrently(due, this.options.concurrency, (command) => this.dispatch(command, claimId));

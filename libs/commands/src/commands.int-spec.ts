@@ -11,26 +11,10 @@ import { CommandDispatcher } from './command.dispatcher.js';
 import { CommandMetrics } from './command.metrics.js';
 import { CommandWriter } from './command.writer.js';
 import type { CommandsOptions } from './commands.options.js';
+import { createCommandsTable } from './create-commands-table.migration.js';
 
 const { serverUrl } = testInfrastructure();
 const TABLE = 'partner_commands';
-
-/** The columns docs/commands.md lists: what an app's migrations must create under its own table name. */
-const CREATE_TABLE = `
-  CREATE TABLE ${TABLE} (
-    id text PRIMARY KEY,
-    path text NOT NULL,
-    body jsonb NOT NULL,
-    status text NOT NULL DEFAULT 'PENDING' CHECK (status IN ('PENDING', 'DONE', 'PARKED')),
-    attempts int NOT NULL DEFAULT 0,
-    last_error text,
-    next_attempt_at timestamptz NOT NULL DEFAULT now(),
-    claim_id uuid,
-    traceparent text,
-    created_at timestamptz NOT NULL DEFAULT now(),
-    completed_at timestamptz
-  );
-  CREATE INDEX ${TABLE}_due_idx ON ${TABLE} (next_attempt_at) WHERE status = 'PENDING'`;
 
 interface Received {
   path: string;
@@ -86,8 +70,15 @@ describe('@app/commands (real Postgres, a partner over HTTP)', () => {
 
   beforeAll(async () => {
     database = await createTestDatabase(serverUrl, 'commands');
-    dataSource = await createDataSource({ serverUrl, database, entities: [], migrations: [], poolSize: 4 }).initialize();
-    await dataSource.query(CREATE_TABLE);
+    // The table comes from the library's own migration, as in an app (docs/commands.md, "The table").
+    dataSource = await createDataSource({
+      serverUrl,
+      database,
+      entities: [],
+      migrations: [createCommandsTable(TABLE)],
+      poolSize: 4,
+    }).initialize();
+    await dataSource.runMigrations();
     tx = new TransactionContext(dataSource);
     partner = createServer((request, response) => {
       let text = '';

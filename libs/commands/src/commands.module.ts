@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { CommandDispatchScheduler } from './command-dispatch.scheduler.js';
+import { scheduledJob } from '@app/scheduling';
 import { CommandDispatcher } from './command.dispatcher.js';
 import { CommandMetrics } from './command.metrics.js';
 import { CommandWriter } from './command.writer.js';
@@ -28,7 +28,14 @@ export class CommandsModule {
         { provide: COMMANDS_OPTIONS, useValue: checkedCommandsOptions(options) },
         CommandMetrics,
         CommandDispatcher,
-        CommandDispatchScheduler,
+        scheduledJob({
+          inject: [CommandDispatcher, COMMANDS_OPTIONS],
+          define: (dispatcher: CommandDispatcher, options: CommandsOptions) => ({
+            name: `${options.table}-dispatch`,
+            job: dispatcher,
+            schedule: { intervalMs: options.pollIntervalMs },
+          }),
+        }),
       ],
     };
   }

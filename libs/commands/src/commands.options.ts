@@ -1,12 +1,12 @@
 /**
- * What an app tells `CommandsModule.forRoot`. No defaults here: the app owns its environment
- * variables (inventory's `LOYALTY_*`, with their defaults and bounds in its configuration) and
- * passes the validated values.
+ * What an app tells `CommandsModule.forRoot`. No defaults here: they live on the environment
+ * variables `commandsEnv(prefix)` declares (inventory's `LOYALTY_*`), and `commandsOptions` reads
+ * the validated values into this shape.
  */
 export interface CommandsOptions {
   /**
-   * The app's table of commands, created by the app's own migrations with the columns listed in
-   * docs/commands.md. Also the prefix of every metric name (`<table>_done_total`, ...), so one name
+   * The app's table of commands, created by the library's migration `createCommandsTable(table)`
+   * (the columns are listed in docs/commands.md). Also the prefix of every metric name (`<table>_done_total`, ...), so one name
    * finds the rows and the dashboards. A plain (optionally schema-qualified) SQL identifier.
    */
   table: string;

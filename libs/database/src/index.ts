@@ -8,4 +8,4 @@ export { DatabaseModule } from './database.module.js';
 export { DatabaseHealthIndicator } from './database.health.js';
 export { runMigrateCommand } from './migrate-command.js';
 export { deleteInBatches, type BatchedDelete } from './delete-in-batches.js';
-export { RetentionJob } from './retention-job.js';
+export { RetentionJob, retentionJob, type RetentionPolicy } from './retention-job.js';

@@ -1,56 +1,88 @@
-import { Logger } from '@nestjs/common';
-import type { DataSource } from 'typeorm';
+import { type InjectionToken, Logger } from '@nestjs/common';
+import { DataSource } from 'typeorm';
+import { OneRunAtATime, scheduledJob } from '@app/scheduling';
 import { type BatchedDelete, deleteInBatches } from './delete-in-batches.js';
 
-/**
- * A retention job over one table: {@link run} deletes what {@link expired} selects, in bounded
- * batches, and never runs twice at once (a second call joins the running one, so a slow run and
- * the next cron tick cannot delete in parallel). {@link trigger} and {@link stop} make it a
- * `ScheduledJob` of `@app/scheduling`, which runs it on its cron.
- */
-export abstract class RetentionJob {
-  private readonly logger = new Logger(this.constructor.name);
-  private running: Promise<number> | undefined;
-  private stopped = false;
-
-  protected constructor(private readonly retentionDataSource: DataSource) {}
-
+/** What one retention job deletes, and when: everything that differs between two retention jobs. */
+export interface RetentionPolicy {
+  /** Its name in the scheduler registry and its log lines: `outbox-cleanup`. Unique per app. */
+  name: string;
   /** The rows past retention, and how many to delete per statement. */
-  protected abstract expired(): BatchedDelete;
+  expired: BatchedDelete;
+  /** When it runs: a cron expression, six fields, seconds first. */
+  cron: string;
+  /** Called with the number of rows each run deleted, e.g. to count them in a metric. Default: nothing (the count is logged). */
+  onDeleted?: (count: number) => void;
+}
 
-  /** Called with the number of rows each run deleted, e.g. to count them in a metric. */
-  protected abstract onDeleted(count: number): void;
+/**
+ * A retention job over one table: {@link run} deletes what its policy's `expired` selects, in
+ * bounded batches, one run at a time (a slow run and the next cron tick cannot delete in parallel;
+ * see `OneRunAtATime`). {@link trigger} and {@link stop} make it a `ScheduledJob`. Built in a module
+ * by {@link retentionJob}; built by hand in a test to call {@link run}.
+ */
+export class RetentionJob {
+  private readonly logger: Logger;
+  private readonly runs: OneRunAtATime<number>;
+
+  constructor(
+    private readonly dataSource: DataSource,
+    private readonly policy: RetentionPolicy,
+  ) {
+    this.logger = new Logger(`RetentionJob ${policy.name}`);
+    this.runs = new OneRunAtATime(
+      () => this.deleteExpired(),
+      (error) => this.logger.error(`Retention run failed: ${error.message}`),
+    );
+  }
 
   /** Runs one cleanup (or joins the running one); returns the number of rows deleted. */
   run(): Promise<number> {
-    this.running ??= this.deleteExpired().finally(() => {
-      this.running = undefined;
-    });
-    return this.running;
+    return this.runs.run();
   }
 
   /** Resolves when no run is in flight; unlike {@link run}, never starts one. */
-  async idle(): Promise<void> {
-    await this.running?.catch(() => undefined);
+  idle(): Promise<void> {
+    return this.runs.idle();
   }
 
   /** Starts a run unless one is in flight, and logs its failure: what a schedule calls. */
   trigger(): void {
-    if (this.stopped) return;
-    this.run().catch((error: Error) => this.logger.error(`Retention run failed: ${error.message}`));
+    this.runs.wake();
   }
 
   /** Ignores later triggers and waits for the run in flight, e.g. before the DataSource closes. */
-  async stop(): Promise<void> {
-    this.stopped = true;
-    await this.idle();
+  stop(): Promise<void> {
+    return this.runs.stop();
   }
 
   private async deleteExpired(): Promise<number> {
-    const spec = this.expired();
-    const total = await deleteInBatches(this.retentionDataSource, spec);
-    this.onDeleted(total);
-    if (total > 0) this.logger.log(`Deleted ${total} row(s) of ${spec.table} past retention`);
+    const { expired, onDeleted } = this.policy;
+    const total = await deleteInBatches(this.dataSource, expired);
+    onDeleted?.(total);
+    if (total > 0) this.logger.log(`Deleted ${total} row(s) of ${expired.table} past retention`);
     return total;
   }
+}
+
+/**
+ * The Nest provider of one retention job: its policy, built from the `inject`ed dependencies (the
+ * owner's configuration, its metrics), run on the policy's cron against the app's DataSource and
+ * awaited at shutdown. One factory for every table that must forget (outbox, inbox, idempotency
+ * keys, remembered cancellations) instead of a cleanup class and a scheduler class per table.
+ *
+ * @example
+ * retentionJob({ inject: [OUTBOX_CONFIG, OutboxMetrics], policy: outboxRetention })
+ */
+export function retentionJob<Deps extends unknown[]>(options: {
+  inject: readonly InjectionToken[];
+  policy: (...deps: Deps) => RetentionPolicy;
+}) {
+  return scheduledJob({
+    inject: [DataSource, ...options.inject],
+    define: (dataSource: DataSource, ...deps: Deps) => {
+      const policy = options.policy(...deps);
+      return { name: policy.name, job: new RetentionJob(dataSource, policy), schedule: { cron: policy.cron } };
+    },
+  });
 }

@@ -1,10 +1,10 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { IdempotencyCleanup } from './idempotency.cleanup.js';
-import { IdempotencyCleanupScheduler } from './idempotency-cleanup.scheduler.js';
+import { retentionJob } from '@app/database';
+import { idempotencyRetention } from './idempotency.cleanup.js';
 import { IDEMPOTENCY_CONFIG, type IdempotencyConfig } from './idempotency.config.js';
 
 /**
- * Schedules {@link IdempotencyCleanup}. Imported once per app, next to `ScheduleModule.forRoot()`
+ * Schedules the retention of idempotency keys ({@link idempotencyRetention}). Imported once per app, next to `ScheduleModule.forRoot()`
  * and `DatabaseModule`; separate from `IdempotencyModule`, which feature modules import without
  * configuration.
  */
@@ -13,8 +13,10 @@ export class IdempotencyCleanupModule {
   static forRoot(config: IdempotencyConfig): DynamicModule {
     return {
       module: IdempotencyCleanupModule,
-      providers: [{ provide: IDEMPOTENCY_CONFIG, useValue: config }, IdempotencyCleanup, IdempotencyCleanupScheduler],
-      exports: [IdempotencyCleanup],
+      providers: [
+        { provide: IDEMPOTENCY_CONFIG, useValue: config },
+        retentionJob({ inject: [IDEMPOTENCY_CONFIG], policy: idempotencyRetention }),
+      ],
     };
   }
 }

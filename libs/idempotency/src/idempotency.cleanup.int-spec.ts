@@ -1,23 +1,23 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '@app/config';
-import { createDataSource, migrateDatabase } from '@app/database';
+import { createDataSource, migrateDatabase, RetentionJob } from '@app/database';
 import { testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
 import { AddIdempotencyKeysCreatedAtIndex1764460800400 } from './add-idempotency-keys-created-at-index.migration.js';
 import { CreateIdempotencyKeys1764460800000 } from './create-idempotency-keys.migration.js';
 import { IdempotencyKey } from './idempotency-key.entity.js';
-import { IdempotencyCleanup } from './idempotency.cleanup.js';
+import { idempotencyRetention } from './idempotency.cleanup.js';
 import { idempotencyEnv } from './idempotency.config.js';
 
 /** Issue 7, point 7: `idempotency_keys` no longer grows for ever. Real Postgres. */
 const { serverUrl } = testInfrastructure();
 const DAY_MS = 24 * 3_600_000;
 
-describe('IdempotencyCleanup (real Postgres)', () => {
+describe('idempotencyRetention: the retention job (real Postgres)', () => {
   let database: string;
   let dataSource: DataSource;
-  let cleanup: IdempotencyCleanup;
+  let cleanup: RetentionJob;
 
   const insert = (key: string, ageMs: number) =>
     dataSource.query(
@@ -40,7 +40,7 @@ describe('IdempotencyCleanup (real Postgres)', () => {
     await migrateDatabase(dataSource, serverUrl, database);
     // Retention 30 days; batches of 2 so that 5 expired keys need several statements.
     const config = loadConfig(idempotencyEnv, { IDEMPOTENCY_RETENTION_MS: String(30 * DAY_MS), IDEMPOTENCY_CLEANUP_BATCH_SIZE: '2' });
-    cleanup = new IdempotencyCleanup(dataSource, config);
+    cleanup = new RetentionJob(dataSource, idempotencyRetention(config));
   });
 
   afterAll(async () => {

@@ -8,7 +8,7 @@ export { IdempotencyInterceptor, IDEMPOTENCY_KEY_HEADER } from './idempotency.in
 export { IdempotencyModule } from './idempotency.module.js';
 export { AddIdempotencyKeysCreatedAtIndex1764460800400 } from './add-idempotency-keys-created-at-index.migration.js';
 export { idempotencyEnv, type IdempotencyConfig, IDEMPOTENCY_CONFIG } from './idempotency.config.js';
-export { IdempotencyCleanup } from './idempotency.cleanup.js';
+export { idempotencyRetention } from './idempotency.cleanup.js';
 export { IdempotencyCleanupModule } from './idempotency-cleanup.module.js';
 export { IdempotencyMetrics } from './idempotency.metrics.js';
 export { IdempotencyErrorCodes } from './idempotency.error-codes.js';

@@ -2,23 +2,23 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '@app/config';
-import { createDataSource, migrateDatabase } from '@app/database';
+import { createDataSource, migrateDatabase, RetentionJob } from '@app/database';
 import { testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
 import { CreateInboxMessages1764460800020 } from './create-inbox-messages.migration.js';
 import { InboxMessage } from './inbox-message.entity.js';
 import { inboxEnv } from './inbox.config.js';
-import { InboxCleanup } from './inbox.cleanup.js';
+import { inboxRetention } from './inbox.cleanup.js';
 import { InboxMetrics } from './inbox.metrics.js';
 
 const { serverUrl } = testInfrastructure();
 const DAY_MS = 24 * 3_600_000;
 
-describe('InboxCleanup (real Postgres)', () => {
+describe('inboxRetention: the retention job (real Postgres)', () => {
   let database: string;
   let dataSource: DataSource;
   let registry: Registry;
-  let cleanup: InboxCleanup;
+  let cleanup: RetentionJob;
 
   /** Inserts an inbox row for `consumer` received `ageMs` ago. */
   const insert = (consumer: string, ageMs: number) =>
@@ -43,7 +43,7 @@ describe('InboxCleanup (real Postgres)', () => {
     registry = new Registry();
     // Retention 14 days; batches of 2 so that 5 expired rows need several statements.
     const config = loadConfig(inboxEnv, { INBOX_RETENTION_MS: String(14 * DAY_MS), INBOX_CLEANUP_BATCH_SIZE: '2' });
-    cleanup = new InboxCleanup(dataSource, new InboxMetrics(registry), config);
+    cleanup = new RetentionJob(dataSource, inboxRetention(config, new InboxMetrics(registry)));
   });
 
   afterAll(async () => {

@@ -1,34 +1,22 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { type BatchedDelete, RetentionJob } from '@app/database';
-import { INBOX_CONFIG, type InboxConfig } from './inbox.config.js';
-import { InboxMetrics } from './inbox.metrics.js';
+import type { RetentionPolicy } from '@app/database';
+import type { InboxConfig } from './inbox.config.js';
+import type { InboxMetrics } from './inbox.metrics.js';
 
 /**
- * Deletes inbox rows older than the retention, in bounded batches. Safe only because Kafka can no
- * longer redeliver a message that old: keep `INBOX_RETENTION_MS` above the topics' retention, or a
- * replay from the beginning would find no row and apply the effect again.
+ * Deletes inbox rows older than the retention, in bounded batches, on `INBOX_CLEANUP_CRON`. Safe
+ * only because Kafka can no longer redeliver a message that old: keep `INBOX_RETENTION_MS` above
+ * the topics' retention, or a replay from the beginning would find no row and apply the effect again.
  */
-@Injectable()
-export class InboxCleanup extends RetentionJob {
-  constructor(
-    @Inject(DataSource) dataSource: DataSource,
-    @Inject(InboxMetrics) private readonly metrics: InboxMetrics,
-    @Inject(INBOX_CONFIG) private readonly config: InboxConfig,
-  ) {
-    super(dataSource);
-  }
-
-  protected expired(): BatchedDelete {
-    return {
+export function inboxRetention(config: InboxConfig, metrics: InboxMetrics): RetentionPolicy {
+  return {
+    name: 'inbox-cleanup',
+    expired: {
       table: 'inbox_messages',
       where: 'received_at < now() - make_interval(secs => $1::float / 1000)',
-      params: [this.config.INBOX_RETENTION_MS],
-      batchSize: this.config.INBOX_CLEANUP_BATCH_SIZE,
-    };
-  }
-
-  protected onDeleted(count: number): void {
-    this.metrics.cleanupDeleted.inc(count);
-  }
+      params: [config.INBOX_RETENTION_MS],
+      batchSize: config.INBOX_CLEANUP_BATCH_SIZE,
+    },
+    cron: config.INBOX_CLEANUP_CRON,
+    onDeleted: (count) => metrics.cleanupDeleted.inc(count),
+  };
 }

@@ -1,10 +1,10 @@
 import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
+import { retentionJob } from '@app/database';
 import { DeadLetterPublisher } from './dead-letter.publisher.js';
 import { InboxBatchConsumer } from './inbox-batch.consumer.js';
-import { InboxCleanupScheduler } from './inbox-cleanup.scheduler.js';
 import { InboxHandlerRegistry } from './inbox-handler.registry.js';
-import { InboxCleanup } from './inbox.cleanup.js';
+import { inboxRetention } from './inbox.cleanup.js';
 import { INBOX_CONFIG, type InboxConfig } from './inbox.config.js';
 import { InboxInterceptor } from './inbox.interceptor.js';
 import { InboxMetrics } from './inbox.metrics.js';
@@ -45,10 +45,9 @@ export class InboxModule {
         InboxHandlerRegistry,
         InboxBatchConsumer,
         DeadLetterCloser,
-        InboxCleanup,
-        InboxCleanupScheduler,
+        retentionJob({ inject: [INBOX_CONFIG, InboxMetrics], policy: inboxRetention }),
       ],
-      exports: [InboxProcessor, InboxInterceptor, InboxBatchConsumer, InboxCleanup],
+      exports: [InboxProcessor, InboxInterceptor, InboxBatchConsumer],
     };
   }
 }

@@ -10,6 +10,6 @@ export type { InboxHandlerOptions, InboxBatchLocks } from './inbox-handler.optio
 export { InboxBatchConsumer, type InboxBatch } from './inbox-batch.consumer.js';
 export { InboxKafkaServer } from './inbox-kafka.server.js';
 export { connectInboxKafka } from './inbox-kafka.connect.js';
-export { InboxCleanup } from './inbox.cleanup.js';
+export { inboxRetention } from './inbox.cleanup.js';
 export { InboxModule } from './inbox.module.js';
 export { InboxFailpoints } from './inbox.failpoints.js';

@@ -5,7 +5,7 @@ export { outboxEnv, type OutboxConfig } from './outbox.config.js';
 export type { OutboxEvent } from './outbox-event.js';
 export { OutboxWriter, OUTBOX_CHANNEL } from './outbox.writer.js';
 export { OutboxRelay, type BatchResult, type TransactionResult } from './outbox.relay.js';
-export { OutboxCleanup } from './outbox.cleanup.js';
+export { outboxRetention } from './outbox.cleanup.js';
 export { OutboxModule } from './outbox.module.js';
 export { OutboxEventRejectedError } from './outbox-event-rejected.error.js';
 export { isBrokerUnavailable } from './broker-unavailable.js';

@@ -2,23 +2,23 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '@app/config';
-import { createDataSource, migrateDatabase } from '@app/database';
+import { createDataSource, migrateDatabase, RetentionJob } from '@app/database';
 import { testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
 import { CreateOutboxMessages1764460800010 } from './create-outbox-messages.migration.js';
 import { OutboxMessage } from './outbox-message.entity.js';
 import { outboxEnv } from './outbox.config.js';
-import { OutboxCleanup } from './outbox.cleanup.js';
+import { outboxRetention } from './outbox.cleanup.js';
 import { OutboxMetrics } from './outbox.metrics.js';
 
 const { serverUrl } = testInfrastructure();
 const HOUR_MS = 3_600_000;
 
-describe('OutboxCleanup (real Postgres)', () => {
+describe('outboxRetention: the retention job (real Postgres)', () => {
   let database: string;
   let dataSource: DataSource;
   let registry: Registry;
-  let cleanup: OutboxCleanup;
+  let cleanup: RetentionJob;
 
   /** Inserts a row whose publication (or creation, when pending) lies `ageMs` in the past. */
   const insert = (label: string, state: 'pending' | 'published', ageMs: number) =>
@@ -47,7 +47,7 @@ describe('OutboxCleanup (real Postgres)', () => {
     registry = new Registry();
     // Retention one day; batches of 2 so that 5 expired rows need several statements.
     const config = loadConfig(outboxEnv, { OUTBOX_RETENTION_MS: String(24 * HOUR_MS), OUTBOX_CLEANUP_BATCH_SIZE: '2' });
-    cleanup = new OutboxCleanup(dataSource, new OutboxMetrics(registry, dataSource), config);
+    cleanup = new RetentionJob(dataSource, outboxRetention(config, new OutboxMetrics(registry, dataSource)));
   });
 
   afterAll(async () => {

@@ -1,7 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { retentionJob } from '@app/database';
 import { OUTBOX_CONFIG, type OutboxConfig } from './outbox.config.js';
-import { OutboxCleanup } from './outbox.cleanup.js';
-import { OutboxCleanupScheduler } from './outbox-cleanup.scheduler.js';
+import { outboxRetention } from './outbox.cleanup.js';
 import { OutboxListener } from './outbox.listener.js';
 import { OutboxMetrics } from './outbox.metrics.js';
 import { OutboxPublisher } from './outbox.publisher.js';
@@ -28,11 +28,10 @@ export class OutboxModule {
         OutboxMetrics,
         OutboxRelay,
         OutboxListener,
-        OutboxCleanup,
         OutboxRelayScheduler,
-        OutboxCleanupScheduler,
+        retentionJob({ inject: [OUTBOX_CONFIG, OutboxMetrics], policy: outboxRetention }),
       ],
-      exports: [OutboxRelay, OutboxCleanup],
+      exports: [OutboxRelay],
     };
   }
 

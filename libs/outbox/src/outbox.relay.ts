@@ -1,13 +1,14 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource, type EntityManager } from 'typeorm';
+import { retryDelayMs } from '@app/backoff';
 import { failpoint } from '@app/failpoints';
+import { OneRunAtATime } from '@app/scheduling';
 import type { OutboxMessage } from './outbox-message.entity.js';
 import { OUTBOX_CONFIG, type OutboxConfig } from './outbox.config.js';
 import { OutboxMetrics } from './outbox.metrics.js';
 import { OutboxPublisher } from './outbox.publisher.js';
 import { endPublishSpans, startPublishSpans } from './outbox-publish-spans.js';
 import { PublishDeadline } from './publish-deadline.js';
-import { retryDelayMs } from '@app/backoff';
 import { RelayFailpoints } from './outbox.failpoints.js';
 
 /**
@@ -66,10 +67,11 @@ export interface TransactionResult extends BatchResult {
 @Injectable()
 export class OutboxRelay {
   private readonly logger = new Logger(OutboxRelay.name);
-  private inFlight: Promise<void> | undefined;
-  private wakeRequested = false;
-  private stopping = false;
-  private readonly stopped = new AbortController();
+  /** One cycle at a time; a wake-up during a cycle gets one more after it; stop awaits the cycle. */
+  private readonly cycles = new OneRunAtATime(
+    () => this.runCycle(),
+    (error) => this.logger.error(`Relay cycle failed: ${error.message}`),
+  );
 
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
@@ -83,19 +85,17 @@ export class OutboxRelay {
    * so a NOTIFY that raced the cycle's SELECT is never lost.
    */
   wake(): void {
-    if (this.stopping) return;
-    if (this.inFlight) {
-      this.wakeRequested = true;
-      return;
-    }
-    this.inFlight = this.loop().finally(() => {
-      this.inFlight = undefined;
-    });
+    this.cycles.wake();
   }
 
   /** Resolves when no cycle is running (the in-flight one finished). */
-  async idle(): Promise<void> {
-    while (this.inFlight) await this.inFlight;
+  idle(): Promise<void> {
+    return this.cycles.idle();
+  }
+
+  /** True once {@link stop} was called: a cycle ends after its current batch. */
+  private get stopping(): boolean {
+    return this.cycles.stopping;
   }
 
   /**
@@ -104,22 +104,10 @@ export class OutboxRelay {
    * whatever the broker does, and never leaves a batch half-marked.
    */
   async stop(): Promise<void> {
-    this.stopping = true;
-    // Abandons a send in flight: its rows back off and the transaction ends now, not at the deadline.
-    this.stopped.abort();
-    await this.idle();
+    // Aborts the cycles' signal, which abandons a send in flight (its PublishDeadline): its rows
+    // back off and the transaction ends now, not at the deadline.
+    await this.cycles.stop();
     await this.publisher.close();
-  }
-
-  private async loop(): Promise<void> {
-    do {
-      this.wakeRequested = false;
-      try {
-        await this.runCycle();
-      } catch (error) {
-        this.logger.error(`Relay cycle failed: ${(error as Error).message}`);
-      }
-    } while (this.wakeRequested && !this.stopping);
   }
 
   /**
@@ -142,7 +130,8 @@ export class OutboxRelay {
     }
     // The cap ends a cycle, not the drain: after a full last batch more rows are due now, and
     // without this they would wait for the next NOTIFY or poll tick (OUTBOX_POLL_INTERVAL_MS).
-    if (moreDue) this.wakeRequested = true;
+    // Only from inside a woken cycle: a direct call (a test, the bench) asks for no cycle after it.
+    if (moreDue && this.cycles.running) this.cycles.wake();
     if (attempted > 0) endTimer();
   }
 
@@ -183,7 +172,7 @@ export class OutboxRelay {
         const full = rows.length === batchSize;
         const readAhead = full && total.batches < maxBatches && !this.stopping;
         await failpoint(RelayFailpoints.afterClaimBeforePublish);
-        const deadline = new PublishDeadline(Date.now() + this.config.OUTBOX_PUBLISH_TIMEOUT_MS, this.stopped.signal);
+        const deadline = new PublishDeadline(Date.now() + this.config.OUTBOX_PUBLISH_TIMEOUT_MS, this.cycles.signal);
         const inFlight = rows.map((row) => row.id);
         // Chained on the previous mark so the read sees it (and the statements reach the
         // connection in this order whatever the ORM does between call and send).

@@ -1,17 +1,23 @@
 import { Module } from '@nestjs/common';
 import { CommandsModule } from '@app/commands';
+import { retentionJob } from '@app/database';
 import { OutboxModule } from '@app/outbox';
-import { CancelledOrdersCleanup } from './cancelled-orders/cancelled-orders.cleanup.js';
-import { CancelledOrdersCleanupScheduler } from './cancelled-orders/cancelled-orders-cleanup.scheduler.js';
+import { cancelledOrdersRetention } from './cancelled-orders/cancelled-orders.cleanup.js';
 import { OrderEventsController } from './order-events.controller.js';
 import { ReleaseStockService } from './release-stock/release-stock.service.js';
 import { LOYALTY_COMMANDS_TABLE } from './reserve-stock/loyalty-accrual.command.js';
 import { ReserveStockService } from './reserve-stock/reserve-stock.service.js';
 import { StockBatchLocks } from './stock-batch-locks.js';
+import { INVENTORY_CONFIG } from '../inventory-config.token.js';
 
 @Module({
   imports: [OutboxModule.forFeature(), CommandsModule.forFeature({ table: LOYALTY_COMMANDS_TABLE })],
   controllers: [OrderEventsController],
-  providers: [ReserveStockService, ReleaseStockService, StockBatchLocks, CancelledOrdersCleanup, CancelledOrdersCleanupScheduler],
+  providers: [
+    ReserveStockService,
+    ReleaseStockService,
+    StockBatchLocks,
+    retentionJob({ inject: [INVENTORY_CONFIG], policy: cancelledOrdersRetention }),
+  ],
 })
 export class ReservationsModule {}

@@ -1,20 +1,20 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '@app/config';
-import { migrateDatabase } from '@app/database';
+import { migrateDatabase, RetentionJob } from '@app/database';
 import { testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
 import { createInventoryDataSource } from '../../inventory.data-source.js';
 import { inventoryEnv } from '../../inventory.config.js';
-import { CancelledOrdersCleanup } from './cancelled-orders.cleanup.js';
+import { cancelledOrdersRetention } from './cancelled-orders.cleanup.js';
 
 const { serverUrl, brokers } = testInfrastructure();
 const DAY_MS = 24 * 3_600_000;
 
-describe('CancelledOrdersCleanup (real Postgres)', () => {
+describe('cancelledOrdersRetention: the retention job (real Postgres)', () => {
   let database: string;
   let dataSource: DataSource;
-  let cleanup: CancelledOrdersCleanup;
+  let cleanup: RetentionJob;
 
   const remember = (ageMs: number) =>
     dataSource.query(
@@ -42,7 +42,7 @@ describe('CancelledOrdersCleanup (real Postgres)', () => {
     });
     dataSource = await createInventoryDataSource(config).initialize();
     await migrateDatabase(dataSource, serverUrl, database);
-    cleanup = new CancelledOrdersCleanup(dataSource, config);
+    cleanup = new RetentionJob(dataSource, cancelledOrdersRetention(config));
   });
 
   afterAll(async () => {

@@ -1,7 +1,4 @@
-import { Inject, Injectable } from '@nestjs/common';
-import { DataSource } from 'typeorm';
-import { type BatchedDelete, RetentionJob } from '@app/database';
-import { INVENTORY_CONFIG } from '../../inventory-config.token.js';
+import type { RetentionPolicy } from '@app/database';
 import type { InventoryConfig } from '../../inventory.config.js';
 
 /**
@@ -10,26 +7,17 @@ import type { InventoryConfig } from '../../inventory.config.js';
  * matters while an `OrderCreated` of that order can still arrive, and an `OrderCreated` older than
  * the inbox's memory could not be replayed safely anyway (inventory refuses to start when a topic
  * keeps records longer than that). Without it the table grows by every cancel that came first.
+ * No metric (the count is logged): the table is small and its growth is not an alert.
  */
-@Injectable()
-export class CancelledOrdersCleanup extends RetentionJob {
-  constructor(
-    @Inject(DataSource) dataSource: DataSource,
-    @Inject(INVENTORY_CONFIG) private readonly config: InventoryConfig,
-  ) {
-    super(dataSource);
-  }
-
-  protected expired(): BatchedDelete {
-    return {
+export function cancelledOrdersRetention(config: InventoryConfig): RetentionPolicy {
+  return {
+    name: 'cancelled-orders-cleanup',
+    expired: {
       table: 'cancelled_orders',
       where: 'cancelled_at < now() - make_interval(secs => $1::float / 1000)',
-      params: [this.config.INBOX_RETENTION_MS],
-      batchSize: this.config.INBOX_CLEANUP_BATCH_SIZE,
-    };
-  }
-
-  protected onDeleted(): void {
-    // Logged by RetentionJob; no metric: the table is small and its growth is not an alert.
-  }
+      params: [config.INBOX_RETENTION_MS],
+      batchSize: config.INBOX_CLEANUP_BATCH_SIZE,
+    },
+    cron: config.INBOX_CLEANUP_CRON,
+  };
 }

@@ -4,7 +4,7 @@ import { CodedError, schemaProblems } from '@app/envelope';
 import { type InventoryErrorCode, InventoryErrorCodes } from '../../inventory.error-codes.js';
 import { pointsFor } from './points-for.js';
 
-/** Inventory's table of loyalty calls (its migrations create it); the commands library sends its rows. */
+/** Inventory's table of loyalty calls: `@app/commands` creates it (`createCommandsTable`) and sends its rows. */
 export const LOYALTY_COMMANDS_TABLE = 'loyalty_commands';
 
 /** The business operation id of an order's accrual: the same order always yields the same key. */

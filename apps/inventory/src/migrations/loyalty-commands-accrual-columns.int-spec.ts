@@ -10,12 +10,12 @@ import { createInventoryDataSource } from '../inventory.data-source.js';
 const { serverUrl, brokers } = testInfrastructure();
 
 /**
- * `loyalty_commands` after StoreLoyaltyCommandsAsRequests: the library writes a request (path,
- * body); code from before it (a replica not yet upgraded in a rolling deploy) writes the accrual's
- * columns. Both rows must end complete, so the dispatcher sends the old one and operators read the
- * new one.
+ * `loyalty_commands`: the table `@app/commands` creates, plus inventory's accrual columns, generated
+ * from the request body the library writes. (Before the library's migration was folded in, a
+ * trigger also accepted rows written the old way, columns without a body, for replicas not yet
+ * upgraded in a rolling deploy; no such writer exists any more: see docs/commands.md.)
  */
-describe('loyalty_commands accepts both forms of a row (real Postgres)', () => {
+describe('loyalty_commands: accrual columns read from the request (real Postgres)', () => {
   let database: string;
   let dataSource: DataSource;
 
@@ -28,7 +28,7 @@ describe('loyalty_commands accepts both forms of a row (real Postgres)', () => {
     )[0];
 
   beforeAll(async () => {
-    database = await createTestDatabase(serverUrl, 'inventory_loyalty_forms');
+    database = await createTestDatabase(serverUrl, 'inventory_loyalty_columns');
     const config = loadConfig(inventoryEnv, {
       DATABASE_URL: serverUrl,
       DATABASE_NAME: database,
@@ -61,38 +61,23 @@ describe('loyalty_commands accepts both forms of a row (real Postgres)', () => {
     });
   });
 
-  it('when a row is written the old way (columns, no body), then its request is built from the columns', async () => {
-    const orderId = '0a9b8c7d-6e5f-4a3b-9c2d-1e0f9a8b7c6d';
-    await dataSource.query('INSERT INTO loyalty_commands (id, customer_id, order_id, points) VALUES ($1, $2, $3, $4)', [
-      'old-form',
-      'c-old',
-      orderId,
-      12,
-    ]);
-
-    expect(await row('old-form')).toEqual({
-      path: '/accruals',
-      body: { customerId: 'c-old', orderId, points: 12 },
-      customer_id: 'c-old',
-      order_id: orderId,
-      points: 12,
-    });
+  it('when a row names the accrual columns itself, then it is refused: they only follow the body', async () => {
+    await expect(
+      dataSource.query('INSERT INTO loyalty_commands (id, path, body, order_id) VALUES ($1, $2, $3, $4)', [
+        'old-form',
+        '/accruals',
+        JSON.stringify({ customerId: 'c-old', orderId: '0a9b8c7d-6e5f-4a3b-9c2d-1e0f9a8b7c6d', points: 12 }),
+        '0a9b8c7d-6e5f-4a3b-9c2d-1e0f9a8b7c6d',
+      ]),
+    ).rejects.toThrow(/cannot insert a non-DEFAULT value into column "order_id"/);
   });
 
-  it('when a row would earn no points, then it is refused in either form', async () => {
-    const orderId = '1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e';
-    await expect(
-      dataSource.query('INSERT INTO loyalty_commands (id, customer_id, order_id, points) VALUES ($1, $2, $3, 0)', [
-        'zero-old',
-        'c',
-        orderId,
-      ]),
-    ).rejects.toThrow(/check constraint/);
+  it('when a row would earn no points, then it is refused', async () => {
     await expect(
       dataSource.query('INSERT INTO loyalty_commands (id, path, body) VALUES ($1, $2, $3)', [
-        'zero-new',
+        'zero',
         '/accruals',
-        JSON.stringify({ customerId: 'c', orderId, points: 0 }),
+        JSON.stringify({ customerId: 'c', orderId: '1b2c3d4e-5f6a-4b7c-8d9e-0f1a2b3c4d5e', points: 0 }),
       ]),
     ).rejects.toThrow(/check constraint/);
   });

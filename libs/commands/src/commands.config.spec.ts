@@ -1,0 +1,42 @@
+import { describe, expect, it } from '@jest/globals';
+import { loadConfig } from '@app/config';
+import { commandsEnv, commandsOptions } from './commands.config.js';
+
+describe('commandsEnv and commandsOptions', () => {
+  it('when a prefix is given, then every option is a variable named with it, and only the base URL is required', () => {
+    const schema = commandsEnv('PARTNER', 'the partner');
+    expect(Object.keys(schema).sort()).toEqual([
+      'PARTNER_BASE_URL',
+      'PARTNER_DISPATCH_BATCH_SIZE',
+      'PARTNER_DISPATCH_CONCURRENCY',
+      'PARTNER_DISPATCH_INTERVAL_MS',
+      'PARTNER_REQUEST_TIMEOUT_MS',
+      'PARTNER_RETRY_BASE_MS',
+      'PARTNER_RETRY_MAX_MS',
+    ]);
+    expect(() => loadConfig(schema, {})).toThrow(/PARTNER_BASE_URL/);
+  });
+
+  it('when the variables are read, then the options carry their values and the defaults, for the given table', () => {
+    const config = loadConfig(commandsEnv('PARTNER', 'the partner'), {
+      PARTNER_BASE_URL: 'http://partner:8080',
+      PARTNER_DISPATCH_CONCURRENCY: '3',
+    });
+    expect(commandsOptions('PARTNER', config, 'partner_commands')).toEqual({
+      table: 'partner_commands',
+      baseUrl: 'http://partner:8080',
+      pollIntervalMs: 100,
+      batchSize: 50,
+      concurrency: 3,
+      requestTimeoutMs: 3000,
+      retryBaseMs: 500,
+      retryMaxMs: 30_000,
+    });
+  });
+
+  it('when a value is out of bounds, then loading names the prefixed variable', () => {
+    expect(() =>
+      loadConfig(commandsEnv('PARTNER', 'the partner'), { PARTNER_BASE_URL: 'http://partner:8080', PARTNER_DISPATCH_BATCH_SIZE: '0' }),
+    ).toThrow(/PARTNER_DISPATCH_BATCH_SIZE/);
+  });
+});

@@ -1,0 +1,92 @@
+import { env, type EnvConfig } from '@app/config';
+import type { CommandsOptions } from './commands.options.js';
+
+/** The variables of one partner's commands, before the prefix: each is one option of {@link CommandsOptions}. */
+function commandsVariables(partner: string) {
+  return {
+    BASE_URL: env.url({
+      description: `Base URL of ${partner}, which every command's path is resolved against, e.g. http://127.0.0.1:3002`,
+      protocols: ['http', 'https'],
+    }),
+    DISPATCH_INTERVAL_MS: env.integer({
+      description:
+        'How often an idle dispatcher looks for due commands (a backlog is drained without waiting); lower means faster sends, more idle queries',
+      default: 100,
+      min: 10,
+      max: 3_600_000,
+    }),
+    DISPATCH_BATCH_SIZE: env.integer({
+      description:
+        'Commands claimed per statement; full batches are followed at once by the next. Larger means fewer claims but a longer lease (a dead replica delays its claimed commands until it ends)',
+      default: 50,
+      min: 1,
+      max: 1000,
+    }),
+    DISPATCH_CONCURRENCY: env.integer({
+      description: `Calls to ${partner} in flight at once per process; higher drains faster until ${partner} (or its database pool) saturates, and shortens the claim lease`,
+      default: 8,
+      min: 1,
+      max: 100,
+    }),
+    REQUEST_TIMEOUT_MS: env.integer({
+      description: `Timeout of one call to ${partner}; a timeout is retried with the same Idempotency-Key`,
+      default: 3000,
+      min: 50,
+      max: 120_000,
+    }),
+    RETRY_BASE_MS: env.integer({
+      description: 'First retry delay after a timeout or 5xx; doubles per attempt, with jitter',
+      default: 500,
+      min: 1,
+      max: 3_600_000,
+    }),
+    RETRY_MAX_MS: env.integer({
+      description: `Cap of the retry delay: the worst extra latency once ${partner} is back`,
+      default: 30_000,
+      min: 1,
+      max: 86_400_000,
+    }),
+  };
+}
+
+type CommandsVariables = ReturnType<typeof commandsVariables>;
+
+/** The environment schema {@link commandsEnv} gives for `Prefix`: `<Prefix>_BASE_URL`, `<Prefix>_DISPATCH_INTERVAL_MS`, ... */
+export type CommandsEnv<Prefix extends string> = { [K in keyof CommandsVariables as `${Prefix}_${K}`]: CommandsVariables[K] };
+
+/**
+ * The environment variables of one partner's commands, every option of {@link CommandsOptions}
+ * with its default, bounds and cost, named `<prefix>_...` (the app's name for the partner:
+ * `commandsEnv('LOYALTY', 'loyalty')` gives `LOYALTY_BASE_URL`, `LOYALTY_DISPATCH_INTERVAL_MS`, ...).
+ * Spread it into the app's schema, as `outboxEnv` and `inboxEnv` are; {@link commandsOptions}
+ * turns the validated values into the module's options. `<prefix>_BASE_URL` has no default: a
+ * deployed service must be told where its partner is.
+ *
+ * Defaults: poll 100 ms, 50 commands per claim, 8 calls in flight, 3 s timeout, retries from 500 ms
+ * doubling to 30 s.
+ */
+export function commandsEnv<const Prefix extends string>(prefix: Prefix, partner: string): CommandsEnv<Prefix> {
+  return Object.fromEntries(
+    Object.entries(commandsVariables(partner)).map(([name, variable]) => [`${prefix}_${name}`, variable]),
+  ) as CommandsEnv<Prefix>;
+}
+
+/** The options of `CommandsModule.forRoot` for `table`, from a configuration validated with {@link commandsEnv}. */
+export function commandsOptions<const Prefix extends string>(
+  prefix: Prefix,
+  config: EnvConfig<CommandsEnv<Prefix>>,
+  table: string,
+): CommandsOptions {
+  const value = <K extends keyof CommandsVariables>(name: K) =>
+    (config as Record<string, unknown>)[`${prefix}_${name}`] as EnvConfig<CommandsVariables>[K];
+  return {
+    table,
+    baseUrl: value('BASE_URL'),
+    pollIntervalMs: value('DISPATCH_INTERVAL_MS'),
+    batchSize: value('DISPATCH_BATCH_SIZE'),
+    concurrency: value('DISPATCH_CONCURRENCY'),
+    requestTimeoutMs: value('REQUEST_TIMEOUT_MS'),
+    retryBaseMs: value('RETRY_BASE_MS'),
+    retryMaxMs: value('RETRY_MAX_MS'),
+  };
+}
