@@ -12,8 +12,9 @@ const SEED = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31
 describe('broker crash: rolling restart of all three brokers under load (3-node cluster, real processes)', () => {
   it('when every node restarts in turn under load, then once quiet every invariant holds', async () => {
     const result = await runBrokerCrashScenario({
+      // A slow rate, so the load spans the three restarts (each a JVM start and a rejoin).
       orders: 150,
-      rate: 5,
+      rate: 2,
       seed: SEED,
       action: async (cluster, log) => {
         await publishedAtLeast(cluster, 20);
