@@ -83,7 +83,7 @@ describe('the running services, as an operator and a client see them', () => {
 
   describe('OpenAPI documents', () => {
     type Operation = { parameters?: { name: string; in: string; required?: boolean }[]; responses: Record<string, { content?: Record<string, { schema?: { $ref?: string } }> }> };
-    type Document = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, { required?: string[] }> } };
+    type Document = { openapi: string; paths: Record<string, Record<string, Operation>>; components: { schemas: Record<string, { required?: string[]; properties?: Record<string, unknown> }> } };
     const docs = async (service: ServiceProcess) => {
       const response = await requestJson<Document>('GET', `${service.baseUrl}/docs-json`);
       expect(response.status).toBe(200);
@@ -119,6 +119,9 @@ describe('the running services, as an operator and a client see them', () => {
       for (const status of ['400', '413', '422']) expect(errorBodyOf(place, status)).toBe('#/components/schemas/ProblemDetails');
       expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining(['ProblemDetails', 'OrderResponse', 'PlaceOrderRequest']));
       expect(document.components.schemas.ProblemDetails.required).toEqual(expect.arrayContaining(['type', 'title', 'status', 'detail', 'code']));
+      // The server prices the lines (issue 16): a line documents sku and quantity, nothing a client could price with.
+      expect(Object.keys(document.components.schemas.OrderLineRequest.properties ?? {}).sort()).toEqual(['quantity', 'sku']);
+      expect(Object.keys(document.components.schemas.PlaceOrderRequest.properties ?? {}).sort()).toEqual(['customerId', 'items']);
     });
 
     it('when inventory is asked, then /docs-json lists the stock routes with their statuses', async () => {
@@ -133,6 +136,12 @@ describe('the running services, as an operator and a client see them', () => {
       const record = document.paths['/accruals'].post;
       expect(record.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: true })]));
       expect(errorBodyOf(record, '422')).toBe('#/components/schemas/ProblemDetails');
+      // The compensation: a reversal per order (409 while its accrual has not arrived) and the balance.
+      expect(statuses(document)).toEqual(
+        expect.objectContaining({ 'post /reversals': ['201', '400', '409', '413', '422'], 'get /balance': ['200', '400'] }),
+      );
+      const reverse = document.paths['/reversals'].post;
+      expect(reverse.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: true })]));
     });
 
     it('when a browser opens /docs, then each app serves the Swagger UI page', async () => {
