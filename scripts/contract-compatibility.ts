@@ -36,7 +36,9 @@ const channelsByTopic = (document: AsyncApiContracts) =>
 
 /** The schema without its documentation keywords and without the parts compared on their own. */
 function constraints(schema: JsonSchema): string {
-  const own = Object.entries(schema).filter(([key]) => !DOCUMENTATION.has(key) && !['properties', 'required', 'items', 'additionalProperties'].includes(key));
+  const own = Object.entries(schema).filter(
+    ([key]) => !DOCUMENTATION.has(key) && !['properties', 'required', 'items', 'additionalProperties'].includes(key),
+  );
   return JSON.stringify(Object.fromEntries(own.sort(([a], [b]) => a.localeCompare(b))));
 }
 
