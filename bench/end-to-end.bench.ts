@@ -10,7 +10,7 @@ import type { E2eRun, ProcessCost } from './bench-results.js';
 import type { BenchInfrastructure } from './bench-infrastructure.js';
 import { seedStock } from './inbox-consumer.bench.js';
 import { openModelLoad } from './open-model-load.js';
-import { orderBody, postOrder } from './order-requests.js';
+import { CustomerTokens, orderBody, postOrder } from './order-requests.js';
 import { summarizeLatencies } from './percentiles.js';
 import { ProcessSampler } from './process-usage.js';
 import { stageLatencies } from './stage-latencies.js';
@@ -21,6 +21,7 @@ export interface E2eStack {
   loyalty: ServiceProcess;
   databases: { orders: string; inventory: string };
   serverUrl: string;
+  tokens: CustomerTokens;
 }
 
 /** Inventory (seeded) and orders on fresh databases, calling the suite's loyalty process. */
@@ -36,7 +37,8 @@ export async function startE2eStack(infrastructure: BenchInfrastructure, service
   });
   await seedStock(infrastructure.serverUrl, databases.inventory);
   const orders = await services.start({ service: 'orders', database: databases.orders });
-  return { orders, inventory, loyalty, databases, serverUrl: infrastructure.serverUrl };
+  const tokens = await CustomerTokens.sign(infrastructure.issuer);
+  return { orders, inventory, loyalty, databases, serverUrl: infrastructure.serverUrl, tokens };
 }
 
 const pids = (stack: E2eStack) => ({
@@ -108,7 +110,7 @@ export async function runE2eRate(stack: E2eStack, options: E2eRunOptions, log: (
   sampler.start();
   let load;
   try {
-    load = await openModelLoad(offeredPerSec, durationMs, (index) => postOrder(stack.orders.baseUrl, orderBody(index)));
+    load = await openModelLoad(offeredPerSec, durationMs, (index) => postOrder(stack.orders.baseUrl, orderBody(index), stack.tokens));
   } finally {
     sampling = false;
     await backlogSampling;

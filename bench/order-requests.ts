@@ -1,11 +1,15 @@
 // The orders the benchmark places: a few lines over a small catalogue of SKUs with ample stock,
 // every total worth loyalty points, so every order takes the whole loop (reserve, answer, accrual).
 import { randomUUID } from 'node:crypto';
+import type { DevIssuer } from '@tools/local-stack';
 
 /** SKUs seeded in every inventory the benchmark starts; spread so that no one stock row is the lock everybody waits on. */
 export const BENCH_SKUS = Array.from({ length: 20 }, (_, index) => `BENCH-SKU-${String(index + 1).padStart(2, '0')}`);
 /** Units per SKU: more than any run can reserve, so every order is RESERVED (none REJECTED for stock). */
 export const BENCH_STOCK_PER_SKU = 100_000_000;
+
+/** Customers the orders are spread over (each a token subject). */
+const BENCH_CUSTOMERS = 500;
 
 export interface OrderBody {
   customerId: string;
@@ -17,7 +21,7 @@ export function orderBody(n: number): OrderBody {
   const lines = 1 + (n % 3);
   const first = (n * 7) % BENCH_SKUS.length;
   return {
-    customerId: `bench-customer-${n % 500}`,
+    customerId: benchCustomer(n % BENCH_CUSTOMERS),
     items: Array.from({ length: lines }, (_, line) => ({
       sku: BENCH_SKUS[(first + line * 3) % BENCH_SKUS.length],
       quantity: 1 + ((n + line) % 3),
@@ -26,18 +30,49 @@ export function orderBody(n: number): OrderBody {
   };
 }
 
+const benchCustomer = (index: number) => `bench-customer-${index}`;
+
+/**
+ * Every bench customer's access token, signed once before the load (ES256 signing is the client's
+ * cost, not the server's; verifying each token is the server's, and is measured).
+ */
+export class CustomerTokens {
+  private constructor(private readonly tokens: ReadonlyMap<string, string>) {}
+
+  static async sign(issuer: DevIssuer): Promise<CustomerTokens> {
+    const ids = Array.from({ length: BENCH_CUSTOMERS }, (_, index) => benchCustomer(index));
+    return new CustomerTokens(
+      new Map(await Promise.all(ids.map(async (sub) => [sub, await issuer.sign({ sub, expiresInSeconds: 86_400 })] as const))),
+    );
+  }
+
+  /** The token of `customerId`; throws for a customer {@link orderBody} never uses. */
+  for(customerId: string): string {
+    const token = this.tokens.get(customerId);
+    if (!token) throw new Error(`no bench token for ${customerId}`);
+    return token;
+  }
+}
+
 export interface PostedOrder {
   status: number;
   orderId?: string;
   error?: string;
 }
 
-/** `POST <baseUrl>/orders` with a fresh `Idempotency-Key`, as a client that retries safely would send it. */
-export async function postOrder(baseUrl: string, body: OrderBody, timeoutMs = 60_000): Promise<PostedOrder> {
+/**
+ * `POST <baseUrl>/orders` as the body's customer (their token) with a fresh `Idempotency-Key`, as a
+ * client that retries safely would send it.
+ */
+export async function postOrder(baseUrl: string, body: OrderBody, tokens: CustomerTokens, timeoutMs = 60_000): Promise<PostedOrder> {
   try {
     const response = await fetch(`${baseUrl}/orders`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
+      headers: {
+        'content-type': 'application/json',
+        'idempotency-key': randomUUID(),
+        authorization: `Bearer ${tokens.for(body.customerId)}`,
+      },
       body: JSON.stringify(body),
       signal: AbortSignal.timeout(timeoutMs),
     });

@@ -57,7 +57,7 @@ export class ChaosCluster {
     const step = options.onStep ?? (() => undefined);
     step('starting a private Kafka broker');
     const broker = await PrivateKafka.start();
-    const services = new TestServices({ serverUrl: testInfrastructure().serverUrl, brokers: broker.brokers });
+    const services = new TestServices({ ...testInfrastructure(), brokers: broker.brokers });
     try {
       const databases: ChaosDatabases = {
         orders: await services.createDatabase('chaos_orders'),

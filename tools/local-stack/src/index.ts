@@ -25,6 +25,7 @@ export {
   type TopicOffsets,
   type TopicRecorderOptions,
 } from './kafka/topic-recorder.js';
+export { DevIssuer, DevIssuerClaims, DevServiceClient, ADMIN_SCOPE, type DevTokenClaims } from './auth/dev-issuer.js';
 export { requestJson, type JsonResponse } from './http/request-json.js';
 export {
   services,
