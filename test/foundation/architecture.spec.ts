@@ -57,18 +57,19 @@ const ALLOWED_LIBRARY_IMPORTS: Record<string, readonly string[]> = {
   config: [],
   envelope: [],
   failpoints: [],
-  metrics: [],
   scheduling: [],
   contracts: ['envelope'],
   database: ['config'],
   telemetry: ['config'],
   http: ['config', 'envelope', 'telemetry'],
   kafka: ['config'],
-  health: ['database', 'http', 'kafka'],
-  idempotency: ['config', 'database', 'envelope', 'failpoints', 'http', 'metrics', 'scheduling'],
+  auth: ['config', 'http'],
+  metrics: ['auth'],
+  health: ['auth', 'database', 'http', 'kafka'],
+  idempotency: ['auth', 'config', 'database', 'envelope', 'failpoints', 'http', 'metrics', 'scheduling'],
   inbox: ['backoff', 'config', 'database', 'envelope', 'failpoints', 'scheduling', 'telemetry'],
   outbox: ['backoff', 'config', 'database', 'envelope', 'failpoints', 'scheduling', 'telemetry'],
-  commands: ['backoff', 'database', 'failpoints', 'scheduling', 'telemetry'],
+  commands: ['backoff', 'config', 'database', 'failpoints', 'scheduling', 'telemetry'],
 };
 
 /** A cycle of `table` as `a -> b -> a`, or undefined when there is none. */

@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { CommandsModule } from '@app/commands';
 import { Topics } from '@app/contracts';
+import { AuthModule, ClientCredentialsTokenSource } from '@app/auth';
 import { DatabaseModule } from '@app/database';
 import { HealthModule } from '@app/health';
 import { InboxModule } from '@app/inbox';
@@ -24,6 +25,7 @@ export class InventoryAppModule {
       module: InventoryAppModule,
       imports: [
         InventoryConfigModule.forRoot(config),
+        AuthModule.forRoot(config),
         DatabaseModule.forRoot({ useFactory: () => createInventoryDataSource(config) }),
         TelemetryModule,
         KafkaModule.forRoot({ useFactory: () => ({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID }) }),
@@ -46,6 +48,7 @@ export class InventoryAppModule {
           requestTimeoutMs: config.LOYALTY_REQUEST_TIMEOUT_MS,
           retryBaseMs: config.LOYALTY_RETRY_BASE_MS,
           retryMaxMs: config.LOYALTY_RETRY_MAX_MS,
+          tokenSource: new ClientCredentialsTokenSource(config),
         }),
         HealthModule.forRoot({ kafka: true }),
         StockModule,

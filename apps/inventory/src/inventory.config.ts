@@ -1,3 +1,4 @@
+import { authEnv, clientCredentialsEnv } from '@app/auth';
 import { env, type EnvConfig } from '@app/config';
 import { databaseEnv } from '@app/database';
 import { httpEnv } from '@app/http';
@@ -9,12 +10,15 @@ import { outboxEnv } from '@app/outbox';
 export const inventoryEnv = {
   INVENTORY_PORT: env.port({ description: 'HTTP port of the inventory service (health, stock admin)', default: 3001 }),
   ...httpEnv,
+  ...authEnv,
   ...telemetryEnv,
   ...databaseEnv('inventory'),
   ...kafkaEnv('inventory'),
   ...consumerLagEnv,
   ...outboxEnv,
   ...inboxEnv,
+  // Inventory's own credentials for loyalty (client credentials): loyalty refuses it without them.
+  ...clientCredentialsEnv,
   LOYALTY_BASE_URL: env.url({
     description: 'Base URL of the loyalty service that credits points, e.g. http://127.0.0.1:3002',
     protocols: ['http', 'https'],

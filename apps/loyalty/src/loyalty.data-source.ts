@@ -1,10 +1,20 @@
 import { createDataSource, type DatabaseConfig } from '@app/database';
-import { AddIdempotencyKeysCreatedAtIndex1764460800400, CreateIdempotencyKeys1764460800000, IdempotencyKey } from '@app/idempotency';
+import {
+  AddIdempotencyKeysCreatedAtIndex1764460800400,
+  CreateIdempotencyKeys1764460800000,
+  IdempotencyKey,
+  ScopeIdempotencyKeysByPrincipal1764460800620,
+} from '@app/idempotency';
 import { Accrual } from './accruals/accrual.entity.js';
 import { CreateAccruals1764460800100 } from './migrations/1764460800100-create-accruals.js';
 
 const loyaltyEntities = [Accrual, IdempotencyKey];
-const loyaltyMigrations = [CreateIdempotencyKeys1764460800000, CreateAccruals1764460800100, AddIdempotencyKeysCreatedAtIndex1764460800400];
+const loyaltyMigrations = [
+  CreateIdempotencyKeys1764460800000,
+  CreateAccruals1764460800100,
+  AddIdempotencyKeysCreatedAtIndex1764460800400,
+  ScopeIdempotencyKeysByPrincipal1764460800620,
+];
 
 export function createLoyaltyDataSource(config: DatabaseConfig) {
   return createDataSource({

@@ -13,5 +13,11 @@ export {
   type StockRejected,
   type StockReleased,
 } from './reservation-events.js';
-export { AccrualLimits, AccrualFields, AccrualRequestSchema, type AccrualRequest } from './loyalty-accruals.js';
+export {
+  AccrualLimits,
+  AccrualFields,
+  LOYALTY_ACCRUALS_WRITE_SCOPE,
+  AccrualRequestSchema,
+  type AccrualRequest,
+} from './loyalty-accruals.js';
 export { MessageCatalog } from './message-catalog.js';

@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, type Principal } from '@app/auth';
 import { ApiErrors } from '@app/http';
 import { Idempotent } from '@app/idempotency';
 import { OrderResponse } from '../order.response.js';
@@ -15,13 +16,14 @@ export class PlaceOrderController {
   @Post()
   @ApiOperation({
     summary: 'Place an order',
-    description: 'Answers at once with status PENDING; the order and its OrderCreated event commit together.',
+    description:
+      "For the token's subject as customer. Answers at once with status PENDING; the order and its OrderCreated event commit together.",
   })
   @ApiCreatedResponse({ type: OrderResponse, description: 'Created (or, on a replay, the order the first request created)' })
   @ApiErrors(413)
   @HttpCode(201)
   @Idempotent({ status: 201, afterCommitFailpoint: 'orders.after-commit-before-response' })
-  place(@Body() request: PlaceOrderRequest) {
-    return this.service.place(request);
+  place(@Body() request: PlaceOrderRequest, @CurrentPrincipal() principal: Principal) {
+    return this.service.place(principal, request);
   }
 }
