@@ -1,15 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { placeOrder, TestServices } from '@test/fixtures';
-import {
-  migrateServiceDatabase,
-  queryTestDatabase,
-  requestJson,
-  type ServiceProcess,
-  uniqueName,
-  uniqueSku,
-  waitFor,
-} from '@tools/local-stack';
+import { listAccruals, placeOrder, TestServices } from '@test/fixtures';
+import { migrateServiceDatabase, queryTestDatabase, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 import { runOps } from '../support/run-ops.js';
 
@@ -117,7 +109,7 @@ describe('npm run ops -- outbox and loyalty (real Postgres, real processes)', ()
           description: `${commandId} to be DONE`,
         },
       );
-      const { body } = await requestJson('GET', `${loyalty.baseUrl}/accruals?customerId=${encodeURIComponent(customerId)}`);
+      const { body } = await listAccruals(loyalty.baseUrl, customerId);
       expect(body).toMatchObject({ totalPoints: 12, items: [{ orderId, points: 12 }] });
       const after = await runOps(infrastructure, ['loyalty', 'parked', '--database', inventoryDatabase]);
       expect(after.stdout).toContain('0 parked loyalty command(s)');

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
-import { placeOrder, scrapeMetric, testInfrastructure, TestServices, waitForOutboxDrained } from '@test/fixtures';
-import { migrateServiceDatabase, recordsByKey, requestJson, type ServiceProcess, type TopicRecorder } from '@tools/local-stack';
+import { cancelOrder, placeOrder, scrapeMetric, testInfrastructure, TestServices, waitForOutboxDrained } from '@test/fixtures';
+import { migrateServiceDatabase, recordsByKey, type ServiceProcess, type TopicRecorder } from '@tools/local-stack';
 
 const { serverUrl } = testInfrastructure();
 const ORDERS = 2000;
@@ -62,7 +62,7 @@ describe(`${REPLICAS} relay replicas over ${ORDERS} orders created then cancelle
         customerId: `replica-${index}`,
         items: [{ sku: 'SKU-REPLICA', quantity: 1, unitPriceCents: index }],
       });
-      const cancelled = await requestJson('POST', `${canceller.baseUrl}/orders/${created.id}/cancel`);
+      const cancelled = await cancelOrder(canceller.baseUrl, created.id, `replica-${index}`);
       expect(cancelled.status).toBe(200);
       expect(cancelled.body.status).toBe('CANCELLED');
       ids.push(created.id);

@@ -2,24 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
 import type { FailpointName } from '@app/failpoints';
-import {
-  MetricBaseline,
-  type OrderView,
-  outboxRowsOf,
-  setStock,
-  testInfrastructure,
-  TestServices,
-  waitForOutboxDrained,
-} from '@test/fixtures';
-import {
-  queryTestDatabase,
-  requestJson,
-  type ServiceProcess,
-  type TopicRecorder,
-  uniqueName,
-  uniqueSku,
-  waitFor,
-} from '@tools/local-stack';
+import { getOrder, MetricBaseline, outboxRowsOf, setStock, testInfrastructure, TestServices, waitForOutboxDrained } from '@test/fixtures';
+import { queryTestDatabase, type ServiceProcess, type TopicRecorder, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 import { placeOrderAndCrashRelay } from '../support/relay-crash.js';
 
@@ -59,8 +43,9 @@ describe(`relay killed after the ack, with inventory and loyalty consuming (${FA
 
   it('when the relay is SIGKILLed after the ack and restarted, then inventory skips the republished copy: one reservation, one accrual, order RESERVED, duplicates = extra copies', async () => {
     const duplicates = await MetricBaseline.take(inventory.baseUrl, 'inbox_duplicates_total', { consumer: INVENTORY_CONSUMER });
+    const customerId = uniqueName('republish-customer');
     const { orderId, relay } = await placeOrderAndCrashRelay(services, ordersDatabase, FAILPOINT, {
-      customerId: uniqueName('republish-customer'),
+      customerId,
       items: [{ sku: SKU, quantity: 4, unitPriceCents: 500 }],
     });
     const [pending] = await outboxRowsOf(serverUrl, ordersDatabase, orderId);
@@ -83,7 +68,7 @@ describe(`relay killed after the ack, with inventory and loyalty consuming (${FA
 
     const reserved = await waitFor(
       async () => {
-        const { body } = await requestJson<OrderView>('GET', `${relay.baseUrl}/orders/${orderId}`);
+        const { body } = await getOrder(relay.baseUrl, orderId, customerId);
         return body.status === 'RESERVED' ? body : undefined;
       },
       { timeoutMs: 60_000, description: `order ${orderId} to be RESERVED` },

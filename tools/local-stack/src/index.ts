@@ -25,7 +25,8 @@ export {
   type TopicOffsets,
   type TopicRecorderOptions,
 } from './kafka/topic-recorder.js';
-export { DevIssuer, DevIssuerClaims, DevServiceClient, ADMIN_SCOPE, type DevTokenClaims } from './auth/dev-issuer.js';
+export { DevIssuer, DevIssuerClaims, DevServiceClient, type DevTokenClaims } from './auth/dev-issuer.js';
+export { devIssuerFile, devIssuerPort, localIssuer } from './auth/local-issuer.js';
 export { requestJson, type JsonResponse } from './http/request-json.js';
 export {
   services,

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { dirname } from 'node:path';
 import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
+import { LOYALTY_ACCRUALS_WRITE_SCOPE } from '@app/contracts';
 
 /**
  * What the development issuer puts in every token's `iss` and `aud`, and what the local stack and
@@ -17,11 +18,8 @@ export const DevIssuerClaims = {
 /** The one client the issuer knows for the client-credentials grant: inventory calling loyalty. */
 export const DevServiceClient = {
   id: 'inventory',
-  scopes: ['loyalty:accruals:write'],
+  scopes: [LOYALTY_ACCRUALS_WRITE_SCOPE],
 } as const;
-
-/** The scope an operator's token carries: may set stock (`PUT /stock/:sku`). */
-export const ADMIN_SCOPE = 'admin';
 
 /** What the issuer keeps: its signing key (private JWK, with `kid` and `alg`) and the service client's secret. */
 interface DevIssuerState {
