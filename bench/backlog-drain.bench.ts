@@ -34,7 +34,7 @@ export async function runBacklogDrain(
   await Promise.all(
     Array.from({ length: 16 }, async () => {
       while (orderIds.length < options.orders) {
-        const posted = await postOrder(stack.orders.baseUrl, orderBody(next++));
+        const posted = await postOrder(stack.orders.baseUrl, orderBody(next++), stack.tokens);
         if (posted.orderId) orderIds.push(posted.orderId);
         else if (++failures > 100) throw new Error(`drain: POST /orders keeps failing: ${posted.status} ${posted.error}`);
       }

@@ -1,11 +1,13 @@
 // Postgres and Kafka for the benchmark, provisioned as the tests do (test/setup/global-setup.mjs):
 // Postgres must answer; a Kafka broker is used when one answers at KAFKA_BROKERS, else the local
-// broker script starts one on its own, emptied data directory, and only that one is stopped after.
+// broker script starts one on its own, emptied data directory, and only that one is stopped after;
+// a token issuer of the run's own.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import {
   assertPostgresAnswers,
+  DevIssuer,
   ensureKafka,
   findRepoRoot,
   type KafkaSource,
@@ -19,6 +21,10 @@ export interface BenchInfrastructure {
   brokers: string[];
   kafkaSource: KafkaSource;
   repoRoot: string;
+  /** The run's token issuer (a fresh key pair), which every app started trusts. */
+  issuer: DevIssuer;
+  /** Its `AUTH_*` variables, passed to every app. */
+  authEnv: Record<string, string>;
 }
 
 export async function provisionInfrastructure(log: (text: string) => void): Promise<BenchInfrastructure> {
@@ -33,11 +39,14 @@ export async function provisionInfrastructure(log: (text: string) => void): Prom
     freshLocalData: true,
   });
   await waitForGroupCoordinator(brokers);
-  log(`Postgres at ${serverUrl}; Kafka at ${brokers.join(',')} (${kafkaSource})`);
-  return { serverUrl, brokers, kafkaSource, repoRoot };
+  const issuer = await DevIssuer.create();
+  await issuer.listen(0, '127.0.0.1');
+  log(`Postgres at ${serverUrl}; Kafka at ${brokers.join(',')} (${kafkaSource}); token issuer at ${issuer.appEnv().AUTH_JWKS_URL}`);
+  return { serverUrl, brokers, kafkaSource, repoRoot, issuer, authEnv: issuer.appEnv() };
 }
 
-export function releaseInfrastructure(infrastructure: BenchInfrastructure): void {
+export async function releaseInfrastructure(infrastructure: BenchInfrastructure): Promise<void> {
+  await infrastructure.issuer.close();
   stopKafkaStartedBy(infrastructure.kafkaSource, infrastructure.repoRoot);
 }
 

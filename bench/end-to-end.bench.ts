@@ -13,7 +13,7 @@ import { brokerPorts, listeningPids, postgresPids } from './loop-processes.js';
 import type { BenchInfrastructure } from './bench-infrastructure.js';
 import { seedStock } from './inbox-consumer.bench.js';
 import { openModelLoad } from './open-model-load.js';
-import { orderBody, postOrder, seedBenchPrices } from './order-requests.js';
+import { CustomerTokens, orderBody, postOrder, seedBenchPrices } from './order-requests.js';
 import { summarizeLatencies } from './percentiles.js';
 import { ProcessSampler } from './process-usage.js';
 import { stageLatencies } from './stage-latencies.js';
@@ -25,6 +25,7 @@ export interface E2eStack {
   databases: { orders: string; inventory: string };
   serverUrl: string;
   brokers: string[];
+  tokens: CustomerTokens;
 }
 
 /** Inventory (seeded) and orders on fresh databases, calling the suite's loyalty process. */
@@ -41,7 +42,8 @@ export async function startE2eStack(infrastructure: BenchInfrastructure, service
   await seedStock(infrastructure.serverUrl, databases.inventory);
   const orders = await services.start({ service: 'orders', database: databases.orders });
   await seedBenchPrices(infrastructure.serverUrl, databases.orders);
-  return { orders, inventory, loyalty, databases, serverUrl: infrastructure.serverUrl, brokers: infrastructure.brokers };
+  const tokens = await CustomerTokens.sign(infrastructure.issuer);
+  return { orders, inventory, loyalty, databases, serverUrl: infrastructure.serverUrl, brokers: infrastructure.brokers, tokens };
 }
 
 /** The app processes by name (their CPU and RSS is also reported per app, as before). */
@@ -130,7 +132,7 @@ export async function runE2eRate(stack: E2eStack, options: E2eRunOptions, log: (
   await sampler.start();
   let load;
   try {
-    load = await openModelLoad(offeredPerSec, durationMs, (index) => postOrder(stack.orders.baseUrl, orderBody(index)));
+    load = await openModelLoad(offeredPerSec, durationMs, (index) => postOrder(stack.orders.baseUrl, orderBody(index), stack.tokens));
   } finally {
     sampling = false;
     await backlogSampling;

@@ -2,7 +2,7 @@
 // every total worth loyalty points, so every order takes the whole loop (reserve, answer, accrual).
 import { randomUUID } from 'node:crypto';
 import type { OrderLine } from '@app/contracts';
-import { queryTestDatabase } from '@tools/local-stack';
+import { type DevIssuer, queryTestDatabase } from '@tools/local-stack';
 
 /** SKUs seeded in every inventory the benchmark starts; spread so that no one stock row is the lock everybody waits on. */
 export const BENCH_SKUS = Array.from({ length: 20 }, (_, index) => `BENCH-SKU-${String(index + 1).padStart(2, '0')}`);
@@ -23,7 +23,10 @@ export async function seedBenchPrices(serverUrl: string, database: string): Prom
   );
 }
 
-/** The body of `POST /orders`: no price, the server sets it. */
+/** Customers the orders are spread over (each a token subject). */
+const BENCH_CUSTOMERS = 500;
+
+/** An order to place: its customer (who the token names; not sent in the body) and lines without price (the server sets it). */
 export interface OrderBody {
   customerId: string;
   items: { sku: string; quantity: number }[];
@@ -39,12 +42,36 @@ export function orderBody(n: number): OrderBody {
   const lines = 1 + (n % 3);
   const first = (n * 7) % BENCH_SKUS.length;
   return {
-    customerId: `bench-customer-${n % 500}`,
+    customerId: benchCustomer(n % BENCH_CUSTOMERS),
     items: Array.from({ length: lines }, (_, line) => ({
       sku: BENCH_SKUS[(first + line * 3) % BENCH_SKUS.length],
       quantity: 1 + ((n + line) % 3),
     })),
   };
+}
+
+const benchCustomer = (index: number) => `bench-customer-${index}`;
+
+/**
+ * Every bench customer's access token, signed once before the load (ES256 signing is the client's
+ * cost, not the server's; verifying each token is the server's, and is measured).
+ */
+export class CustomerTokens {
+  private constructor(private readonly tokens: ReadonlyMap<string, string>) {}
+
+  static async sign(issuer: DevIssuer): Promise<CustomerTokens> {
+    const ids = Array.from({ length: BENCH_CUSTOMERS }, (_, index) => benchCustomer(index));
+    return new CustomerTokens(
+      new Map(await Promise.all(ids.map(async (sub) => [sub, await issuer.sign({ sub, expiresInSeconds: 86_400 })] as const))),
+    );
+  }
+
+  /** The token of `customerId`; throws for a customer {@link orderBody} never uses. */
+  for(customerId: string): string {
+    const token = this.tokens.get(customerId);
+    if (!token) throw new Error(`no bench token for ${customerId}`);
+    return token;
+  }
 }
 
 export interface PostedOrder {
@@ -53,13 +80,20 @@ export interface PostedOrder {
   error?: string;
 }
 
-/** `POST <baseUrl>/orders` with a fresh `Idempotency-Key`, as a client that retries safely would send it. */
-export async function postOrder(baseUrl: string, body: OrderBody, timeoutMs = 60_000): Promise<PostedOrder> {
+/**
+ * `POST <baseUrl>/orders` as the body's customer (their token) with a fresh `Idempotency-Key`, as a
+ * client that retries safely would send it.
+ */
+export async function postOrder(baseUrl: string, body: OrderBody, tokens: CustomerTokens, timeoutMs = 60_000): Promise<PostedOrder> {
   try {
     const response = await fetch(`${baseUrl}/orders`, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', 'idempotency-key': randomUUID() },
-      body: JSON.stringify(body),
+      headers: {
+        'content-type': 'application/json',
+        'idempotency-key': randomUUID(),
+        authorization: `Bearer ${tokens.for(body.customerId)}`,
+      },
+      body: JSON.stringify({ items: body.items }),
       signal: AbortSignal.timeout(timeoutMs),
     });
     const text = await response.text();

@@ -8,7 +8,7 @@ import { createKafka, ensureTopics } from '@app/kafka';
 import { freePort, migrateServiceDatabase, NodeProcess, type ServiceSet, uniqueName } from '@tools/local-stack';
 import type { BenchInfrastructure } from './bench-infrastructure.js';
 import { closedLoop, type ClosedLoopResult } from './closed-loop-load.js';
-import { orderBody, postOrder, seedBenchPrices } from './order-requests.js';
+import { CustomerTokens, orderBody, postOrder, seedBenchPrices } from './order-requests.js';
 
 export interface HttpBenchOptions {
   concurrency: number;
@@ -23,9 +23,15 @@ export interface HttpBenchResult {
   dualWritePerSec: number;
 }
 
-async function measure(name: string, baseUrl: string, options: HttpBenchOptions, log: (text: string) => void): Promise<ClosedLoopResult> {
+async function measure(
+  name: string,
+  baseUrl: string,
+  tokens: CustomerTokens,
+  options: HttpBenchOptions,
+  log: (text: string) => void,
+): Promise<ClosedLoopResult> {
   const send = async (n: number) => {
-    const posted = await postOrder(baseUrl, orderBody(n));
+    const posted = await postOrder(baseUrl, orderBody(n), tokens);
     return posted.status === 201 ? undefined : `${posted.status} ${posted.error ?? ''}`;
   };
   await closedLoop(send, options.concurrency, options.warmUpMs);
@@ -84,14 +90,16 @@ export async function runHttpBench(
   const ordersDb = await services.createDatabase('bench_http_orders');
   const orders = await services.start({ service: 'orders', database: ordersDb });
   await seedBenchPrices(infrastructure.serverUrl, ordersDb);
-  const withOutbox = await measure('orders app (with outbox)', orders.baseUrl, options, log);
+  // The plain servers ignore the token; the orders app verifies it, a cost of the real thing.
+  const tokens = await CustomerTokens.sign(infrastructure.issuer);
+  const withOutbox = await measure('orders app (with outbox)', orders.baseUrl, tokens, options, log);
   await orders.stop();
 
   const rates: Record<string, number> = {};
   for (const mode of ['insert', 'outbox', 'dual-write'] as const) {
     const server = await plainServer(infrastructure, services, mode, topic);
     try {
-      rates[mode] = (await measure(`plain ${mode}`, server.baseUrl, options, log)).perSec;
+      rates[mode] = (await measure(`plain ${mode}`, server.baseUrl, tokens, options, log)).perSec;
     } finally {
       await server.process.stop();
     }

@@ -108,13 +108,17 @@ async function main(): Promise<void> {
   const sections = selectedSections(process.argv);
   log(`${profile.mode} run: ${[...sections].join(', ')}`);
   const infrastructure = await provisionInfrastructure(log);
-  const services = new ServiceSet({ serverUrl: infrastructure.serverUrl, brokers: infrastructure.brokers });
+  const services = new ServiceSet({
+    serverUrl: infrastructure.serverUrl,
+    brokers: infrastructure.brokers,
+    authEnv: infrastructure.authEnv,
+  });
   let stopping = false;
   const cleanUp = async () => {
     if (stopping) return;
     stopping = true;
     await services.tearDown().catch((error: Error) => log(`tear-down: ${error.message}`));
-    releaseInfrastructure(infrastructure);
+    await releaseInfrastructure(infrastructure);
   };
   process.once('SIGINT', () => void cleanUp().then(() => process.exit(130)));
   const nan = Number.NaN;

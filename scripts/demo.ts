@@ -5,9 +5,12 @@
 // happen within its deadline. Configuration: the same variables as `npm start` (ORDERS_PORT,
 // INVENTORY_PORT, LOYALTY_PORT, DATABASE_URL, KAFKA_BROKERS), with the same local defaults; the
 // databases are the services' default ones unless ORDERS_DATABASE_NAME, INVENTORY_DATABASE_NAME or
-// LOYALTY_DATABASE_NAME say otherwise (its own test runs it against throw-away databases).
+// LOYALTY_DATABASE_NAME say otherwise (its own test runs it against throw-away databases). Every
+// call carries a token of the issuer `npm start` runs (.local/dev-issuer/, or DEV_ISSUER_FILE):
+// the customer's for orders and accruals, an operator's to seed stock.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
+import { ADMIN_SCOPE } from '@app/auth';
 import { Topics } from '@app/contracts';
 import { databaseUrl } from '@app/database';
 import { Headers } from '@app/envelope';
@@ -19,6 +22,7 @@ import {
   findRepoRoot,
   freePort,
   localEnvironment,
+  localIssuer,
   mainEntry,
   NodeProcess,
   type RecordedMessage,
@@ -42,6 +46,9 @@ const brokers = env.KAFKA_BROKERS!.split(',');
 const url = (name: ServiceName) => `http://127.0.0.1:${servicePort(serviceNamed(name), env)}`;
 const urls: Record<ServiceName, string> = { orders: url('orders'), inventory: url('inventory'), loyalty: url('loyalty') };
 const databaseOf = (name: ServiceName) => env[`${name.toUpperCase()}_DATABASE_NAME`] || name;
+const { issuer, authEnv } = await localIssuer(env);
+const customerToken = (customerId: string) => issuer.sign({ sub: customerId });
+const adminToken = () => issuer.sign({ sub: 'demo-operator', scopes: [ADMIN_SCOPE] });
 
 let stepNo = 0;
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s`;
@@ -134,7 +141,7 @@ async function happyPath(): Promise<void> {
 
   const sku = uniqueSku('DEMO-TEA');
   step(`Seed stock and a price: PUT ${urls.inventory}/stock/${sku} {available: 10}; npm run orders:seed -- ${sku}=1250`);
-  const seeded = await requestJson('PUT', `${urls.inventory}/stock/${sku}`, { body: { available: 10 } });
+  const seeded = await requestJson('PUT', `${urls.inventory}/stock/${sku}`, { body: { available: 10 }, token: await adminToken() });
   check(seeded.status === 200, `seeding stock answered ${seeded.status}: ${seeded.text}`);
   say(`${sku}: ${JSON.stringify(seeded.body)}`);
   // Orders prices every line from its own price list: a request carries no price.
@@ -155,11 +162,13 @@ async function happyPath(): Promise<void> {
   const traceId = randomBytes(16).toString('hex');
   const traceparent = `00-${traceId}-${randomBytes(8).toString('hex')}-01`;
   const customerId = uniqueName('demo-customer');
-  step('Place an order: POST /orders, with a W3C traceparent as a traced caller would send');
+  const token = await customerToken(customerId);
+  step(`Place an order as customer ${customerId} (the subject of the bearer token): POST /orders, with a W3C traceparent`);
   say(`traceparent: ${traceparent}`);
   const placed = await requestJson('POST', `${urls.orders}/orders`, {
-    body: { customerId, items: [{ sku, quantity: 2 }] },
+    body: { items: [{ sku, quantity: 2 }] },
     headers: { 'Idempotency-Key': uniqueName('demo-key'), traceparent },
+    token,
   });
   check(placed.status === 201, `POST /orders answered ${placed.status}: ${placed.text}`);
   const orderId = placed.body.id as string;
@@ -222,16 +231,16 @@ async function happyPath(): Promise<void> {
   });
   say(`${commandId}: ${command.status} after ${command.attempts} call(s), ${command.points} points, traceparent ${command.traceparent}`);
   const accruals = await expectSoon('the accrual at loyalty', async () => {
-    const listed = await requestJson('GET', `${urls.loyalty}/accruals?customerId=${encodeURIComponent(customerId)}`);
+    const listed = await requestJson('GET', `${urls.loyalty}/accruals`, { token });
     return listed.body?.items?.length > 0 ? listed.body : undefined;
   });
   say(
-    `GET /accruals?customerId=${customerId}: ${JSON.stringify(accruals.items.map(({ orderId: id, points }: { orderId: string; points: number }) => ({ orderId: id, points })))}`,
+    `GET /accruals (as ${customerId}): ${JSON.stringify(accruals.items.map(({ orderId: id, points }: { orderId: string; points: number }) => ({ orderId: id, points })))}`,
   );
 
   step('Final status of the order');
   const final = await expectSoon('the order to reach RESERVED', async () => {
-    const order = await requestJson('GET', `${urls.orders}/orders/${orderId}`);
+    const order = await requestJson('GET', `${urls.orders}/orders/${orderId}`, { token });
     return order.body?.status === 'RESERVED' ? order.body : undefined;
   });
   say(`GET /orders/${orderId}: ${final.status}`);
@@ -252,7 +261,7 @@ async function happyPath(): Promise<void> {
 
 async function crashWindow(): Promise<void> {
   const sku = uniqueSku('DEMO-CAKE');
-  const seeded = await requestJson('PUT', `${urls.inventory}/stock/${sku}`, { body: { available: 5 } });
+  const seeded = await requestJson('PUT', `${urls.inventory}/stock/${sku}`, { body: { available: 5 }, token: await adminToken() });
   check(seeded.status === 200, `seeding stock answered ${seeded.status}: ${seeded.text}`);
   await seedPrice(sku, 4200);
   const port = await freePort();
@@ -265,6 +274,7 @@ async function crashWindow(): Promise<void> {
   cleanups.push(() => deleteConsumerGroups(brokers, groups));
   const processEnv = (group: string): NodeJS.ProcessEnv => ({
     ...env,
+    ...authEnv,
     ORDERS_PORT: String(port),
     DATABASE_NAME: databaseOf('orders'),
     KAFKA_CONSUMER_GROUP: group,
@@ -287,10 +297,11 @@ async function crashWindow(): Promise<void> {
   const doomed = await start(groups[0], failpointSpec);
   say(`started (pid ${doomed.child.pid}); it will SIGKILL itself after committing the order, before answering`);
   const customerId = uniqueName('demo-crash-customer');
-  const body = { customerId, items: [{ sku, quantity: 1 }] };
+  const token = await customerToken(customerId);
+  const body = { items: [{ sku, quantity: 1 }] };
 
   step('POST /orders to it with Idempotency-Key: the connection breaks instead of an answer');
-  const lost = await requestJson('POST', `${base}/orders`, { body, headers: { 'Idempotency-Key': key } }).then(
+  const lost = await requestJson('POST', `${base}/orders`, { body, headers: { 'Idempotency-Key': key }, token }).then(
     (response) => `an answer (${response.status})`,
     (error: Error) => error,
   );
@@ -307,7 +318,7 @@ async function crashWindow(): Promise<void> {
 
   step('Restart it without the failpoint; the client retries with the same Idempotency-Key');
   await start(groups[1]);
-  const retry = await requestJson('POST', `${base}/orders`, { body, headers: { 'Idempotency-Key': key } });
+  const retry = await requestJson('POST', `${base}/orders`, { body, headers: { 'Idempotency-Key': key }, token });
   check(
     retry.status === 201 && retry.body?.id === committed.id,
     `the retry answered ${retry.status} ${retry.text}, not the committed order ${committed.id}`,
@@ -317,7 +328,7 @@ async function crashWindow(): Promise<void> {
   step('The order completes, once');
   await expectSoon(
     'the crash-window order to reach RESERVED',
-    async () => (await requestJson('GET', `${urls.orders}/orders/${committed.id}`)).body?.status === 'RESERVED',
+    async () => (await requestJson('GET', `${urls.orders}/orders/${committed.id}`, { token })).body?.status === 'RESERVED',
   );
   await expectSoon(
     'its loyalty command to be DONE',

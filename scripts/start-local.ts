@@ -13,6 +13,8 @@ import {
   ensureKafka,
   findRepoRoot,
   type KafkaSource,
+  localIssuer,
+  devIssuerPort,
   localEnvironment,
   mainEntry,
   NodeProcess,
@@ -86,6 +88,17 @@ async function start(): Promise<void> {
   await assertPostgresAnswers(env.DATABASE_URL!);
   kafkaSource = await ensureKafka(env.KAFKA_BROKERS!.split(','), repoRoot);
   log(`Postgres at ${env.DATABASE_URL}; Kafka at ${env.KAFKA_BROKERS} (${kafkaSource})`);
+  // Tokens: the development issuer of this clone (key pair in .local/, JWKS and a client-credentials
+  // endpoint on DEV_ISSUER_PORT), unless the environment names a real provider (AUTH_JWKS_URL).
+  const { issuer, authEnv, external } = await localIssuer(env);
+  if (external) log(`tokens: the provider of AUTH_JWKS_URL=${env.AUTH_JWKS_URL}`);
+  else {
+    const port = devIssuerPort(env);
+    await assertPortFree(port, '127.0.0.1', `DEV_ISSUER_PORT=${port}`);
+    await issuer.listen(port, '127.0.0.1');
+    Object.assign(env, authEnv);
+    log(`tokens: development issuer at http://127.0.0.1:${port} (npm run -s token -- --sub c1)`);
+  }
 
   const { present, absent } = partitionByPresence(repoRoot);
   for (const service of absent) log(`${service.name}: skipped, apps/${service.name}/src has no main.ts/migrate.ts yet`);
@@ -127,6 +140,7 @@ async function start(): Promise<void> {
       'Local stack is up:',
       ...present.map((service) => `  ${service.name.padEnd(width)}  ${urls.get(service.name)}`),
       'API documents: <url>/docs. Health: <url>/health. Metrics: <url>/metrics.',
+      'Every API call needs a token: npm run -s token -- --sub c1 (a customer), --admin (may set stock).',
       ...(watch ? ['Watch mode: saved .ts files are recompiled and the apps that use them restart.'] : []),
       'Press Ctrl-C to stop.',
       '',

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { testInfrastructure } from '@test/fixtures';
+import { testAuthEnv, testInfrastructure } from '@test/fixtures';
 import { compiledEntry, findRepoRoot, NodeProcess, type ServiceName } from '@tools/local-stack';
 
 interface Case {
@@ -11,15 +11,25 @@ interface Case {
 }
 
 // Every required variable is left out and two are malformed, so the test proves the app reports
-// ALL problems in one go, not just the first it meets.
+// ALL problems in one go, not just the first it meets. No app starts without knowing whose tokens
+// to trust (AUTH_*), and inventory without its own credentials for loyalty (AUTH_CLIENT_*).
+const AUTH = ['AUTH_ISSUER', 'AUTH_AUDIENCE', 'AUTH_JWKS_URL'];
 const cases: Case[] = [
-  { service: 'orders', malformed: { ORDERS_PORT: 'abc', DATABASE_POOL_SIZE: '0' }, missing: ['DATABASE_URL', 'KAFKA_BROKERS'] },
+  { service: 'orders', malformed: { ORDERS_PORT: 'abc', DATABASE_POOL_SIZE: '0' }, missing: ['DATABASE_URL', 'KAFKA_BROKERS', ...AUTH] },
   {
     service: 'inventory',
     malformed: { INVENTORY_PORT: 'abc', DATABASE_POOL_SIZE: '0' },
-    missing: ['DATABASE_URL', 'KAFKA_BROKERS', 'LOYALTY_BASE_URL'],
+    missing: [
+      'DATABASE_URL',
+      'KAFKA_BROKERS',
+      'LOYALTY_BASE_URL',
+      ...AUTH,
+      'AUTH_CLIENT_TOKEN_URL',
+      'AUTH_CLIENT_ID',
+      'AUTH_CLIENT_SECRET',
+    ],
   },
-  { service: 'loyalty', malformed: { LOYALTY_PORT: 'abc', DATABASE_POOL_SIZE: '0' }, missing: ['DATABASE_URL'] },
+  { service: 'loyalty', malformed: { LOYALTY_PORT: 'abc', DATABASE_POOL_SIZE: '0' }, missing: ['DATABASE_URL', ...AUTH] },
 ];
 
 /** Runs the compiled server with exactly `env` (plus PATH); resolves when it exits or is killed. */
@@ -68,7 +78,13 @@ describe('configuration validation at start-up', () => {
       // The test broker keeps records for the broker default (7 days); the inbox here, one minute.
       const { code, signal, stderr } = await runServer(
         service,
-        { DATABASE_URL: serverUrl, KAFKA_BROKERS: brokers.join(','), LOYALTY_BASE_URL: 'http://127.0.0.1:1', INBOX_RETENTION_MS: '60000' },
+        {
+          ...testAuthEnv(),
+          DATABASE_URL: serverUrl,
+          KAFKA_BROKERS: brokers.join(','),
+          LOYALTY_BASE_URL: 'http://127.0.0.1:1',
+          INBOX_RETENTION_MS: '60000',
+        },
         60_000,
       );
       expect({ signal, exitedNonZero: code !== null && code !== 0 }).toEqual({ signal: null, exitedNonZero: true });

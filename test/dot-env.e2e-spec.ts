@@ -26,14 +26,23 @@ describe('.env at start-up', () => {
   afterAll(() => rmSync(directory, { recursive: true, force: true }));
 
   it('when the working directory has a .env, then its variables are read (its malformed values are reported)', async () => {
-    expect(await reportedProblems({})).toEqual({ code: 1, reported: ['DATABASE_POOL_SIZE', 'DATABASE_URL', 'LOYALTY_PORT'] });
+    expect(await reportedProblems({})).toEqual({
+      code: 1,
+      reported: ['AUTH_AUDIENCE', 'AUTH_ISSUER', 'AUTH_JWKS_URL', 'DATABASE_POOL_SIZE', 'DATABASE_URL', 'LOYALTY_PORT'],
+    });
   });
 
   it('when the environment sets a variable the .env also sets, then the environment wins', async () => {
-    expect(await reportedProblems({ LOYALTY_PORT: '3002' })).toEqual({ code: 1, reported: ['DATABASE_POOL_SIZE', 'DATABASE_URL'] });
+    expect(await reportedProblems({ LOYALTY_PORT: '3002' })).toEqual({
+      code: 1,
+      reported: ['AUTH_AUDIENCE', 'AUTH_ISSUER', 'AUTH_JWKS_URL', 'DATABASE_POOL_SIZE', 'DATABASE_URL'],
+    });
   });
 
   it('when NODE_ENV is test, then .env is ignored: a test sets exactly the environment it means', async () => {
-    expect(await reportedProblems({ NODE_ENV: 'test' })).toEqual({ code: 1, reported: ['DATABASE_URL'] });
+    expect(await reportedProblems({ NODE_ENV: 'test' })).toEqual({
+      code: 1,
+      reported: ['AUTH_AUDIENCE', 'AUTH_ISSUER', 'AUTH_JWKS_URL', 'DATABASE_URL'],
+    });
   });
 });

@@ -119,7 +119,7 @@ export class ChaosCluster {
     const nodes = options.kafkaNodes ?? 1;
     step(nodes === 1 ? 'starting a private Kafka broker' : `starting a private Kafka cluster of ${nodes} nodes`);
     const broker: ChaosKafka = nodes === 1 ? new SingleBroker(await PrivateKafka.start()) : await LocalKafkaCluster.start({ nodes });
-    const services = new TestServices({ serverUrl: testInfrastructure().serverUrl, brokers: broker.brokers });
+    const services = new TestServices({ ...testInfrastructure(), brokers: broker.brokers });
     try {
       const databases: ChaosDatabases = {
         orders: await services.createDatabase('chaos_orders'),

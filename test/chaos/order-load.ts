@@ -1,4 +1,4 @@
-import type { OrderLineBody, PlaceOrderBody } from '@test/fixtures';
+import { customerToken, type OrderLineBody, type PlaceOrderBody, placeOrderPayload } from '@test/fixtures';
 import { requestJson } from '@tools/local-stack';
 import type { SeededRandom } from './seeded-random.js';
 
@@ -46,10 +46,11 @@ async function send<T>(
   url: string,
   body: unknown,
   headers: Record<string, string>,
+  token: string,
   timeoutMs: number,
 ): Promise<Attempt<T>> {
   try {
-    const response = await requestJson<T>(method, url, { body, headers, timeoutMs });
+    const response = await requestJson<T>(method, url, { body, headers, token, timeoutMs });
     if (response.status >= 500) return { kind: 'retry', reason: `${response.status} ${response.text.slice(0, 200)}` };
     return { kind: 'answer', status: response.status, body: response.body, text: response.text };
   } catch (error) {
@@ -96,10 +97,19 @@ async function placeOne(index: number, options: OrderLoadOptions, random: Seeded
     requests: 0,
   };
   const headers = { 'Idempotency-Key': outcome.idempotencyKey };
+  // The customer signs every request of the order with their own token, the cancel included.
+  const token = await customerToken(outcome.body.customerId);
   const post = async (): Promise<boolean> => {
     for (let attempt = 1; ; attempt++) {
       outcome.requests++;
-      const result = await send<{ id: string }>('POST', `${random.pick(options.ordersUrls)}/orders`, outcome.body, headers, timeoutMs);
+      const result = await send<{ id: string }>(
+        'POST',
+        `${random.pick(options.ordersUrls)}/orders`,
+        placeOrderPayload(outcome.body),
+        headers,
+        token,
+        timeoutMs,
+      );
       if (result.kind === 'answer' && result.status === 201) {
         if (!outcome.orderIds.includes(result.body.id)) outcome.orderIds.push(result.body.id);
         return true;
@@ -122,20 +132,21 @@ async function placeOne(index: number, options: OrderLoadOptions, random: Seeded
   }
   if (random.chance(options.cancelRatio)) {
     await sleep(random.int(0, 2000));
-    outcome.cancel = await cancel(outcome.orderIds[0], options, random, deadline, timeoutMs);
+    outcome.cancel = await cancel(outcome.orderIds[0], token, options, random, deadline, timeoutMs);
   }
   return outcome;
 }
 
 async function cancel(
   orderId: string,
+  token: string,
   options: OrderLoadOptions,
   random: SeededRandom,
   deadline: number,
   timeoutMs: number,
 ): Promise<NonNullable<OrderOutcome['cancel']>> {
   for (let attempt = 1; ; attempt++) {
-    const result = await send('POST', `${random.pick(options.ordersUrls)}/orders/${orderId}/cancel`, undefined, {}, timeoutMs);
+    const result = await send('POST', `${random.pick(options.ordersUrls)}/orders/${orderId}/cancel`, undefined, {}, token, timeoutMs);
     if (result.kind === 'answer') {
       if (result.status === 200 || result.status === 201) return 'acknowledged';
       if (result.status === 409) return 'not-cancellable';

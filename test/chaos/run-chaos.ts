@@ -1,5 +1,6 @@
 // `npm run chaos -- --orders N --rate R --kill-every-ms M --seed S`: the chaos soak (see
 // test/chaos/chaos-soak.ts and docs/chaos.md). Exits 1 on any violation.
+import { startTestIssuer } from '@test/fixtures';
 import { assertPostgresAnswers, localEnvironment } from '@tools/local-stack';
 import { parseChaosArgs } from './chaos-options.js';
 import { formatChaosReport, runChaosSoak } from './chaos-soak.js';
@@ -11,6 +12,8 @@ process.env.KAFKAJS_NO_PARTITIONER_WARNING = '1';
 try {
   const options = parseChaosArgs(process.argv.slice(2));
   await assertPostgresAnswers(env.DATABASE_URL!);
+  // The apps verify every token against this run's issuer, as under Jest (test/setup/global-setup.mjs).
+  await startTestIssuer();
   const report = await runChaosSoak(options);
   console.log(formatChaosReport(report));
   process.exit(report.violations.length > 0 ? 1 : 0);

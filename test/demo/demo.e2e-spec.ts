@@ -1,7 +1,8 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { TestServices } from '@test/fixtures';
-import { findRepoRoot, NodeProcess, type ServiceProcess } from '@tools/local-stack';
+import { testIssuer, TestServices } from '@test/fixtures';
+import { findRepoRoot, NodeProcess, type ServiceProcess, uniqueName } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 
 /**
@@ -15,6 +16,9 @@ const portOf = (service: ServiceProcess) => new URL(service.baseUrl).port;
 describe('npm run demo', () => {
   const services = new TestServices();
   let env: NodeJS.ProcessEnv;
+  // The demo signs its tokens with the issuer of `npm start`, read from its state file: here the
+  // run's test issuer, written where DEV_ISSUER_FILE points (git-ignored, removed after).
+  const issuerFile = join(findRepoRoot(), '.local', 'test-issuers', `${uniqueName('demo')}.json`);
 
   beforeAll(async () => {
     const { inventory, loyalty, databases } = await startInventoryWithLoyalty(services, 'demo');
@@ -31,10 +35,17 @@ describe('npm run demo', () => {
       ORDERS_DATABASE_NAME: ordersDatabase,
       INVENTORY_DATABASE_NAME: databases.inventory,
       LOYALTY_DATABASE_NAME: databases.loyalty,
+      ...services.infrastructure.authEnv,
+      DEV_ISSUER_FILE: issuerFile,
     };
+    mkdirSync(join(issuerFile, '..'), { recursive: true });
+    writeFileSync(issuerFile, testIssuer().serialize(), { mode: 0o600 });
   });
 
-  afterAll(() => services.tearDown());
+  afterAll(async () => {
+    rmSync(issuerFile, { force: true });
+    await services.tearDown();
+  });
 
   it('when the system runs, then every step is narrated, the crash window heals and it exits 0 within two minutes', async () => {
     const started = Date.now();

@@ -2,7 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { DeadLetterHeaders, deadLetterTopic, Headers } from '@app/envelope';
 import {
-  type OrderView,
+  cancelOrder,
+  getOrder,
   placeOrder,
   publishRecords,
   seedPrices,
@@ -11,15 +12,7 @@ import {
   TestServices,
   waitForInboxMessage,
 } from '@test/fixtures';
-import {
-  queryTestDatabase,
-  requestJson,
-  type ServiceProcess,
-  type TopicRecorder,
-  uniqueName,
-  uniqueSku,
-  waitFor,
-} from '@tools/local-stack';
+import { queryTestDatabase, type ServiceProcess, type TopicRecorder, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 
 /**
@@ -68,7 +61,7 @@ describe('cancel before create (orders, inventory, loyalty as real processes)', 
     });
     expect(letter.headers[Headers.messageType]).toBe('OrderCreated');
 
-    const cancelled = await requestJson<OrderView>('POST', `${orders.baseUrl}/orders/${order.id}/cancel`);
+    const cancelled = await cancelOrder(orders.baseUrl, order.id, order.customerId);
     expect(cancelled).toMatchObject({ status: 200, body: { status: 'CANCELLED' } });
     await waitFor(async () => (await sql('inventory', 'SELECT 1 FROM cancelled_orders WHERE order_id = $1', [order.id])).length > 0, {
       timeoutMs: 30_000,
@@ -102,6 +95,6 @@ describe('cancel before create (orders, inventory, loyalty as real processes)', 
       consumer: 'orders.reservation-results',
       description: 'orders to apply the answer',
     });
-    expect((await requestJson<OrderView>('GET', `${orders.baseUrl}/orders/${order.id}`)).body).toMatchObject({ status: 'CANCELLED' });
+    expect((await getOrder(orders.baseUrl, order.id, order.customerId)).body).toMatchObject({ status: 'CANCELLED' });
   });
 });

@@ -1,5 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import {
+  cancelOrder as cancelOrderAs,
+  customerToken,
+  getOrder as getOrderAs,
+  getStock,
+  listAccruals,
   type OrderLineBody,
   type OrderView,
   seedPrices,
@@ -52,23 +57,21 @@ describe('order flow end to end (orders, inventory, loyalty as real processes)',
   const sql = (database: keyof typeof databases, text: string, params: unknown[] = []) =>
     queryTestDatabase<Record<string, any>>(serverUrl, databases[database]!, text, params);
 
+  /** Order id -> the customer who placed it: each reads and cancels as its owner. */
+  const owners = new Map<string, string>();
   async function placeOrder(customerId: string, items: OrderLineBody[]): Promise<OrderView> {
     const order = await postOrder(orders.baseUrl, { customerId, items });
     placed.push(order.id);
+    owners.set(order.id, customerId);
     return order;
   }
-  const getOrder = async (id: string) => (await requestJson<OrderView>('GET', `${orders.baseUrl}/orders/${id}`)).body;
-  const cancelOrder = (id: string) => requestJson<OrderView>('POST', `${orders.baseUrl}/orders/${id}/cancel`);
-  const stockOf = async (sku: string) =>
-    (await requestJson('GET', `${inventory.baseUrl}/stock/${sku}`)).body as { available: number; reserved: number };
-  const accrualsOf = async (customerId: string) =>
-    (await requestJson('GET', `${loyalty.baseUrl}/accruals?customerId=${encodeURIComponent(customerId)}`)).body as {
-      totalPoints: number;
-      items: { orderId: string; points: number }[];
-    };
+  const getOrder = async (id: string) => (await getOrderAs(orders.baseUrl, id, owners.get(id)!)).body;
+  const cancelOrder = (id: string) => cancelOrderAs(orders.baseUrl, id, owners.get(id)!);
+  const stockOf = (sku: string) => getStock(inventory.baseUrl, sku);
+  const accrualsOf = async (customerId: string) => (await listAccruals(loyalty.baseUrl, customerId)).body;
 
   const balanceOf = async (customerId: string) =>
-    (await requestJson('GET', `${loyalty.baseUrl}/balance?customerId=${encodeURIComponent(customerId)}`)).body as {
+    (await requestJson('GET', `${loyalty.baseUrl}/balance`, { token: await customerToken(customerId) })).body as {
       accruedPoints: number;
       reversedPoints: number;
       balancePoints: number;
@@ -179,6 +182,24 @@ describe('order flow end to end (orders, inventory, loyalty as real processes)',
       { timeoutMs: 30_000, description: `the reversal of ${order.id} at loyalty` },
     );
     expect(balance).toEqual({ customerId, accruedPoints: 10, reversedPoints: 10, balancePoints: 0 });
+  });
+
+  it('when another customer reads or cancels an order, then both answer 404 as for a missing order and the order is untouched', async () => {
+    const order = await placeOrder(uniqueName('e2e-owner'), [{ sku: SKUS.banana, quantity: 1 }]);
+    const intruder = uniqueName('e2e-intruder');
+
+    const read = await getOrderAs(orders.baseUrl, order.id, intruder);
+    const cancel = await cancelOrderAs(orders.baseUrl, order.id, intruder);
+    const missing = await getOrderAs(orders.baseUrl, '00000000-0000-4000-8000-000000000000', intruder);
+
+    for (const response of [read, cancel]) {
+      expect(response.status).toBe(404);
+      expect(response.headers.get('content-type')).toContain('application/problem+json');
+      expect(response.body).toMatchObject({ code: 'ORDERS.NOT_FOUND' });
+      // The same shape as a missing order's, so an id cannot be probed for existence.
+      expect(Object.keys(response.body as object).sort()).toEqual(Object.keys(missing.body).sort());
+    }
+    expect((await finalState(order.id)).status).toBe('RESERVED');
   });
 
   it('when an order wants more than is in stock, then it ends REJECTED with INVENTORY.INSUFFICIENT_STOCK and stock is unchanged', async () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { placeOrder, seedPrices, testInfrastructure, TestServices } from '@test/fixtures';
+import { adminToken, customerToken, placeOrder, seedPrices, serviceToken, testInfrastructure, TestServices } from '@test/fixtures';
 import { queryTestDatabase, requestJson, type ServiceProcess, uniqueName, uniqueSku } from '@tools/local-stack';
 import { expectProblem } from '../support/problem-details.js';
 
@@ -60,12 +60,23 @@ describe('error answers of every app (real processes)', () => {
 
   afterAll(() => services.tearDown());
 
-  const send = (service: ServiceProcess, { method, path, body, rawBody, headers }: Case) =>
-    requestJson(method, `${service.baseUrl}${path}`, { body, rawBody, headers });
+  /** As the caller each app serves: a customer at orders, inventory's service at loyalty, an operator at inventory. */
+  const send = async (service: ServiceProcess, { method, path, body, rawBody, headers }: Case) => {
+    const token = service === orders ? await customerToken('problems') : service === loyalty ? await serviceToken() : await adminToken();
+    return requestJson(method, `${service.baseUrl}${path}`, { body, rawBody, headers, token });
+  };
 
   it.each([
     ...everyApp('/orders'),
-    { name: 'an invalid body', method: 'POST', path: '/orders', body: { customerId: '' }, status: 400, code: 'REQUEST.VALIDATION_FAILED' },
+    { name: 'an invalid body', method: 'POST', path: '/orders', body: { items: [] }, status: 400, code: 'REQUEST.VALIDATION_FAILED' },
+    {
+      name: 'a customerId in the body',
+      method: 'POST',
+      path: '/orders',
+      body: { customerId: 'someone-else', items: [{ sku: 'SKU-1', quantity: 1, unitPriceCents: 1 }] },
+      status: 400,
+      code: 'REQUEST.VALIDATION_FAILED',
+    },
     { name: 'an id that is not a UUID', method: 'GET', path: '/orders/42', status: 400, code: 'REQUEST.VALIDATION_FAILED' },
     { name: 'an unknown order', method: 'GET', path: `/orders/${randomUUID()}`, status: 404, code: 'ORDERS.NOT_FOUND' },
   ] satisfies Case[])('when orders gets $name, then it answers $status problem details with $code', async (request) => {
@@ -93,7 +104,7 @@ describe('error answers of every app (real processes)', () => {
       status: 400,
       code: 'REQUEST.VALIDATION_FAILED',
     },
-    { name: 'a query without customerId', method: 'GET', path: '/accruals', status: 400, code: 'REQUEST.VALIDATION_FAILED' },
+    { name: 'a customerId query', method: 'GET', path: '/accruals?customerId=c1', status: 400, code: 'REQUEST.VALIDATION_FAILED' },
   ] satisfies Case[])('when loyalty gets $name, then it answers $status problem details with $code', async (request) => {
     expectProblem(await send(loyalty, request), request.status, request.code);
   });
@@ -116,7 +127,8 @@ describe('error answers of every app (real processes)', () => {
 
   it('when a validation fails, then the body names each field in `fields` and describes each problem in `errors`', async () => {
     const response = await requestJson('POST', `${orders.baseUrl}/orders`, {
-      body: { customerId: 'c', items: [{ sku: 'SKU-1', quantity: 0, unitPriceCents: -1 }] },
+      body: { items: [{ sku: 'SKU-1', quantity: 0, unitPriceCents: -1 }] },
+      token: await customerToken('c'),
     });
     expectProblem(response, 400, 'REQUEST.VALIDATION_FAILED');
     expect(response.body.fields).toEqual(['items[0].quantity', 'items[0].unitPriceCents']);
@@ -143,10 +155,11 @@ describe('error answers of every app (real processes)', () => {
 
   it('when the same Idempotency-Key comes with another body, then loyalty answers 422 problem details naming the header', async () => {
     const key = uniqueName('problems-reuse');
-    const post = (points: number) =>
+    const post = async (points: number) =>
       requestJson('POST', `${loyalty.baseUrl}/accruals`, {
         body: { customerId: 'c', orderId: randomUUID(), points },
         headers: { 'Idempotency-Key': key },
+        token: await serviceToken(),
       });
     expect((await post(1)).status).toBe(201);
     const reused = await post(2);
@@ -158,7 +171,8 @@ describe('error answers of every app (real processes)', () => {
     const order = await placeOrder(orders.baseUrl, { customerId: 'problems', items: [{ sku: 'SKU-1', quantity: 1 }] });
     // The relay is off: the rejection is written as inventory's answer would leave it.
     await queryTestDatabase(serverUrl, ordersDatabase, `UPDATE orders SET status = 'REJECTED' WHERE id = $1`, [order.id]);
-    expectProblem(await requestJson('POST', `${orders.baseUrl}/orders/${order.id}/cancel`), 409, 'ORDERS.NOT_CANCELLABLE');
+    const cancel = await requestJson('POST', `${orders.baseUrl}/orders/${order.id}/cancel`, { token: await customerToken('problems') });
+    expectProblem(cancel, 409, 'ORDERS.NOT_CANCELLABLE');
   });
 
   it('when the transaction fails inside the server, then orders answers 500 problem details that reveal nothing of the cause', async () => {
@@ -166,7 +180,8 @@ describe('error answers of every app (real processes)', () => {
     await queryTestDatabase(serverUrl, ordersDatabase, `ALTER TABLE outbox_messages ADD CONSTRAINT ${constraint} CHECK (false) NOT VALID`);
     try {
       const response = await requestJson('POST', `${orders.baseUrl}/orders`, {
-        body: { customerId: 'c', items: [{ sku: 'SKU-1', quantity: 1 }] },
+        body: { items: [{ sku: 'SKU-1', quantity: 1 }] },
+        token: await customerToken('c'),
       });
       expectProblem(response, 500, 'SERVER.INTERNAL_ERROR');
       expect(response.text).not.toMatch(new RegExp(`${constraint}|outbox_messages|violates`));

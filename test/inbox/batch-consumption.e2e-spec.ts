@@ -5,6 +5,7 @@ import { DeadLetterHeaders, deadLetterTopic, Headers } from '@app/envelope';
 import { createKafka } from '@app/kafka';
 import {
   eventRecord,
+  getOrder,
   orderCreatedPayload,
   placeOrder,
   publishRecords,
@@ -15,7 +16,7 @@ import {
   TestServices,
   waitForDeadLetter,
 } from '@test/fixtures';
-import { committedOffsets, queryTestDatabase, requestJson, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
+import { committedOffsets, queryTestDatabase, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 import { InboxFailpoints } from '@app/inbox';
 
@@ -162,13 +163,10 @@ describe('a failing message in the middle of a batch (orders applying reservatio
     const letter = await waitForDeadLetter(deadLetters, Topics.reservations, positions[1], { attempts: MAX_ATTEMPTS });
     expect(letter.headers[DeadLetterHeaders.reason]).toBe('HANDLER_FAILED');
     for (const order of [first, last]) {
-      await waitFor(
-        async () => (await requestJson<{ status: string }>('GET', `${orders.baseUrl}/orders/${order.id}`)).body.status === 'RESERVED',
-        {
-          timeoutMs: 60_000,
-          description: `order ${order.id} to be RESERVED`,
-        },
-      );
+      await waitFor(async () => (await getOrder(orders.baseUrl, order.id, body.customerId)).body.status === 'RESERVED', {
+        timeoutMs: 60_000,
+        description: `order ${order.id} to be RESERVED`,
+      });
     }
     expect(
       await scrapeMetric(orders.baseUrl, 'inbox_batch_fallbacks_total', { consumer: 'orders.reservation-results' }),

@@ -3,6 +3,7 @@ import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
 import {
   eventRecord,
+  listAccruals,
   logLinesMentioning,
   MetricBaseline,
   orderCreatedPayload,
@@ -12,7 +13,7 @@ import {
   testInfrastructure,
   TestServices,
 } from '@test/fixtures';
-import { committedOffsets, queryTestDatabase, requestJson, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
+import { committedOffsets, queryTestDatabase, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 import { InventoryFailpoints } from '@apps/inventory';
 
@@ -78,7 +79,7 @@ describe('redelivered order events (real inventory and loyalty processes)', () =
     await duplicates.waitForIncrease({ description: 'the second copy to be skipped as a duplicate' });
     expect(await settledEffects(order.orderId)).toMatchObject({ reservations: 1, commands: 1, accruals: 1 });
     expect(await duplicates.increase()).toBe(1);
-    const accrued = await requestJson('GET', `${loyalty.baseUrl}/accruals?customerId=${order.customerId}`);
+    const accrued = await listAccruals(loyalty.baseUrl, order.customerId);
     expect(accrued.body).toMatchObject({ totalPoints: 25, items: [{ orderId: order.orderId, points: 25 }] });
   });
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
-import { scrapeMetric, setStock, TestServices } from '@test/fixtures';
+import { customerToken, scrapeMetric, serviceToken, setStock, TestServices } from '@test/fixtures';
 import { requestJson, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { parse } from 'yaml';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
@@ -38,9 +38,10 @@ describe('the running services, as an operator and a client see them', () => {
   it('when requests succeed and fail, then http_request_duration_seconds counts them by route template and status', async () => {
     const sku = uniqueSku('METRICS');
     await setStock(inventory.baseUrl, sku, 5);
-    const missing = await requestJson('GET', `${orders.baseUrl}/orders/00000000-0000-4000-8000-000000000000`);
+    const token = await customerToken(uniqueName('metrics-customer'));
+    const missing = await requestJson('GET', `${orders.baseUrl}/orders/00000000-0000-4000-8000-000000000000`, { token });
     expect(missing.status).toBe(404);
-    const invalid = await requestJson('POST', `${orders.baseUrl}/orders`, { body: { customerId: '' } });
+    const invalid = await requestJson('POST', `${orders.baseUrl}/orders`, { body: { items: [] }, token });
     expect(invalid.status).toBe(400);
     await requestJson('GET', `${orders.baseUrl}/no-such-route/${uniqueName('x')}`);
 
@@ -56,10 +57,11 @@ describe('the running services, as an operator and a client see them', () => {
   it('when a request is repeated with the same Idempotency-Key, then idempotency_replays_total counts the replay', async () => {
     const key = uniqueName('metrics-accrual');
     const body = { customerId: uniqueName('customer'), orderId: crypto.randomUUID(), points: 7 };
-    const first = await requestJson('POST', `${loyalty.baseUrl}/accruals`, { body, headers: { 'Idempotency-Key': key } });
+    const token = await serviceToken();
+    const first = await requestJson('POST', `${loyalty.baseUrl}/accruals`, { body, headers: { 'Idempotency-Key': key }, token });
     expect(first.status).toBe(201);
     const before = await scrapeMetric(loyalty.baseUrl, 'idempotency_replays_total', { route: '/accruals' });
-    const again = await requestJson('POST', `${loyalty.baseUrl}/accruals`, { body, headers: { 'Idempotency-Key': key } });
+    const again = await requestJson('POST', `${loyalty.baseUrl}/accruals`, { body, headers: { 'Idempotency-Key': key }, token });
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(await scrapeMetric(loyalty.baseUrl, 'idempotency_replays_total', { route: '/accruals' })).toBe(before + 1);
   });

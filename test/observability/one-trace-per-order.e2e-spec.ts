@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
-import { eventRecord, orderCreatedPayload, publishRecords, seedPrices, setStock, testInfrastructure, TestServices } from '@test/fixtures';
+import { customerToken, eventRecord, orderCreatedPayload, publishRecords, seedPrices, setStock, testInfrastructure, TestServices } from '@test/fixtures';
 import { requestJson, type ServiceProcess, type TopicRecorder, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { CountingProxy } from '../support/counting-proxy.js';
 import { FAST_LOYALTY_DISPATCH } from '../support/inventory-with-loyalty.js';
@@ -69,14 +69,16 @@ describe('one trace per order across orders, inventory and loyalty', () => {
     const traceId = randomBytes(16).toString('hex');
     const callerSpanId = randomBytes(8).toString('hex');
     const customerId = uniqueName('trace-customer');
+    const token = await customerToken(customerId);
     const created = await requestJson('POST', `${orders.baseUrl}/orders`, {
-      body: { customerId, items: [{ sku, quantity: 2 }] },
+      body: { items: [{ sku, quantity: 2 }] },
       headers: { traceparent: `00-${traceId}-${callerSpanId}-01` },
+      token,
     });
     expect(created.status).toBe(201);
     const orderId = created.body.id as string;
 
-    await waitFor(async () => (await requestJson('GET', `${orders.baseUrl}/orders/${orderId}`)).body.status === 'RESERVED', {
+    await waitFor(async () => (await requestJson('GET', `${orders.baseUrl}/orders/${orderId}`, { token })).body.status === 'RESERVED', {
       timeoutMs: 60_000,
       description: `order ${orderId} to be RESERVED`,
     });

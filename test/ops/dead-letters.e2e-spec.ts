@@ -3,16 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type StockReserved, Topics } from '@app/contracts';
 import { DeadLetterHeaders, deadLetterTopic, Headers } from '@app/envelope';
 import { createKafka, ensureTopics } from '@app/kafka';
-import { eventRecord, publishRecords, type RecordPosition, TestServices, waitForDeadLetter } from '@test/fixtures';
-import {
-  queryTestDatabase,
-  readTopicUntil,
-  requestJson,
-  type ServiceProcess,
-  type TopicRecorder,
-  uniqueName,
-  waitFor,
-} from '@tools/local-stack';
+import { eventRecord, getOrder, publishRecords, type RecordPosition, TestServices, waitForDeadLetter } from '@test/fixtures';
+import { queryTestDatabase, readTopicUntil, type ServiceProcess, type TopicRecorder, uniqueName, waitFor } from '@tools/local-stack';
 import { runOps } from '../support/run-ops.js';
 
 /**
@@ -102,7 +94,7 @@ describe('npm run ops -- dlq (real broker, real orders process)', () => {
     expect(replayed).toBeDefined();
     const order = await waitFor(
       async () => {
-        const { body } = await requestJson('GET', `${orders.baseUrl}/orders/${orderId}`);
+        const { body } = await getOrder(orders.baseUrl, orderId, 'ops-customer');
         return body?.status === 'RESERVED' ? body : undefined;
       },
       { timeoutMs: 60_000, description: `order ${orderId} to be RESERVED by the replayed answer` },

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { placeOrder, seedPrices, TestServices } from '@test/fixtures';
+import { listAccruals, placeOrder, seedPrices, TestServices } from '@test/fixtures';
 import {
   migrateServiceDatabase,
   queryTestDatabase,
@@ -119,7 +119,7 @@ describe('npm run ops -- outbox and loyalty (real Postgres, real processes)', ()
           description: `${commandId} to be DONE`,
         },
       );
-      const { body } = await requestJson('GET', `${loyalty.baseUrl}/accruals?customerId=${encodeURIComponent(customerId)}`);
+      const { body } = await listAccruals(loyalty.baseUrl, customerId);
       expect(body).toMatchObject({ totalPoints: 12, items: [{ orderId, points: 12 }] });
       const after = await runOps(infrastructure, ['loyalty', 'parked', '--database', inventoryDatabase]);
       expect(after.stdout).toContain('0 parked loyalty command(s)');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
-import { countRows, PrivateKafka, seedPrices, testInfrastructure, TestServices } from '@test/fixtures';
+import { countRows, customerToken, placeOrderPayload, PrivateKafka, seedPrices, testInfrastructure, TestServices } from '@test/fixtures';
 import {
   queryTestDatabase,
   readTopicUntil,
@@ -66,7 +66,11 @@ describe('orders keep coming while Kafka is down (private broker, real orders pr
 
     const ids: string[] = [];
     for (let n = 0; n < ORDERS_DURING_OUTAGE; n += 1) {
-      const created = await requestJson('POST', `${orders.baseUrl}/orders`, { body: order(n), timeoutMs: 10_000 });
+      const created = await requestJson('POST', `${orders.baseUrl}/orders`, {
+        body: placeOrderPayload(order(n)),
+        token: await customerToken(order(n).customerId),
+        timeoutMs: 10_000,
+      });
       expect(created.status).toBe(201);
       ids.push(created.body.id);
     }

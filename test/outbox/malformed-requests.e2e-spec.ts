@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { countRows, placeOrder, seedPrices, testInfrastructure, TestServices } from '@test/fixtures';
+import { countRows, customerToken, placeOrder, seedPrices, testInfrastructure, TestServices } from '@test/fixtures';
 import { type JsonResponse, requestJson, type ServiceProcess, uniqueName } from '@tools/local-stack';
 import { expectProblem } from '../support/problem-details.js';
 
@@ -9,7 +9,9 @@ const TABLES = ['orders', 'order_items', 'outbox_messages', 'idempotency_keys'] 
 const BODY_LIMIT_BYTES = 4096;
 
 const line = { sku: 'SKU-1', quantity: 1 };
-const valid = { customerId: 'malformed-suite', items: [line] };
+/** The customer of every request here: the subject of the token sent. */
+const CUSTOMER = 'malformed-suite';
+const valid = { items: [line] };
 const withLine = (overrides: Record<string, unknown>) => ({ ...valid, items: [{ ...line, ...overrides }] });
 
 interface Case {
@@ -58,16 +60,16 @@ const cases: Case[] = [
     field: 'items[0].color',
   },
   {
-    name: 'missing customerId',
+    name: "a customerId in the body (the customer is the token's subject)",
     method: 'POST',
     path: '/orders',
-    body: { items: [line] },
+    body: { ...valid, customerId: CUSTOMER },
     status: 400,
     code: 'REQUEST.VALIDATION_FAILED',
     field: 'customerId',
   },
   {
-    name: 'customerId of 65 characters',
+    name: 'a customerId of 65 characters in the body',
     method: 'POST',
     path: '/orders',
     body: { ...valid, customerId: 'c'.repeat(65) },
@@ -169,7 +171,7 @@ const cases: Case[] = [
     name: `body over HTTP_BODY_LIMIT_BYTES (${BODY_LIMIT_BYTES})`,
     method: 'POST',
     path: '/orders',
-    body: { ...valid, customerId: 'x'.repeat(BODY_LIMIT_BYTES) },
+    body: { ...valid, padding: 'x'.repeat(BODY_LIMIT_BYTES) },
     status: 413,
     code: 'REQUEST.BODY_TOO_LARGE',
   },
@@ -197,7 +199,7 @@ const cases: Case[] = [
     name: 'same Idempotency-Key with a different body',
     method: 'POST',
     path: '/orders',
-    body: { ...valid, customerId: 'someone-else' },
+    body: { items: [{ ...line, quantity: 2 }] },
     headers: { 'Idempotency-Key': seedKey },
     status: 422,
     code: 'IDEMPOTENCY.KEY_REUSED',
@@ -243,7 +245,7 @@ describe('malformed requests to the orders API (real orders process)', () => {
       env: { HTTP_BODY_LIMIT_BYTES: String(BODY_LIMIT_BYTES) },
     });
     await seedPrices(serverUrl, database, { 'SKU-1': 100 });
-    await placeOrder(orders.baseUrl, valid, { idempotencyKey: seedKey });
+    await placeOrder(orders.baseUrl, { customerId: CUSTOMER, ...valid }, { idempotencyKey: seedKey });
     before = await countRows(serverUrl, database, TABLES);
     expect(before).toEqual({ orders: 1, order_items: 1, outbox_messages: 1, idempotency_keys: 1 });
   });
@@ -254,7 +256,7 @@ describe('malformed requests to the orders API (real orders process)', () => {
     'when the request has $name, then it gets $status problem details with $code',
     async ({ method, path, body, rawBody, headers, status, code, field }) => {
       const url = `${orders.baseUrl}${path.replace(':unknown', randomUUID())}`;
-      const response = await requestJson(method, url, { body, rawBody, headers });
+      const response = await requestJson(method, url, { body, rawBody, headers, token: await customerToken(CUSTOMER) });
       expectProblem(response, status, code);
       if (field) expect(fieldsNamed(response)).toContain(field);
       expect(await countRows(serverUrl, database, TABLES)).toEqual(before);
@@ -267,9 +269,11 @@ describe('malformed requests to the orders API (real orders process)', () => {
 
   it('when a request with a fresh Idempotency-Key is rejected, then the key is not used up: the same key with a valid body succeeds once', async () => {
     const key = uniqueName('malformed-then-valid');
+    const token = await customerToken(CUSTOMER);
     const rejected = await requestJson('POST', `${orders.baseUrl}/orders`, {
       body: withLine({ quantity: 0 }),
       headers: { 'Idempotency-Key': key },
+      token,
     });
     expect(rejected.status).toBe(400);
     expect(await countRows(serverUrl, database, TABLES)).toEqual(before);
@@ -281,7 +285,7 @@ describe('malformed requests to the orders API (real orders process)', () => {
     expect(unpriced.status).toBe(422);
     expect(await countRows(serverUrl, database, TABLES)).toEqual(before);
 
-    const accepted = await requestJson('POST', `${orders.baseUrl}/orders`, { body: valid, headers: { 'Idempotency-Key': key } });
+    const accepted = await requestJson('POST', `${orders.baseUrl}/orders`, { body: valid, headers: { 'Idempotency-Key': key }, token });
     expect(accepted.status).toBe(201);
     expect(accepted.headers.get('idempotent-replayed')).toBeNull();
     expect(await countRows(serverUrl, database, TABLES)).toEqual({

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
-import { countRows, seedPrices, testInfrastructure, TestServices, waitForOutboxDrained } from '@test/fixtures';
+import { countRows, customerToken, seedPrices, testInfrastructure, TestServices, waitForOutboxDrained } from '@test/fixtures';
 import { queryTestDatabase, requestJson, type TopicRecorder, uniqueName } from '@tools/local-stack';
 import { OrdersFailpoints } from '@apps/orders';
 
@@ -28,8 +28,8 @@ describe(`orders killed after commit, before the response (${FAILPOINT})`, () =>
 
   it('when the client retries with the same Idempotency-Key after a restart, then it gets the same order and exactly one order and one outbox row exist', async () => {
     const key = uniqueName('crash-response-key');
+    const token = await customerToken('crash-response');
     const body = {
-      customerId: 'crash-response',
       items: [
         { sku: 'SKU-RESP', quantity: 3 },
         { sku: 'SKU-RESP-2', quantity: 1 },
@@ -39,7 +39,7 @@ describe(`orders killed after commit, before the response (${FAILPOINT})`, () =>
     await seedPrices(serverUrl, database, { 'SKU-RESP': 100, 'SKU-RESP-2': 5 });
 
     // The connection breaks instead of a response: fetch rejects.
-    await expect(requestJson('POST', `${doomed.baseUrl}/orders`, { body, headers: { 'Idempotency-Key': key } })).rejects.toThrow();
+    await expect(requestJson('POST', `${doomed.baseUrl}/orders`, { body, headers: { 'Idempotency-Key': key }, token })).rejects.toThrow();
     await doomed.waitForFailpoint(FAILPOINT, 30_000);
 
     // Everything was committed before the kill.
@@ -48,7 +48,7 @@ describe(`orders killed after commit, before the response (${FAILPOINT})`, () =>
 
     // Same port, same database, no failpoint: the client retries where it sent the request.
     await doomed.restart({ freshConsumerGroup: true });
-    const retry = await requestJson('POST', `${doomed.baseUrl}/orders`, { body, headers: { 'Idempotency-Key': key } });
+    const retry = await requestJson('POST', `${doomed.baseUrl}/orders`, { body, headers: { 'Idempotency-Key': key }, token });
 
     expect(retry.status).toBe(201);
     expect(retry.headers.get('idempotent-replayed')).toBe('true');

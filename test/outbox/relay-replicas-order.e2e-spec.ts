@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
-import { placeOrder, scrapeMetric, seedPrices, testInfrastructure, TestServices, waitForOutboxDrained } from '@test/fixtures';
+import { cancelOrder, placeOrder, scrapeMetric, seedPrices, testInfrastructure, TestServices, waitForOutboxDrained } from '@test/fixtures';
 import { migrateServiceDatabase, recordsByKey, requestJson, type ServiceProcess, type TopicRecorder } from '@tools/local-stack';
 
 const { serverUrl } = testInfrastructure();
@@ -63,7 +63,7 @@ describe(`${REPLICAS} relay replicas over ${ORDERS} orders created then cancelle
         customerId: `replica-${index}`,
         items: [{ sku: 'SKU-REPLICA', quantity: 1 }],
       });
-      const cancelled = await requestJson('POST', `${canceller.baseUrl}/orders/${created.id}/cancel`);
+      const cancelled = await cancelOrder(canceller.baseUrl, created.id, `replica-${index}`);
       expect(cancelled.status).toBe(200);
       expect(cancelled.body.status).toBe('CANCELLED');
       ids.push(created.id);

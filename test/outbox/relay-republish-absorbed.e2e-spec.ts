@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
+import type { FailpointName } from '@app/failpoints';
 import {
+  getOrder,
   MetricBaseline,
   type OrderView,
   outboxRowsOf,
@@ -59,14 +61,12 @@ describe(`relay killed after the ack, with inventory and loyalty consuming (${FA
 
   it('when the relay is SIGKILLed after the ack and restarted, then inventory skips the republished copy: one reservation, one accrual, order RESERVED, duplicates = extra copies', async () => {
     const duplicates = await MetricBaseline.take(inventory.baseUrl, 'inbox_duplicates_total', { consumer: INVENTORY_CONSUMER });
+    const customerId = uniqueName('republish-customer');
     const { orderId, relay } = await placeOrderAndCrashRelay(
       services,
       ordersDatabase,
       FAILPOINT,
-      {
-        customerId: uniqueName('republish-customer'),
-        items: [{ sku: SKU, quantity: 4 }],
-      },
+      { customerId, items: [{ sku: SKU, quantity: 4 }] },
       { [SKU]: 500 },
     );
     const [pending] = await outboxRowsOf(serverUrl, ordersDatabase, orderId);
@@ -89,7 +89,7 @@ describe(`relay killed after the ack, with inventory and loyalty consuming (${FA
 
     const reserved = await waitFor(
       async () => {
-        const { body } = await requestJson<OrderView>('GET', `${relay.baseUrl}/orders/${orderId}`);
+        const { body } = await getOrder(relay.baseUrl, orderId, customerId);
         return body.status === 'RESERVED' ? body : undefined;
       },
       { timeoutMs: 60_000, description: `order ${orderId} to be RESERVED` },

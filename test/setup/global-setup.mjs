@@ -3,8 +3,8 @@ import { localStack } from './local-stack.mjs';
 
 /**
  * Brings up what the tests need: Postgres must answer (we never start a database for you); Kafka
- * is started when none answers (docker compose, else the local broker script). Remembers what it
- * started so the teardown stops exactly that.
+ * is started when none answers (docker compose, else the local broker script); a token issuer is
+ * started for the run. Remembers what it started so the teardown stops exactly that.
  */
 export default async function globalSetup() {
   const env = localStack.localEnvironment();
@@ -20,5 +20,14 @@ export default async function globalSetup() {
   });
   globalThis.__kafkaSource = source;
   await localStack.waitForGroupCoordinator(env.KAFKA_BROKERS.split(','));
-  console.log(`\n[test setup] Postgres at ${env.DATABASE_URL}; Kafka at ${env.KAFKA_BROKERS} (${source})`);
+  // A token issuer of this run only (a fresh key pair in memory): every app a test starts trusts it
+  // (AUTH_* below, passed on by test/fixtures/processes), and test/fixtures/auth signs tokens with its
+  // key, which reaches the test files through the environment.
+  const issuer = await localStack.DevIssuer.create();
+  globalThis.__testIssuer = issuer;
+  await issuer.listen(0, '127.0.0.1');
+  Object.assign(process.env, issuer.appEnv(), { TEST_AUTH_ISSUER_STATE: issuer.serialize() });
+  console.log(
+    `\n[test setup] Postgres at ${env.DATABASE_URL}; Kafka at ${env.KAFKA_BROKERS} (${source}); token issuer at ${process.env.AUTH_JWKS_URL}`,
+  );
 }

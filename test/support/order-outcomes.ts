@@ -1,12 +1,20 @@
 import { Topics } from '@app/contracts';
 import { DeadLetterHeaders, deadLetterTopic } from '@app/envelope';
-import { type OrderView, seedPrices, testInfrastructure, type TestServices } from '@test/fixtures';
+import {
+  customerToken,
+  type OrderView,
+  type PlaceOrderBody,
+  placeOrderPayload,
+  seedPrices,
+  testInfrastructure,
+  type TestServices,
+} from '@test/fixtures';
 import { queryTestDatabase, requestJson, type ServiceName, type ServiceProcess, type TopicRecorder, waitFor } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from './inventory-with-loyalty.js';
 
 /** What became of one `POST /orders`: refused up front, or accepted and settled. */
 export type OrderOutcome =
-  | { kind: 'refused'; status: number; fields: string[]; message: unknown }
+  | { kind: 'refused'; status: number; code: unknown; fields: string[]; message: unknown }
   | {
       kind: 'settled';
       order: OrderView;
@@ -56,27 +64,30 @@ export class OrderOutcomes {
   }
 
   /**
-   * Posts `body` (then cancels the order at once when `cancel`), and waits until the order settled:
+   * Posts `body` as customer `body.customerId` (the token's subject; the rest is the request body),
+   * then cancels the order at once when `cancel`, and waits until the order settled:
    * a final state, inventory done with it (a cancel applied), its loyalty command DONE. Throws with
    * the reason when any of that does not happen; a 5xx is never an acceptable answer.
    */
-  async submit(body: unknown, options: { cancel?: boolean; timeoutMs?: number } = {}): Promise<OrderOutcome> {
+  /** `body.items` is sent as it is: a test of refusals may put there what the API must refuse. */
+  async submit(body: { customerId: string; items: PlaceOrderBody['items'] | unknown[] }, options: { cancel?: boolean; timeoutMs?: number } = {}): Promise<OrderOutcome> {
     const timeoutMs = options.timeoutMs ?? 30_000;
-    const response = await requestJson<OrderView>('POST', `${this.orders.baseUrl}/orders`, { body });
+    const token = await customerToken(body.customerId);
+    const response = await requestJson<OrderView>('POST', `${this.orders.baseUrl}/orders`, { body: placeOrderPayload(body), token });
     if (response.status >= 400 && response.status < 500) {
-      const fields = (response.body as { fields?: string[] })?.fields ?? [];
-      return { kind: 'refused', status: response.status, fields, message: (response.body as { message?: unknown })?.message };
+      const refusal = response.body as { code?: unknown; fields?: string[]; message?: unknown } | undefined;
+      return { kind: 'refused', status: response.status, code: refusal?.code, fields: refusal?.fields ?? [], message: refusal?.message };
     }
     if (response.status !== 201) throw new Error(`POST /orders answered ${response.status}: ${response.text}`);
     const id = response.body.id;
     let cancelStatus: number | undefined;
     if (options.cancel) {
-      cancelStatus = (await requestJson('POST', `${this.orders.baseUrl}/orders/${id}/cancel`)).status;
+      cancelStatus = (await requestJson('POST', `${this.orders.baseUrl}/orders/${id}/cancel`, { token })).status;
       if (cancelStatus !== 200 && cancelStatus !== 409) throw new Error(`cancel of ${id} answered ${cancelStatus}`);
     }
     const order = await waitFor(
       async () => {
-        const view = (await requestJson<OrderView>('GET', `${this.orders.baseUrl}/orders/${id}`)).body;
+        const view = (await requestJson<OrderView>('GET', `${this.orders.baseUrl}/orders/${id}`, { token })).body;
         return FINAL_STATES.includes(view.status) ? view : undefined;
       },
       { timeoutMs, intervalMs: 50, description: `order ${id} to reach a final state` },

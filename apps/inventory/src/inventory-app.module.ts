@@ -2,6 +2,7 @@ import { type DynamicModule, Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { CommandsModule, commandsOptions } from '@app/commands';
 import { Topics } from '@app/contracts';
+import { AuthModule, ClientCredentialsTokenSource } from '@app/auth';
 import { DatabaseModule } from '@app/database';
 import { HealthModule } from '@app/health';
 import { InboxModule } from '@app/inbox';
@@ -24,6 +25,7 @@ export class InventoryAppModule {
       module: InventoryAppModule,
       imports: [
         InventoryConfigModule.forRoot(config),
+        AuthModule.forRoot(config),
         DatabaseModule.forRoot({ useFactory: () => createInventoryDataSource(config) }),
         TelemetryModule,
         KafkaModule.forRoot({ useFactory: () => ({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID }) }),
@@ -37,7 +39,10 @@ export class InventoryAppModule {
         OutboxModule.forRoot(config),
         InboxModule.forRoot(config),
         // Loyalty accruals, written by the reservation and sent to loyalty until it acknowledges them.
-        CommandsModule.forRoot(commandsOptions('LOYALTY', config, LOYALTY_COMMANDS_TABLE)),
+        CommandsModule.forRoot({
+          ...commandsOptions('LOYALTY', config, LOYALTY_COMMANDS_TABLE),
+          tokenSource: new ClientCredentialsTokenSource(config),
+        }),
         HealthModule.forRoot({ kafka: true }),
         StockModule,
         ReservationsModule,

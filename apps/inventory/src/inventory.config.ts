@@ -1,4 +1,5 @@
 import { commandsEnv } from '@app/commands';
+import { authEnv, clientCredentialsEnv } from '@app/auth';
 import { env, type EnvConfig } from '@app/config';
 import { databaseEnv } from '@app/database';
 import { httpEnv } from '@app/http';
@@ -10,6 +11,7 @@ import { outboxEnv } from '@app/outbox';
 export const inventoryEnv = {
   INVENTORY_PORT: env.port({ description: 'HTTP port of the inventory service (health, stock admin)', default: 3001 }),
   ...httpEnv,
+  ...authEnv,
   ...telemetryEnv,
   ...databaseEnv('inventory'),
   ...kafkaEnv('inventory'),
@@ -17,6 +19,8 @@ export const inventoryEnv = {
   ...outboxEnv,
   ...inboxEnv,
   ...commandsEnv('LOYALTY', 'the loyalty service'),
+  // Inventory's own credentials for loyalty (client credentials): loyalty refuses it without them.
+  ...clientCredentialsEnv,
 };
 
 export type InventoryConfig = EnvConfig<typeof inventoryEnv>;

@@ -1,5 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
+import { AuthModule } from '@app/auth';
 import { DatabaseModule } from '@app/database';
 import { HealthModule } from '@app/health';
 import { IdempotencyCleanupModule } from '@app/idempotency';
@@ -18,6 +19,7 @@ export class LoyaltyAppModule {
     return {
       module: LoyaltyAppModule,
       imports: [
+        AuthModule.forRoot(config),
         DatabaseModule.forRoot({ useFactory: () => createLoyaltyDataSource(config) }),
         MetricsModule.forRoot({ service: 'loyalty' }),
         TelemetryModule,

@@ -1,5 +1,10 @@
 import { createDataSource, type DatabaseConfig } from '@app/database';
-import { AddIdempotencyKeysCreatedAtIndex1764460800400, CreateIdempotencyKeys1764460800000, IdempotencyKey } from '@app/idempotency';
+import {
+  AddIdempotencyKeysCreatedAtIndex1764460800400,
+  CreateIdempotencyKeys1764460800000,
+  IdempotencyKey,
+  ScopeIdempotencyKeysByPrincipal1764460800620,
+} from '@app/idempotency';
 import { Accrual } from './accruals/accrual.entity.js';
 import { CreateAccruals1764460800100 } from './migrations/1764460800100-create-accruals.js';
 import { CreateReversals1764460800420 } from './migrations/1764460800420-create-reversals.js';
@@ -11,6 +16,7 @@ const loyaltyMigrations = [
   CreateAccruals1764460800100,
   AddIdempotencyKeysCreatedAtIndex1764460800400,
   CreateReversals1764460800420,
+  ScopeIdempotencyKeysByPrincipal1764460800620,
 ];
 
 export function createLoyaltyDataSource(config: DatabaseConfig) {

@@ -1,6 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { Topics } from '@app/contracts';
+import { AuthModule } from '@app/auth';
 import { DatabaseModule } from '@app/database';
 import { HealthModule } from '@app/health';
 import { IdempotencyCleanupModule } from '@app/idempotency';
@@ -21,6 +22,7 @@ export class OrdersAppModule {
     return {
       module: OrdersAppModule,
       imports: [
+        AuthModule.forRoot(config),
         DatabaseModule.forRoot({ useFactory: () => createOrdersDataSource(config) }),
         TelemetryModule,
         KafkaModule.forRoot({ useFactory: () => ({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID }) }),

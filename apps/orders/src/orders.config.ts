@@ -1,3 +1,4 @@
+import { authEnv } from '@app/auth';
 import { env, type EnvConfig } from '@app/config';
 import { databaseEnv } from '@app/database';
 import { httpEnv } from '@app/http';
@@ -10,6 +11,7 @@ import { outboxEnv } from '@app/outbox';
 export const ordersEnv = {
   ORDERS_PORT: env.port({ description: 'HTTP port of the orders service', default: 3000 }),
   ...httpEnv,
+  ...authEnv,
   ...telemetryEnv,
   ...databaseEnv('orders'),
   ...kafkaEnv('orders'),

@@ -1,5 +1,10 @@
 import { createDataSource, type DatabaseConfig } from '@app/database';
-import { AddIdempotencyKeysCreatedAtIndex1764460800400, CreateIdempotencyKeys1764460800000, IdempotencyKey } from '@app/idempotency';
+import {
+  AddIdempotencyKeysCreatedAtIndex1764460800400,
+  CreateIdempotencyKeys1764460800000,
+  IdempotencyKey,
+  ScopeIdempotencyKeysByPrincipal1764460800620,
+} from '@app/idempotency';
 import { CreateInboxMessages1764460800020, InboxMessage } from '@app/inbox';
 import { AddOutboxPendingRetryIndex1764460800410, CreateOutboxMessages1764460800010, OutboxMessage } from '@app/outbox';
 import { CreateOrders1764460800200 } from './migrations/1764460800200-create-orders.js';
@@ -16,6 +21,7 @@ const ordersMigrations = [
   AddIdempotencyKeysCreatedAtIndex1764460800400,
   AddOutboxPendingRetryIndex1764460800410,
   CreateProducts1764460800420,
+  ScopeIdempotencyKeysByPrincipal1764460800620,
 ];
 
 export function createOrdersDataSource(config: DatabaseConfig) {

@@ -6,8 +6,12 @@ describe("classifyStatus (what the dispatcher does with a partner's answer)", ()
     expect(classifyStatus(status)).toBe('accepted');
   });
 
-  it.each([400, 401, 403, 404, 422])('when the partner answers %i, then the command is parked: repeating it cannot help', (status) => {
+  it.each([400, 403, 404, 422])('when the partner answers %i, then the command is parked: repeating it cannot help', (status) => {
     expect(classifyStatus(status)).toBe('rejected');
+  });
+
+  it('when the partner answers 401 (our token expired or was revoked), then the command is retried with a new token', () => {
+    expect(classifyStatus(401)).toBe('retry');
   });
 
   it.each([408, 409, 425, 429])('when the partner answers %i ("not now"), then the command is retried, not parked', (status) => {

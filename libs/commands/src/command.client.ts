@@ -1,3 +1,5 @@
+import type { AccessTokenSource } from './commands.options.js';
+
 export type CallOutcome =
   { kind: 'accepted'; status: number } | { kind: 'rejected'; status: number; error: string } | { kind: 'retry'; error: string };
 
@@ -11,6 +13,9 @@ const RETRYABLE_CLIENT_ERRORS = new Set([408, 409, 425, 429]);
 /** What to do with a command after an HTTP answer with `status`. Exported for its unit test. */
 export function classifyStatus(status: number): CallOutcome['kind'] {
   if (status >= 200 && status < 300) return 'accepted';
+  // Our token expired or was revoked between fetch and use: a new one may well be accepted (the
+  // sender drops the cached token). A 403, a token without the scope, is parked: it never will be.
+  if (status === 401) return 'retry';
   if (status >= 400 && status < 500 && !RETRYABLE_CLIENT_ERRORS.has(status)) return 'rejected';
   return 'retry';
 }
@@ -25,19 +30,23 @@ export interface CommandCall {
   timeoutMs: number;
   /** The calling span's W3C context, so the partner's server span joins the trace. */
   traceparent?: string;
+  /** The caller's credentials, sent as `Authorization: Bearer`. */
+  tokenSource: AccessTokenSource;
 }
 
 /**
  * One `POST` of a command with its id as `Idempotency-Key`. Classifies the answer: 2xx is done;
- * most 4xx will never succeed (park it for a human); 5xx, 408/409/425/429, timeouts and network
- * errors may.
+ * most 4xx will never succeed (park it for a human); 5xx, 401, 408/409/425/429, timeouts, network
+ * errors and a token that could not be fetched may.
  */
 export async function sendCommand(call: CommandCall): Promise<CallOutcome> {
   try {
+    const token = await call.tokenSource.token();
     const response = await fetch(call.url, {
       method: 'POST',
       headers: {
         'content-type': 'application/json',
+        authorization: `Bearer ${token}`,
         'idempotency-key': call.idempotencyKey,
         ...(call.traceparent ? { traceparent: call.traceparent } : {}),
       },
@@ -45,6 +54,7 @@ export async function sendCommand(call: CommandCall): Promise<CallOutcome> {
       signal: AbortSignal.timeout(call.timeoutMs),
     });
     const text = await response.text();
+    if (response.status === 401) call.tokenSource.invalidate();
     const kind = classifyStatus(response.status);
     if (kind === 'accepted') return { kind, status: response.status };
     if (kind === 'rejected') return { kind, status: response.status, error: `HTTP ${response.status}: ${text.slice(0, 500)}` };

@@ -153,6 +153,7 @@ export class CommandDispatcher {
       body: command.body,
       timeoutMs: this.options.requestTimeoutMs,
       traceparent: formatTraceparent(span.spanContext()),
+      tokenSource: this.options.tokenSource,
     });
     span.setAttribute('command.outcome', outcome.kind);
     if (outcome.kind === 'accepted') span.end();

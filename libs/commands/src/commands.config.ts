@@ -71,12 +71,15 @@ export function commandsEnv<const Prefix extends string>(prefix: Prefix, partner
   ) as CommandsEnv<Prefix>;
 }
 
-/** The options of `CommandsModule.forRoot` for `table`, from a configuration validated with {@link commandsEnv}. */
+/**
+ * The options of `CommandsModule.forRoot` for `table`, from a configuration validated with
+ * {@link commandsEnv}: all but the `tokenSource`, which is the app's own credentials for the partner.
+ */
 export function commandsOptions<const Prefix extends string>(
   prefix: Prefix,
   config: EnvConfig<CommandsEnv<Prefix>>,
   table: string,
-): CommandsOptions {
+): Omit<CommandsOptions, 'tokenSource'> {
   const value = <K extends keyof CommandsVariables>(name: K) =>
     (config as Record<string, unknown>)[`${prefix}_${name}`] as EnvConfig<CommandsVariables>[K];
   return {

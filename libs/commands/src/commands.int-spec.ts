@@ -16,9 +16,12 @@ import { createCommandsTable } from './create-commands-table.migration.js';
 const { serverUrl } = testInfrastructure();
 const TABLE = 'partner_commands';
 
+const PARTNER_TOKEN = 'partner-test-token';
+
 interface Received {
   path: string;
   key: string | undefined;
+  authorization: string | undefined;
   body: { answers: number[] };
 }
 
@@ -46,6 +49,8 @@ describe('@app/commands (real Postgres, a partner over HTTP)', () => {
     requestTimeoutMs: 2000,
     retryBaseMs: 20,
     retryMaxMs: 40,
+    // The partner here is a stand-in HTTP server (outside the system); it records the credential.
+    tokenSource: { token: async () => PARTNER_TOKEN, invalidate: () => undefined },
   });
   const newDispatcher = (metricsRegistry: Registry) => {
     const opts = options(`http://127.0.0.1:${(partner.address() as AddressInfo).port}`);
@@ -86,7 +91,12 @@ describe('@app/commands (real Postgres, a partner over HTTP)', () => {
       request.on('end', () => {
         const body = JSON.parse(text) as Received['body'];
         const attempt = received.filter((one) => one.key === request.headers['idempotency-key']).length;
-        received.push({ path: request.url!, key: request.headers['idempotency-key'] as string | undefined, body });
+        received.push({
+          path: request.url!,
+          key: request.headers['idempotency-key'] as string | undefined,
+          authorization: request.headers.authorization,
+          body,
+        });
         response.writeHead(body.answers[Math.min(attempt, body.answers.length - 1)]).end('{}');
       });
     });
@@ -125,7 +135,9 @@ describe('@app/commands (real Postgres, a partner over HTTP)', () => {
     expect(await rowOf(id)).toMatchObject({ status: 'PENDING', attempts: 0, path: '/calls', body: { answers: [201] } });
 
     await dispatchUntil(id, 'DONE');
-    expect(received.filter((one) => one.key === id)).toEqual([{ path: '/calls', key: id, body: { answers: [201] } }]);
+    expect(received.filter((one) => one.key === id)).toEqual([
+      { path: '/calls', key: id, authorization: `Bearer ${PARTNER_TOKEN}`, body: { answers: [201] } },
+    ]);
     expect(await rowOf(id)).toMatchObject({ status: 'DONE', attempts: 1, last_error: null });
     expect(await metric(`${TABLE}_done_total`)).toBe(1);
   });

@@ -10,6 +10,7 @@ const options = (table: string): CommandsOptions => ({
   requestTimeoutMs: 3000,
   retryBaseMs: 500,
   retryMaxMs: 30_000,
+  tokenSource: { token: async () => 'token', invalidate: () => undefined },
 });
 
 describe('checkedCommandsOptions (the table name goes into SQL text)', () => {

@@ -24,6 +24,20 @@ export interface CommandsOptions {
   retryBaseMs: number;
   /** Cap of the retry delay: the worst extra latency once the partner is back. */
   retryMaxMs: number;
+  /** The caller's credentials: every command is sent with `Authorization: Bearer <token>`. */
+  tokenSource: AccessTokenSource;
+}
+
+/**
+ * Where the dispatcher gets the bearer token it sends with every command (the partner refuses a
+ * call without one). A client-credentials source of `@app/auth` in the apps; any object with these
+ * two methods in a test.
+ */
+export interface AccessTokenSource {
+  /** A valid access token; a rejection makes the attempt a retry. */
+  token(): Promise<string>;
+  /** Called when the partner answered 401: drop a cached token, the next attempt fetches a new one. */
+  invalidate(): void;
 }
 
 export const COMMANDS_OPTIONS = Symbol('COMMANDS_OPTIONS');

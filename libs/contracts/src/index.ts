@@ -21,6 +21,12 @@ export {
   type StockRejected,
   type StockReleased,
 } from './reservation-events.js';
-export { AccrualLimits, AccrualFields, AccrualRequestSchema, type AccrualRequest } from './loyalty-accruals.js';
+export {
+  AccrualLimits,
+  AccrualFields,
+  LOYALTY_ACCRUALS_WRITE_SCOPE,
+  AccrualRequestSchema,
+  type AccrualRequest,
+} from './loyalty-accruals.js';
 export { ReversalRequestSchema, type ReversalRequest } from './loyalty-reversals.js';
 export { MessageCatalog } from './message-catalog.js';

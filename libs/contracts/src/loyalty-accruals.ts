@@ -12,6 +12,12 @@ export const AccrualLimits = {
   pointsMax: 10_000_000,
 } as const;
 
+/**
+ * The OAuth scope a caller of loyalty's `POST /accruals` needs: granted to inventory's service
+ * client (client credentials) only, so no customer can credit points.
+ */
+export const LOYALTY_ACCRUALS_WRITE_SCOPE = 'loyalty:accruals:write';
+
 /** The schema of each field of an accrual, shared by loyalty's HTTP request and inventory's command. */
 export const AccrualFields = {
   customerId: OrderFields.customerId,

@@ -9,6 +9,7 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
+import { Public } from '@app/auth';
 import { DatabaseHealthIndicator } from '@app/database';
 import { PROBLEM_JSON, ProblemDetails, ProblemException } from '@app/http';
 import { KafkaHealthIndicator } from '@app/kafka';
@@ -45,6 +46,7 @@ const UNHEALTHY = {
  * - `GET /health`: every dependency, Kafka included, for dashboards, `npm start` and compose's
  *   start-up order.
  */
+@Public()
 @ApiTags('operations')
 @ApiExtraModels(ProblemDetails)
 @Controller('health')

@@ -1,6 +1,14 @@
 import type { INestApplication } from '@nestjs/common';
 import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
 
+/**
+ * The OpenAPI extension that marks an operation open to callers without a token (set by
+ * `@Public()` of libs/auth). Every other operation is documented as needing the bearer scheme,
+ * since the global guard refuses it without one.
+ */
+export const PUBLIC_OPERATION_EXTENSION = 'x-public';
+const BEARER_SCHEME = 'bearer';
+
 /** What an app says about itself at the top of its OpenAPI document. */
 export interface ApiDocsOptions {
   title: string;
@@ -19,7 +27,20 @@ export function setupApiDocs(app: INestApplication, options: ApiDocsOptions): vo
     .setDescription(options.description)
     .setVersion(process.env.npm_package_version ?? '0.1.0')
     .setLicense('MIT', 'https://opensource.org/licenses/MIT')
+    .addBearerAuth(
+      { type: 'http', scheme: 'bearer', bearerFormat: 'JWT', description: 'An access token of the OIDC provider (AUTH_ISSUER)' },
+      BEARER_SCHEME,
+    )
     .build();
   const document = SwaggerModule.createDocument(app, config);
+  // Derived from the same marker the guard reads, so the document cannot promise a public
+  // operation the guard refuses, or hide a requirement it enforces.
+  for (const item of Object.values(document.paths)) {
+    for (const operation of Object.values(item) as Record<string, unknown>[]) {
+      if (typeof operation !== 'object' || operation === null || !('responses' in operation)) continue;
+      if (operation[PUBLIC_OPERATION_EXTENSION]) delete operation[PUBLIC_OPERATION_EXTENSION];
+      else operation.security = [{ [BEARER_SCHEME]: [] }];
+    }
+  }
   SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', raw: ['json'] });
 }

@@ -3,7 +3,7 @@ export { strictValidationPipe } from './validation.pipe.js';
 export { configureHttpApp } from './configure-http-app.js';
 export { Satisfies } from './satisfies.decorator.js';
 export { SetByServer } from './set-by-server.decorator.js';
-export { setupApiDocs, type ApiDocsOptions } from './api-docs.js';
+export { setupApiDocs, type ApiDocsOptions, PUBLIC_OPERATION_EXTENSION } from './api-docs.js';
 export { ProblemDetails, FieldProblem, PROBLEM_JSON } from './problem-details.js';
 export { ProblemException, validationFailed } from './problem.exception.js';
 export { ProblemDetailsFilter } from './problem-details.filter.js';

@@ -1,11 +1,15 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
 
 /**
- * One row per client-supplied `Idempotency-Key`, written in the same transaction as the effect it
+ * One row per caller and client-supplied `Idempotency-Key`, written in the same transaction as the effect it
  * guards. The primary key, not an application check, decides which of two racing requests wins.
  */
 @Entity({ name: 'idempotency_keys' })
 export class IdempotencyKey {
+  /** The caller's token subject: a key is unique per caller, so nobody can claim another's key. */
+  @PrimaryColumn({ type: 'text' })
+  principal: string;
+
   @PrimaryColumn({ type: 'text' })
   key: string;
 

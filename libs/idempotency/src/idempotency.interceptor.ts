@@ -2,6 +2,7 @@ import { type CallHandler, type ExecutionContext, HttpStatus, Inject, Injectable
 import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { from, lastValueFrom, type Observable } from 'rxjs';
+import type { Principal } from '@app/auth';
 import { failpoint } from '@app/failpoints';
 import { ProblemException } from '@app/http';
 import { routeLabel } from '@app/metrics';
@@ -46,7 +47,11 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return from(
       (async () => {
         // The handler runs inside the store's transaction, so its writes and the key commit together.
-        const outcome = await this.store.execute(key, fingerprint, options.status, () =>
+        // The global auth guard ran first: every idempotent route is authenticated, and a key
+        // belongs to its caller only.
+        const principal = (request as Request & { principal?: Principal }).principal;
+        if (!principal) throw new Error('idempotent route without an authenticated principal: is AuthModule imported?');
+        const outcome = await this.store.execute(principal.subject, key, fingerprint, options.status, () =>
           lastValueFrom(next.handle(), { defaultValue: undefined }),
         );
         const route = routeLabel(request);

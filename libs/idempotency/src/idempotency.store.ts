@@ -11,30 +11,41 @@ export type IdempotentOutcome<T> =
  * its response. A concurrent request with the same key blocks on the primary key until the first
  * transaction ends, then sees the stored row: the database serialises them, with no lock of ours.
  * An effect that throws rolls the claim back, so a failed request can be retried with its key.
+ * Keys are scoped by `principal` (the caller's token subject): two callers never share one.
  */
 @Injectable()
 export class IdempotencyStore {
   constructor(@Inject(TransactionContext) private readonly tx: TransactionContext) {}
 
-  async execute<T>(key: string, fingerprint: string, status: number, effect: () => Promise<T>): Promise<IdempotentOutcome<T>> {
+  async execute<T>(
+    principal: string,
+    key: string,
+    fingerprint: string,
+    status: number,
+    effect: () => Promise<T>,
+  ): Promise<IdempotentOutcome<T>> {
     return this.tx.run(async (manager) => {
       const claimed = await manager.query(
-        `INSERT INTO idempotency_keys (key, request_fingerprint, response_status, response_body)
-         VALUES ($1, $2, $3, 'null'::json)
-         ON CONFLICT (key) DO NOTHING
+        `INSERT INTO idempotency_keys (principal, key, request_fingerprint, response_status, response_body)
+         VALUES ($1, $2, $3, $4, 'null'::json)
+         ON CONFLICT (principal, key) DO NOTHING
          RETURNING key`,
-        [key, fingerprint, status],
+        [principal, key, fingerprint, status],
       );
       if (claimed.length === 0) {
         const [stored] = await manager.query(
-          'SELECT request_fingerprint, response_status, response_body FROM idempotency_keys WHERE key = $1',
-          [key],
+          'SELECT request_fingerprint, response_status, response_body FROM idempotency_keys WHERE principal = $1 AND key = $2',
+          [principal, key],
         );
         if (stored.request_fingerprint !== fingerprint) return { kind: 'conflict' };
         return { kind: 'replayed', status: stored.response_status, body: stored.response_body as T };
       }
       const body = await effect();
-      await manager.query('UPDATE idempotency_keys SET response_body = $2 WHERE key = $1', [key, JSON.stringify(body ?? null)]);
+      await manager.query('UPDATE idempotency_keys SET response_body = $3 WHERE principal = $1 AND key = $2', [
+        principal,
+        key,
+        JSON.stringify(body ?? null),
+      ]);
       return { kind: 'executed', status, body };
     });
   }

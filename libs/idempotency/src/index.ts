@@ -7,6 +7,7 @@ export type { IdempotentOptions } from './idempotent.options.js';
 export { IdempotencyInterceptor, IDEMPOTENCY_KEY_HEADER } from './idempotency.interceptor.js';
 export { IdempotencyModule } from './idempotency.module.js';
 export { AddIdempotencyKeysCreatedAtIndex1764460800400 } from './add-idempotency-keys-created-at-index.migration.js';
+export { ScopeIdempotencyKeysByPrincipal1764460800620 } from './scope-idempotency-keys-by-principal.migration.js';
 export { idempotencyEnv, type IdempotencyConfig, IDEMPOTENCY_CONFIG } from './idempotency.config.js';
 export { idempotencyRetention } from './idempotency.cleanup.js';
 export { IdempotencyCleanupModule } from './idempotency-cleanup.module.js';

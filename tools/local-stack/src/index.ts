@@ -26,6 +26,8 @@ export {
   type TopicOffsets,
   type TopicRecorderOptions,
 } from './kafka/topic-recorder.js';
+export { DevIssuer, DevIssuerClaims, DevServiceClient, type DevTokenClaims } from './auth/dev-issuer.js';
+export { devIssuerFile, devIssuerPort, localIssuer } from './auth/local-issuer.js';
 export { requestJson, type JsonResponse } from './http/request-json.js';
 export {
   services,

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '@app/config';
 import { migrateDatabase } from '@app/database';
-import { testInfrastructure } from '@test/fixtures';
+import { testAuthEnv, testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
 import { inventoryEnv } from '../inventory.config.js';
 import { createInventoryDataSource } from '../inventory.data-source.js';
@@ -30,6 +30,7 @@ describe('loyalty_commands: accrual columns read from the request (real Postgres
   beforeAll(async () => {
     database = await createTestDatabase(serverUrl, 'inventory_loyalty_columns');
     const config = loadConfig(inventoryEnv, {
+      ...testAuthEnv(),
       DATABASE_URL: serverUrl,
       DATABASE_NAME: database,
       KAFKA_BROKERS: brokers.join(','),

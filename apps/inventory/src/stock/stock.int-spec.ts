@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { TestServices } from '@test/fixtures';
+import { adminToken, customerToken, TestServices } from '@test/fixtures';
 import { requestJson, type ServiceProcess, uniqueSku } from '@tools/local-stack';
 
 /** The stock admin API of the inventory service, as a real process on a test database. */
@@ -7,8 +7,9 @@ describe('inventory stock over HTTP (real process, real Postgres)', () => {
   const services = new TestServices();
   let inventory: ServiceProcess;
   const sku = () => uniqueSku('SKU-STOCK');
-  const put = (path: string, body: unknown) => requestJson('PUT', `${inventory.baseUrl}/stock/${path}`, { body });
-  const get = (path: string) => requestJson('GET', `${inventory.baseUrl}/stock/${path}`);
+  const put = async (path: string, body: unknown, token?: string) =>
+    requestJson('PUT', `${inventory.baseUrl}/stock/${path}`, { body, token: token ?? (await adminToken()) });
+  const get = async (path: string) => requestJson('GET', `${inventory.baseUrl}/stock/${path}`, { token: await adminToken() });
 
   beforeAll(async () => {
     inventory = await services.start({
@@ -31,6 +32,18 @@ describe('inventory stock over HTTP (real process, real Postgres)', () => {
     const read = await get(id);
     expect(read.status).toBe(200);
     expect(read.body).toMatchObject({ sku: id, available: 3, reserved: 0 });
+  });
+
+  it('when a token without the admin scope sets stock, then 403 AUTH.FORBIDDEN and the stock is unchanged', async () => {
+    const id = sku();
+    expect((await put(id, { available: 5 })).status).toBe(200);
+
+    const refused = await put(id, { available: 1_000_000 }, await customerToken('stock-curious'));
+
+    expect(refused.status).toBe(403);
+    expect(refused.headers.get('content-type')).toContain('application/problem+json');
+    expect(refused.body).toMatchObject({ status: 403, code: 'AUTH.FORBIDDEN' });
+    expect((await get(id)).body).toMatchObject({ available: 5 });
   });
 
   it.each([

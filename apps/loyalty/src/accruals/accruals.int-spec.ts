@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { countRows, testInfrastructure, TestServices } from '@test/fixtures';
+import { LOYALTY_ACCRUALS_WRITE_SCOPE } from '@app/contracts';
+import { countRows, customerToken, listAccruals, serviceToken, testInfrastructure, TestServices, tokenFor } from '@test/fixtures';
 import { queryTestDatabase, requestJson, type ServiceProcess, uniqueName } from '@tools/local-stack';
 
 /**
@@ -16,8 +17,13 @@ describe('loyalty accruals over HTTP (real process, real Postgres)', () => {
   let loyalty: ServiceProcess;
 
   const accrual = (customerId: string, points = 12) => ({ customerId, orderId: randomUUID(), points });
-  const post = (body: unknown, key?: string) =>
-    requestJson('POST', `${loyalty.baseUrl}/accruals`, { body, headers: key ? { 'idempotency-key': key } : {} });
+  /** As inventory sends it: its service token (client credentials, `loyalty:accruals:write`), unless another is given. */
+  const post = async (body: unknown, key?: string, token?: string) =>
+    requestJson('POST', `${loyalty.baseUrl}/accruals`, {
+      body,
+      headers: key ? { 'idempotency-key': key } : {},
+      token: token ?? (await serviceToken()),
+    });
   const accrualsOfOrder = async (orderId: string) =>
     Number((await queryTestDatabase(serverUrl, database, 'SELECT count(*)::int AS n FROM accruals WHERE order_id = $1', [orderId]))[0].n);
 
@@ -27,6 +33,9 @@ describe('loyalty accruals over HTTP (real process, real Postgres)', () => {
   });
 
   afterAll(() => services.tearDown());
+
+  /** A token with the accruals scope for a caller that is not inventory. */
+  const tokenForOtherService = () => tokenFor({ sub: 'other-partner', clientId: 'other-partner', scopes: [LOYALTY_ACCRUALS_WRITE_SCOPE] });
 
   it('when Idempotency-Key is missing, then 400 names the header and nothing is stored', async () => {
     const response = await post(accrual('no-key'));
@@ -88,13 +97,46 @@ describe('loyalty accruals over HTTP (real process, real Postgres)', () => {
     for (const body of bodies) expect((await post(body, uniqueName('loyalty-list'))).status).toBe(201);
     expect((await post(accrual(uniqueName('someone-else'), 99), uniqueName('loyalty-list'))).status).toBe(201);
 
-    const listed = await requestJson('GET', `${loyalty.baseUrl}/accruals?customerId=${encodeURIComponent(customerId)}`);
+    const listed = await listAccruals(loyalty.baseUrl, customerId);
     expect(listed.status).toBe(200);
     expect(listed.body).toMatchObject({ customerId, totalPoints: 12 });
-    expect(listed.body.items.map((item: { orderId: string }) => item.orderId)).toEqual(bodies.map((body) => body.orderId));
+    expect(listed.body.items.map((item) => item.orderId)).toEqual(bodies.map((body) => body.orderId));
+  });
 
-    const missing = await requestJson('GET', `${loyalty.baseUrl}/accruals`);
-    expect(missing.status).toBe(400);
-    expect(missing.body.fields).toContain('customerId');
+  it("when a customer asks for another customer's accruals by query, then 400 names customerId: the list is always the caller's own", async () => {
+    const victim = uniqueName('victim');
+    expect((await post(accrual(victim, 40), uniqueName('loyalty-victim'))).status).toBe(201);
+
+    const response = await requestJson('GET', `${loyalty.baseUrl}/accruals?customerId=${encodeURIComponent(victim)}`, {
+      token: await customerToken(uniqueName('snoop')),
+    });
+
+    expect(response.status).toBe(400);
+    expect(response.body.fields).toContain('customerId');
+  });
+
+  it('when a customer token credits points, then 403 AUTH.FORBIDDEN and nothing is stored: only the accruals scope may', async () => {
+    const body = accrual('self-credit', 1000);
+    const response = await post(body, uniqueName('loyalty-self'), await customerToken('self-credit'));
+
+    expect(response.status).toBe(403);
+    expect(response.headers.get('content-type')).toContain('application/problem+json');
+    expect(response.body.code).toBe('AUTH.FORBIDDEN');
+    expect(await accrualsOfOrder(body.orderId)).toBe(0);
+  });
+
+  it("when someone else claims inventory's key first (with another body), then inventory's request with that key still credits its accrual", async () => {
+    const body = accrual('key-race');
+    const key = `loyalty-accrual:${body.orderId}`;
+    // Another caller (with the scope, so it gets past the guard) uses the key first: under a
+    // global key inventory would now get 422 and park its command.
+    const squatter = await tokenForOtherService();
+    expect((await post(accrual('squatter', 1), key, squatter)).status).toBe(201);
+
+    const real = await post(body, key);
+
+    expect(real.status).toBe(201);
+    expect(real.headers.get('idempotent-replayed')).toBeNull();
+    expect(real.body).toMatchObject(body);
   });
 });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { testInfrastructure, TestServices } from '@test/fixtures';
+import { customerToken, serviceToken, testInfrastructure, TestServices } from '@test/fixtures';
 import { queryTestDatabase, requestJson, type ServiceProcess, uniqueName } from '@tools/local-stack';
 
 /**
@@ -16,8 +16,8 @@ describe('loyalty reversals and balances over HTTP (real process, real Postgres)
   let database: string;
   let loyalty: ServiceProcess;
 
-  const post = (path: '/accruals' | '/reversals', body: unknown, key: string) =>
-    requestJson('POST', `${loyalty.baseUrl}${path}`, { body, headers: { 'idempotency-key': key } });
+  const post = async (path: '/accruals' | '/reversals', body: unknown, key: string) =>
+    requestJson('POST', `${loyalty.baseUrl}${path}`, { body, headers: { 'idempotency-key': key }, token: await serviceToken() });
   const accrue = async (customerId: string, points: number) => {
     const body = { customerId, orderId: randomUUID(), points };
     expect((await post('/accruals', body, `loyalty-accrual:${body.orderId}`)).status).toBe(201);
@@ -26,7 +26,7 @@ describe('loyalty reversals and balances over HTTP (real process, real Postgres)
   const reversalsOf = async (orderId: string) =>
     Number((await queryTestDatabase(serverUrl, database, 'SELECT count(*)::int AS n FROM reversals WHERE order_id = $1', [orderId]))[0].n);
   const balanceOf = async (customerId: string) =>
-    (await requestJson('GET', `${loyalty.baseUrl}/balance?customerId=${encodeURIComponent(customerId)}`)).body;
+    (await requestJson('GET', `${loyalty.baseUrl}/balance`, { token: await customerToken(customerId) })).body;
 
   beforeAll(async () => {
     database = await services.createDatabase('loyalty_reversals');
@@ -109,11 +109,24 @@ describe('loyalty reversals and balances over HTTP (real process, real Postgres)
     expect(invalid.body.fields).toEqual(expect.arrayContaining(['orderId', 'points']));
   });
 
-  it('when a customer has no points at all, then the balance is zero; without customerId it is 400', async () => {
+  it("when a customer has no points at all, then the balance is zero; another customer's id in the query is 400, and no token is 401", async () => {
     const customerId = uniqueName('nobody');
     expect(await balanceOf(customerId)).toEqual({ customerId, accruedPoints: 0, reversedPoints: 0, balancePoints: 0 });
-    const missing = await requestJson('GET', `${loyalty.baseUrl}/balance`);
-    expect(missing.status).toBe(400);
-    expect(missing.body.fields).toContain('customerId');
+    const other = await requestJson('GET', `${loyalty.baseUrl}/balance?customerId=someone-else`, { token: await customerToken(customerId) });
+    expect(other.status).toBe(400);
+    expect(other.body.fields).toContain('customerId');
+    expect((await requestJson('GET', `${loyalty.baseUrl}/balance`)).status).toBe(401);
+  });
+
+  it('when a customer token posts a reversal, then it is refused 403 and nothing is reversed', async () => {
+    const customerId = uniqueName('self-reverser');
+    const kept = await accrue(customerId, 5);
+    const response = await requestJson('POST', `${loyalty.baseUrl}/reversals`, {
+      body: kept,
+      headers: { 'idempotency-key': `loyalty-reversal:${kept.orderId}` },
+      token: await customerToken(customerId),
+    });
+    expect(response.status).toBe(403);
+    expect(await reversalsOf(kept.orderId)).toBe(0);
   });
 });

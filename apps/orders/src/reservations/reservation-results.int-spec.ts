@@ -3,6 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type StockRejected, type StockReserved, Topics } from '@app/contracts';
 import { DeadLetterHeaders, deadLetterTopic, Headers } from '@app/envelope';
 import {
+  cancelOrder,
+  getOrder as getOrderAs,
   placeOrder as postOrder,
   eventRecord,
   MetricBaseline,
@@ -14,7 +16,7 @@ import {
   waitForDeadLetter,
   waitForInboxMessage,
 } from '@test/fixtures';
-import { requestJson, type ServiceProcess, type TopicRecorder } from '@tools/local-stack';
+import { type ServiceProcess, type TopicRecorder } from '@tools/local-stack';
 
 /**
  * The orders service as a real process consuming inventory's answers (`inventory.reservation.v1`)
@@ -34,7 +36,7 @@ describe('orders applying reservation results (real process, real Postgres and K
 
   const placeOrder = async (): Promise<string> =>
     (await postOrder(orders.baseUrl, { customerId: 'results-customer', items: [{ sku: 'SKU-RESULTS', quantity: 2 }] })).id;
-  const getOrder = async (id: string) => (await requestJson('GET', `${orders.baseUrl}/orders/${id}`)).body;
+  const getOrder = async (id: string) => (await getOrderAs(orders.baseUrl, id, 'results-customer')).body;
   const reserved = (orderId: string): StockReserved => ({
     orderId,
     items: [{ sku: 'SKU-RESULTS', quantity: 2 }],
@@ -85,7 +87,7 @@ describe('orders applying reservation results (real process, real Postgres and K
 
   it('when an answer arrives after the customer cancelled, then the order stays CANCELLED', async () => {
     const id = await placeOrder();
-    expect((await requestJson('POST', `${orders.baseUrl}/orders/${id}/cancel`)).status).toBe(200);
+    expect((await cancelOrder(orders.baseUrl, id, 'results-customer')).status).toBe(200);
     const answer = eventRecord(Topics.reservations, 'StockReserved', reserved(id));
     await publish([answer]);
     await processed(answer.headers![Headers.messageId]);

@@ -10,18 +10,23 @@ export interface JsonResponse<T = any> {
 }
 
 /**
- * One HTTP request with a JSON body (or a raw string body, sent as is, for malformed input).
- * Network errors propagate: a test that kills the server expects exactly that.
+ * One HTTP request with a JSON body (or a raw string body, sent as is, for malformed input), with
+ * `token` (when given) as `Authorization: Bearer <token>`. Network errors propagate: a test that
+ * kills the server expects exactly that.
  */
 export async function requestJson<T = any>(
   method: string,
   url: string,
-  options: { body?: unknown; rawBody?: string; headers?: Record<string, string>; timeoutMs?: number } = {},
+  options: { body?: unknown; rawBody?: string; headers?: Record<string, string>; token?: string; timeoutMs?: number } = {},
 ): Promise<JsonResponse<T>> {
   const hasBody = options.body !== undefined || options.rawBody !== undefined;
   const response = await fetch(url, {
     method,
-    headers: { ...(hasBody ? { 'content-type': 'application/json' } : {}), ...options.headers },
+    headers: {
+      ...(hasBody ? { 'content-type': 'application/json' } : {}),
+      ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+      ...options.headers,
+    },
     body: options.rawBody ?? (options.body === undefined ? undefined : JSON.stringify(options.body)),
     signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
   });

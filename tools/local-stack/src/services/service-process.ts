@@ -17,6 +17,8 @@ export interface ServiceProcessOptions {
   /** Must contain `test`; migrated before the first start. */
   database: string;
   brokers: string[];
+  /** `AUTH_*` variables of the run's token issuer (see `Infrastructure.authEnv`). */
+  authEnv: Record<string, string>;
   /** Failpoints to arm (`FAILPOINTS`) in the first process, `name` or `name@scope`; none by default. */
   failpoints?: FailpointSpec[];
   /**
@@ -83,6 +85,7 @@ export class ServiceProcess {
       [serviceNamed(options.service).portVariable]: String(port),
       HTTP_HOST: '127.0.0.1',
       FAILPOINTS: (options.failpoints ?? []).join(','),
+      ...options.authEnv,
       ...options.env,
     };
     const service = new ServiceProcess(options, port, env);

@@ -8,13 +8,18 @@ export interface Infrastructure {
   serverUrl: string;
   /** Kafka bootstrap brokers (`KAFKA_BROKERS`, comma-separated in the environment). */
   brokers: string[];
+  /**
+   * What every app needs to verify tokens (`AUTH_ISSUER`, `AUTH_AUDIENCE`, `AUTH_JWKS_URL`) and
+   * inventory to fetch its service token (`AUTH_CLIENT_*`): `DevIssuer.appEnv()` of the run's issuer.
+   */
+  authEnv: Record<string, string>;
 }
 
 /**
  * {@link ServiceProcessOptions} without what {@link ServiceSet} fills in: the Postgres server
- * always, the brokers unless given (a run on a private broker passes its own).
+ * and the token issuer always, the brokers unless given (a run on a private broker passes its own).
  */
-export type ServiceSetStartOptions = Omit<ServiceProcessOptions, 'serverUrl' | 'brokers'> & { brokers?: string[] };
+export type ServiceSetStartOptions = Omit<ServiceProcessOptions, 'serverUrl' | 'brokers' | 'authEnv'> & { brokers?: string[] };
 
 /** Anything else released at tear-down, e.g. a topic reader. */
 interface Stoppable {
@@ -53,7 +58,12 @@ export class ServiceSet {
    */
   async start(options: ServiceSetStartOptions): Promise<ServiceProcess> {
     const brokers = options.brokers ?? this.infrastructure.brokers;
-    const service = await ServiceProcess.start({ ...options, serverUrl: this.infrastructure.serverUrl, brokers });
+    const service = await ServiceProcess.start({
+      ...options,
+      serverUrl: this.infrastructure.serverUrl,
+      brokers,
+      authEnv: this.infrastructure.authEnv,
+    });
     this.processes.push({ service, brokers });
     return service;
   }

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '@app/config';
 import { migrateDatabase, RetentionJob } from '@app/database';
-import { testInfrastructure } from '@test/fixtures';
+import { testAuthEnv, testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
 import { createInventoryDataSource } from '../../inventory.data-source.js';
 import { inventoryEnv } from '../../inventory.config.js';
@@ -33,6 +33,7 @@ describe('cancelledOrdersRetention: the retention job (real Postgres)', () => {
     database = await createTestDatabase(serverUrl, 'inventory_cancelled_cleanup');
     // Retention 14 days (the inbox's); batches of 2, so 5 expired rows need several statements.
     const config = loadConfig(inventoryEnv, {
+      ...testAuthEnv(),
       DATABASE_URL: serverUrl,
       DATABASE_NAME: database,
       KAFKA_BROKERS: brokers.join(','),

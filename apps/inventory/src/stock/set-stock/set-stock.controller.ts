@@ -1,5 +1,6 @@
 import { Body, Controller, Param, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { ADMIN_SCOPE, RequireScopes } from '@app/auth';
 import { OrderFields } from '@app/contracts';
 import { jsonSchemaOf } from '@app/envelope';
 import { ApiErrors } from '@app/http';
@@ -14,7 +15,8 @@ export class SetStockController {
   constructor(private readonly service: SetStockService) {}
 
   @Put(':sku')
-  @ApiOperation({ summary: 'Set the available units of a SKU (creates it when new); for demos, tests and the seed' })
+  @RequireScopes(ADMIN_SCOPE)
+  @ApiOperation({ summary: 'Set the available units of a SKU (creates it when new); operators only (the admin scope)' })
   @ApiParam({ name: 'sku', schema: jsonSchemaOf(OrderFields.sku, 'openapi-3.0'), example: 'SKU-APPLE' })
   @ApiOkResponse({ type: StockResponse })
   @ApiErrors({ 400: 'sku or body malformed (`fields` names each)' }, 413)

@@ -1,5 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, type Principal } from '@app/auth';
 import { TransactionContext } from '@app/database';
 import { ApiErrors } from '@app/http';
 import { Accrual } from '../accrual.entity.js';
@@ -12,15 +13,13 @@ export class ListAccrualsController {
   constructor(private readonly tx: TransactionContext) {}
 
   @Get()
-  @ApiOperation({ summary: "List a customer's accruals and their total" })
+  @ApiOperation({ summary: "List the caller's own accruals (the token's subject) and their total" })
   @ApiOkResponse({ type: AccrualListResponse })
-  @ApiErrors({ 400: 'customerId missing or malformed' })
-  async list(@Query() query: ListAccrualsRequest): Promise<AccrualListResponse> {
-    const accruals = await this.tx.repository(Accrual).find({
-      where: { customerId: query.customerId },
-      order: { createdAt: 'ASC' },
-    });
+  @ApiErrors({ 400: 'a query parameter was sent (none is taken)' })
+  async list(@Query() _query: ListAccrualsRequest, @CurrentPrincipal() principal: Principal): Promise<AccrualListResponse> {
+    const customerId = principal.subject;
+    const accruals = await this.tx.repository(Accrual).find({ where: { customerId }, order: { createdAt: 'ASC' } });
     const items = accruals.map(toAccrualResponse);
-    return { customerId: query.customerId, totalPoints: items.reduce((sum, item) => sum + item.points, 0), items };
+    return { customerId, totalPoints: items.reduce((sum, item) => sum + item.points, 0), items };
   }
 }

@@ -1,5 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequireScopes } from '@app/auth';
+import { LOYALTY_ACCRUALS_WRITE_SCOPE } from '@app/contracts';
 import { ApiErrors } from '@app/http';
 import { Idempotent } from '@app/idempotency';
 import { AccrualResponse } from '../accrual.response.js';
@@ -13,9 +15,13 @@ import { LoyaltyFailpoints } from '../../loyalty.failpoints.js';
 export class RecordAccrualController {
   constructor(private readonly service: RecordAccrualService) {}
 
-  /** `Idempotency-Key` is required: a partner API that pays out points must never do it twice. */
+  /**
+   * `Idempotency-Key` is required: a partner API that pays out points must never do it twice. Only
+   * a caller with the accruals scope (inventory's service client): customers never credit points.
+   */
   @Post()
-  @ApiOperation({ summary: 'Credit points for an order, at most once per Idempotency-Key' })
+  @RequireScopes(LOYALTY_ACCRUALS_WRITE_SCOPE)
+  @ApiOperation({ summary: 'Credit points for an order, at most once per Idempotency-Key (per caller); needs loyalty:accruals:write' })
   @ApiCreatedResponse({ type: AccrualResponse, description: 'Credited (or, on a replay, the stored answer of the first request)' })
   @ApiErrors(413)
   @HttpCode(201)

@@ -1,5 +1,6 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, type Principal } from '@app/auth';
 import { TransactionContext } from '@app/database';
 import { ApiErrors } from '@app/http';
 import { BalanceResponse } from './balance.response.js';
@@ -15,16 +16,17 @@ export class GetBalanceController {
    * reads could otherwise show a balance below what was ever true.
    */
   @Get()
-  @ApiOperation({ summary: "A customer's points: accrued, reversed and the balance (accrued - reversed)" })
+  @ApiOperation({ summary: "The caller's own points (the token's subject): accrued, reversed and the balance (accrued - reversed)" })
   @ApiOkResponse({ type: BalanceResponse })
-  @ApiErrors({ 400: 'customerId missing or malformed' })
-  async balance(@Query() query: GetBalanceRequest): Promise<BalanceResponse> {
+  @ApiErrors({ 400: 'a query parameter was sent (none is taken)' })
+  async balance(@Query() _query: GetBalanceRequest, @CurrentPrincipal() principal: Principal): Promise<BalanceResponse> {
+    const customerId = principal.subject;
     const [row]: { accrued: string; reversed: string }[] = await this.tx.manager.query(
       `SELECT (SELECT coalesce(sum(points), 0) FROM accruals WHERE customer_id = $1) AS accrued,
               (SELECT coalesce(sum(points), 0) FROM reversals WHERE customer_id = $1) AS reversed`,
-      [query.customerId],
+      [customerId],
     );
     const [accruedPoints, reversedPoints] = [Number(row.accrued), Number(row.reversed)];
-    return { customerId: query.customerId, accruedPoints, reversedPoints, balancePoints: accruedPoints - reversedPoints };
+    return { customerId, accruedPoints, reversedPoints, balancePoints: accruedPoints - reversedPoints };
   }
 }

@@ -1,8 +1,6 @@
-import { AccrualFields } from '@app/contracts';
-import { Satisfies } from '@app/http';
-
-export class GetBalanceRequest {
-  /** The same schema as an accrual's customer, so every customer that can earn points has a balance. */
-  @Satisfies(AccrualFields.customerId, { example: 'c1' })
-  customerId: string;
-}
+/**
+ * `GET /balance` takes no customer: it answers the caller's own (the token's subject). The class
+ * stays so that strict validation refuses any query parameter, `customerId` included, with a 400
+ * naming it instead of ignoring it.
+ */
+export class GetBalanceRequest {}

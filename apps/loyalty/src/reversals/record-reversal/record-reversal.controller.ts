@@ -1,9 +1,12 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { RequireScopes } from '@app/auth';
+import { LOYALTY_ACCRUALS_WRITE_SCOPE } from '@app/contracts';
 import { ApiErrors } from '@app/http';
 import { Idempotent } from '@app/idempotency';
 import { annotateLog } from '@app/telemetry';
 import { LoyaltyErrorCodes } from '../../loyalty.error-codes.js';
+import { LoyaltyFailpoints } from '../../loyalty.failpoints.js';
 import { ReversalResponse } from '../reversal.response.js';
 import { RecordReversalRequest } from './record-reversal.request.js';
 import { RecordReversalService } from './record-reversal.service.js';
@@ -13,10 +16,14 @@ import { RecordReversalService } from './record-reversal.service.js';
 export class RecordReversalController {
   constructor(private readonly service: RecordReversalService) {}
 
-  /** `Idempotency-Key` is required, as for accruals: inventory sends `loyalty-reversal:<orderId>`. */
+  /**
+   * `Idempotency-Key` is required, as for accruals: inventory sends `loyalty-reversal:<orderId>`.
+   * The same scope as crediting: only inventory's service client moves points, never a customer.
+   */
   @Post()
+  @RequireScopes(LOYALTY_ACCRUALS_WRITE_SCOPE)
   @ApiOperation({
-    summary: "Take back the points of an order's accrual, at most once per order",
+    summary: "Take back the points of an order's accrual, at most once per order; needs loyalty:accruals:write",
     description:
       'The compensation of a cancelled order. One reversal per order (a repeat, under any key, answers the existing one). ' +
       'An order without an accrual yet is refused with 409 and nothing is recorded: the caller retries.',
@@ -29,7 +36,7 @@ export class RecordReversalController {
     { 422: `${LoyaltyErrorCodes.REVERSAL_MISMATCH} or IDEMPOTENCY.KEY_REUSED` },
   )
   @HttpCode(201)
-  @Idempotent({ required: true, status: 201, afterCommitFailpoint: 'loyalty.after-commit-before-response' })
+  @Idempotent({ required: true, status: 201, afterCommitFailpoint: LoyaltyFailpoints.afterCommitBeforeResponse })
   reverse(@Body() request: RecordReversalRequest) {
     annotateLog({ orderId: request.orderId });
     return this.service.reverse(request);

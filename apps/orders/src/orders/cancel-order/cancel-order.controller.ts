@@ -1,5 +1,6 @@
 import { Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, type Principal } from '@app/auth';
 import { ApiErrors, uuidV4Param } from '@app/http';
 import { annotateLog } from '@app/telemetry';
 import { OrdersErrorCodes } from '../../orders.error-codes.js';
@@ -12,7 +13,10 @@ export class CancelOrderController {
   constructor(private readonly service: CancelOrderService) {}
 
   @Post(':id/cancel')
-  @ApiOperation({ summary: 'Cancel an order', description: 'Safe to retry: cancelling a cancelled order returns it unchanged.' })
+  @ApiOperation({
+    summary: 'Cancel an order',
+    description: "Only the customer's own orders (another's is 404). Safe to retry: cancelling a cancelled order returns it unchanged.",
+  })
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiOkResponse({ type: OrderResponse, description: 'The order, now CANCELLED' })
   @ApiErrors(
@@ -21,8 +25,8 @@ export class CancelOrderController {
     { 409: `${OrdersErrorCodes.NOT_CANCELLABLE}: the order is REJECTED` },
   )
   @HttpCode(200)
-  cancel(@Param('id', uuidV4Param('id')) id: string) {
+  cancel(@Param('id', uuidV4Param('id')) id: string, @CurrentPrincipal() principal: Principal) {
     annotateLog({ orderId: id });
-    return this.service.cancel(id);
+    return this.service.cancel(id, principal.subject);
   }
 }

@@ -19,12 +19,13 @@ export class CancelOrderService {
   /**
    * Status change and `OrderCancelled` commit together. The row lock (`FOR UPDATE`) serialises
    * writers of one order, which is also what keeps its outbox rows in commit order for the relay.
-   * Cancelling a cancelled order is a no-op that returns it, so clients may retry safely.
+   * Cancelling a cancelled order is a no-op that returns it, so clients may retry safely. Only
+   * `customerId`'s own order: another's is the same 404 as a missing one.
    */
-  async cancel(id: string): Promise<OrderResponse> {
+  async cancel(id: string, customerId: string): Promise<OrderResponse> {
     return this.tx.run(async (manager) => {
       const orders = manager.getRepository(Order);
-      const locked = await orders.findOne({ where: { id }, lock: { mode: 'pessimistic_write' } });
+      const locked = await orders.findOne({ where: { id, customerId }, lock: { mode: 'pessimistic_write' } });
       if (!locked) throw new ProblemException(HttpStatus.NOT_FOUND, OrdersErrorCodes.NOT_FOUND, `Order ${id} not found`);
       if (locked.status !== OrderStatus.Cancelled) {
         if (!CANCELLABLE_STATUSES.includes(locked.status)) {

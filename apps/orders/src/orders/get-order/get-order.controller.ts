@@ -1,5 +1,6 @@
 import { Controller, Get, HttpStatus, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, type Principal } from '@app/auth';
 import { TransactionContext } from '@app/database';
 import { ApiErrors, ProblemException, uuidV4Param } from '@app/http';
 import { annotateLog } from '@app/telemetry';
@@ -13,13 +14,18 @@ export class GetOrderController {
   constructor(private readonly tx: TransactionContext) {}
 
   @Get(':id')
-  @ApiOperation({ summary: 'Read an order and its status' })
+  @ApiOperation({
+    summary: 'Read an order and its status',
+    description: "Only the customer's own orders; another's is 404, as a missing one.",
+  })
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiOkResponse({ type: OrderResponse })
   @ApiErrors({ 400: 'id is not a UUID v4' }, { 404: OrdersErrorCodes.NOT_FOUND })
-  async get(@Param('id', uuidV4Param('id')) id: string) {
+  async get(@Param('id', uuidV4Param('id')) id: string, @CurrentPrincipal() principal: Principal) {
     annotateLog({ orderId: id });
-    const order = await this.tx.repository(Order).findOne({ where: { id }, relations: { items: true } });
+    // The owner is part of the lookup: another customer's order answers exactly as a missing one,
+    // so ids cannot be probed for existence.
+    const order = await this.tx.repository(Order).findOne({ where: { id, customerId: principal.subject }, relations: { items: true } });
     if (!order) throw new ProblemException(HttpStatus.NOT_FOUND, OrdersErrorCodes.NOT_FOUND, `Order ${id} not found`);
     return toOrderResponse(order);
   }

@@ -1,5 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
+import { CurrentPrincipal, type Principal } from '@app/auth';
 import { ApiErrors } from '@app/http';
 import { Idempotent } from '@app/idempotency';
 import { OrderResponse } from '../order.response.js';
@@ -17,7 +18,7 @@ export class PlaceOrderController {
   @ApiOperation({
     summary: 'Place an order',
     description:
-      'Answers at once with status PENDING; the order and its OrderCreated event commit together. ' +
+      "For the token's subject as customer. Answers at once with status PENDING; the order and its OrderCreated event commit together. " +
       'Each line is priced from the price list: a price or total in the request is refused (400 naming the field), ' +
       'a SKU not on the list is 422 ORDERS.UNKNOWN_SKU naming the line (`items[0].sku`).',
   })
@@ -25,7 +26,7 @@ export class PlaceOrderController {
   @ApiErrors(400, 413, { 422: 'ORDERS.UNKNOWN_SKU (`fields` names each line, `items[0].sku`) or ORDERS.TOTAL_TOO_LARGE' })
   @HttpCode(201)
   @Idempotent({ status: 201, afterCommitFailpoint: OrdersFailpoints.afterCommitBeforeResponse })
-  place(@Body() request: PlaceOrderRequest) {
-    return this.service.place(request);
+  place(@Body() request: PlaceOrderRequest, @CurrentPrincipal() principal: Principal) {
+    return this.service.place(principal, request);
   }
 }

@@ -7,7 +7,7 @@ import { OrderEvents } from '@app/contracts';
 import { migrateDatabase, TransactionContext } from '@app/database';
 import { configureHttpApp } from '@app/http';
 import { OutboxEventRejectedError, OutboxWriter } from '@app/outbox';
-import { countRows, seedPrices, testInfrastructure } from '@test/fixtures';
+import { countRows, customerToken, seedPrices, testAuthEnv, testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase, queryTestDatabase, requestJson, uniqueName } from '@tools/local-stack';
 import { ordersApiDocs } from '../../orders.api-docs.js';
 import { ordersEnv } from '../../orders.config.js';
@@ -17,7 +17,8 @@ import { orderEvent } from '../order-event.js';
 
 const { serverUrl, brokers } = testInfrastructure();
 const TABLES = ['orders', 'order_items', 'outbox_messages', 'idempotency_keys'] as const;
-const body = { customerId: 'atomicity', items: [{ sku: 'SKU-ATOM', quantity: 2 }] };
+const body = { items: [{ sku: 'SKU-ATOM', quantity: 2 }] };
+const CUSTOMER = 'atomicity';
 
 /**
  * The order, its items, its OutboxMessage and (with a key) its idempotency record commit in one
@@ -39,12 +40,13 @@ describe('POST /orders atomicity (real HTTP app, real Postgres)', () => {
   }
 
   const count = () => countRows(serverUrl, database, TABLES);
-  const post = (headers: Record<string, string> = {}, payload: unknown = body) =>
-    requestJson('POST', `${baseUrl}/orders`, { body: payload, headers });
+  const post = async (headers: Record<string, string> = {}, payload: unknown = body, customer = CUSTOMER) =>
+    requestJson('POST', `${baseUrl}/orders`, { body: payload, headers, token: await customerToken(customer) });
 
   beforeAll(async () => {
     database = await createTestDatabase(serverUrl, 'orders_atomicity');
     const config = loadConfig(ordersEnv, {
+      ...testAuthEnv(),
       DATABASE_URL: serverUrl,
       DATABASE_NAME: database,
       KAFKA_BROKERS: brokers.join(','),
@@ -119,7 +121,7 @@ describe('POST /orders atomicity (real HTTP app, real Postgres)', () => {
     const before = await count();
     await breakTable('outbox_messages', 'false');
 
-    const cancel = await requestJson('POST', `${baseUrl}/orders/${created.body.id}/cancel`);
+    const cancel = await requestJson('POST', `${baseUrl}/orders/${created.body.id}/cancel`, { token: await customerToken(CUSTOMER) });
 
     expect(cancel.status).toBeGreaterThanOrEqual(500);
     expect(await count()).toEqual(before);
@@ -144,6 +146,20 @@ describe('POST /orders atomicity (real HTTP app, real Postgres)', () => {
       outbox_messages: before.outbox_messages + 1,
       idempotency_keys: before.idempotency_keys + 1,
     });
+  });
+
+  it('when two customers send the same Idempotency-Key, then each gets an order of their own: keys are scoped by caller', async () => {
+    const key = uniqueName('atomicity-shared-key');
+    const before = await count();
+
+    const first = await post({ 'Idempotency-Key': key }, body, 'key-owner-a');
+    const second = await post({ 'Idempotency-Key': key }, body, 'key-owner-b');
+
+    expect([first.status, second.status]).toEqual([201, 201]);
+    expect(second.headers.get('idempotent-replayed')).toBeNull();
+    expect(second.body.id).not.toBe(first.body.id);
+    expect([first.body.customerId, second.body.customerId]).toEqual(['key-owner-a', 'key-owner-b']);
+    expect((await count()).idempotency_keys).toBe(before.idempotency_keys + 2);
   });
 
   it('when the app would write an OrderCreated its consumers refuse, then its OutboxWriter throws naming the type and field and the transaction writes nothing', async () => {

@@ -22,10 +22,11 @@ export class OrderLineRequest {
   unitPriceCents?: never;
 }
 
+/**
+ * No `customerId`: the customer is the bearer token's subject, never a body field, so nobody can
+ * order (or earn points) in another's name. A body that still sends one is refused 400 naming it.
+ */
 export class PlaceOrderRequest {
-  @Satisfies(OrderFields.customerId, { example: 'c1', description: 'Length in Unicode code points' })
-  customerId: string;
-
   /**
    * Lines of one SKU may repeat (inventory merges them), but their units are summed against the
    * per-SKU limit: the contract's rules over the lines. Each line is then validated with its own

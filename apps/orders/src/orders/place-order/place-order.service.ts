@@ -1,6 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { type OrderCreated, OrderEvents, type OrderLine, OrderLimits, orderTotalCents } from '@app/contracts';
+import { AuthErrorCodes, type Principal } from '@app/auth';
+import { type OrderCreated, OrderEvents, OrderFields, type OrderLine, OrderLimits, orderTotalCents } from '@app/contracts';
 import { TransactionContext } from '@app/database';
 import { ProblemException } from '@app/http';
 import { OutboxWriter } from '@app/outbox';
@@ -22,11 +23,16 @@ export class PlaceOrderService {
 
   /**
    * The order, its items and its `OrderCreated` event commit in ONE transaction: either the order
-   * exists and its event will be published, or neither happened. No dual write. Every line is
-   * priced here, from the price list: the request carries no price (issue 16), so the total, and
-   * the loyalty points that follow it, are the server's.
+   * exists and its event will be published, or neither happened. No dual write. The customer is
+   * the caller's token subject; one the contract cannot carry (too long, not storable) is 403. Every
+   * line is priced here, from the price list: the request carries no price (issue 16), so the total,
+   * and the loyalty points that follow it, are the server's.
    */
-  async place(request: PlaceOrderRequest): Promise<OrderResponse> {
+  async place(principal: Principal, request: PlaceOrderRequest): Promise<OrderResponse> {
+    const customerId = principal.subject;
+    if (!OrderFields.customerId.safeParse(customerId).success) {
+      throw new ProblemException(HttpStatus.FORBIDDEN, AuthErrorCodes.FORBIDDEN, "the token's subject is not a valid customer id");
+    }
     return this.tx.run(async (manager) => {
       const id = randomUUID();
       const items = await this.priced(request);
@@ -36,7 +42,7 @@ export class PlaceOrderService {
       annotateLog({ orderId: id });
       const [row]: { created_at: Date }[] = await manager.query(
         'INSERT INTO orders (id, customer_id, status, total_cents) VALUES ($1, $2, $3, $4) RETURNING created_at',
-        [id, request.customerId, OrderStatus.Pending, totalCents],
+        [id, customerId, OrderStatus.Pending, totalCents],
       );
       await manager.query(
         `INSERT INTO order_items (order_id, line_no, sku, quantity, unit_price_cents)
@@ -45,9 +51,9 @@ export class PlaceOrderService {
         [id, items.map((item) => item.sku), items.map((item) => item.quantity), items.map((item) => item.unitPriceCents)],
       );
       const createdAt = row.created_at.toISOString();
-      const payload: OrderCreated = { orderId: id, customerId: request.customerId, items, totalCents, createdAt };
+      const payload: OrderCreated = { orderId: id, customerId, items, totalCents, createdAt };
       await this.outbox.add(orderEvent(OrderEvents.OrderCreated, id, payload));
-      return { id, customerId: request.customerId, status: OrderStatus.Pending, items, totalCents, createdAt, updatedAt: createdAt };
+      return { id, customerId, status: OrderStatus.Pending, items, totalCents, createdAt, updatedAt: createdAt };
     });
   }
 

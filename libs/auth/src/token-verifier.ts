@@ -1,0 +1,55 @@
+import { Inject, Injectable } from '@nestjs/common';
+import { createRemoteJWKSet, errors, jwtVerify } from 'jose';
+import type { AuthConfig } from './auth.config.js';
+import { type Principal, principalOf } from './principal.js';
+
+/** Injection token of the validated auth configuration. */
+export const AUTH_CONFIG = Symbol('AUTH_CONFIG');
+
+/** Asymmetric algorithms only: `none` and HMAC (a shared secret the API would have to hold) are refused. */
+const ALGORITHMS = ['RS256', 'PS256', 'ES256', 'ES384', 'EdDSA'];
+
+/** Why a token was refused; its message is safe to answer (it names no key material). */
+export class TokenRejectedError extends Error {}
+
+/**
+ * Verifies bearer JWTs against the provider's JWKS (`AUTH_JWKS_URL`), with `jose`: signature,
+ * `iss`, `aud`, `exp`/`nbf` (with `AUTH_CLOCK_TOLERANCE_S`), and a `sub`. The key set is fetched
+ * on first use and cached by `createRemoteJWKSet`; a token signed by a key not in the cache
+ * triggers one refetch (at most every 30 s), which is how the provider's key rotation reaches us.
+ */
+@Injectable()
+export class TokenVerifier {
+  private readonly keys: ReturnType<typeof createRemoteJWKSet>;
+
+  constructor(@Inject(AUTH_CONFIG) private readonly config: AuthConfig) {
+    this.keys = createRemoteJWKSet(new URL(config.AUTH_JWKS_URL), { timeoutDuration: 5000, cooldownDuration: 30_000 });
+  }
+
+  /** The principal of `token`, or a {@link TokenRejectedError} saying why not. */
+  async verify(token: string): Promise<Principal> {
+    try {
+      const { payload } = await jwtVerify(token, this.keys, {
+        issuer: this.config.AUTH_ISSUER,
+        audience: this.config.AUTH_AUDIENCE,
+        algorithms: ALGORITHMS,
+        clockTolerance: this.config.AUTH_CLOCK_TOLERANCE_S,
+        requiredClaims: ['sub', 'exp'],
+      });
+      return principalOf(payload);
+    } catch (error) {
+      if (error instanceof errors.JOSEError) throw new TokenRejectedError(describe(error));
+      throw error;
+    }
+  }
+}
+
+function describe(error: InstanceType<typeof errors.JOSEError>): string {
+  if (error instanceof errors.JWTExpired) return 'the bearer token has expired';
+  if (error instanceof errors.JWTClaimValidationFailed) return `the bearer token's "${error.claim}" claim is not accepted`;
+  if (error instanceof errors.JWSSignatureVerificationFailed || error instanceof errors.JWKSNoMatchingKey) {
+    return 'the bearer token is not signed by a key of the trusted issuer';
+  }
+  if (error instanceof errors.JWKSTimeout || error instanceof errors.JWKSInvalid) return 'the token issuer keys are unavailable';
+  return 'the bearer token is malformed or not accepted';
+}

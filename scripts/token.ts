@@ -1,0 +1,44 @@
+// `npm run -s token -- --sub c1`: prints an access token of the development issuer that `npm start`
+// runs (its key pair is in .local/dev-issuer/, created on first use), for curl and the README
+// walkthrough. `--admin` adds the admin scope (may set stock); `--service` prints inventory's
+// client-credentials-shaped token (sub = client_id = inventory, scope loyalty:accruals:write);
+// `--ttl <seconds>` sets its lifetime (default 3600). Only for this machine: a real deployment gets
+// tokens from its OIDC provider (docs/auth.md).
+import { parseArgs } from 'node:util';
+import { ADMIN_SCOPE } from '@app/auth';
+import { loadDotEnv } from '@app/config';
+import { DevServiceClient, localIssuer } from '@tools/local-stack';
+
+const USAGE = 'usage: npm run -s token -- --sub <customer id> | --admin [--sub <operator>] | --service   [--ttl <seconds>]';
+
+try {
+  loadDotEnv();
+  const { values } = parseArgs({
+    options: { sub: { type: 'string' }, admin: { type: 'boolean' }, service: { type: 'boolean' }, ttl: { type: 'string' } },
+    strict: true,
+  });
+  const ttl = values.ttl === undefined ? 3600 : Number(values.ttl);
+  if (!Number.isInteger(ttl) || ttl < 1) throw new Error(`--ttl must be a whole number of seconds, got "${values.ttl}"`);
+  const { issuer, external } = await localIssuer();
+  if (external)
+    console.error(`warning: AUTH_JWKS_URL names another provider (${process.env.AUTH_JWKS_URL}); the apps will refuse this token`);
+  let token: string;
+  if (values.service) {
+    token = await issuer.sign({
+      sub: DevServiceClient.id,
+      clientId: DevServiceClient.id,
+      scopes: [...DevServiceClient.scopes],
+      expiresInSeconds: ttl,
+    });
+  } else if (values.admin) {
+    token = await issuer.sign({ sub: values.sub ?? 'operator', scopes: [ADMIN_SCOPE], expiresInSeconds: ttl });
+  } else if (values.sub) {
+    token = await issuer.sign({ sub: values.sub, expiresInSeconds: ttl });
+  } else {
+    throw new Error('say whose token: --sub <customer id>, --admin or --service');
+  }
+  console.log(token);
+} catch (error) {
+  console.error(`${(error as Error).message}\n${USAGE}`);
+  process.exit(2);
+}
