@@ -1,5 +1,8 @@
 export {
+  armFailpoints,
   failpoint,
+  failpointsFromEnv,
+  FAILPOINTS_ENABLED,
   failpointAction,
   failpointFires,
   failpointMarker,

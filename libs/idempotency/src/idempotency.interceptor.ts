@@ -57,9 +57,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
             { field: 'Idempotency-Key', detail },
           ]);
         }
-        // Context: the key and whether this call executed or replayed, so a test can slow down the
-        // first answer (`<name>@<key> executed=sleep(<ms>)`) and let the retry's replay through.
-        if (options.afterCommitFailpoint) await failpoint(options.afterCommitFailpoint, `${key} ${outcome.kind}`);
+        // Context: a server-side scope of the stored answer (never the client's key) and whether
+        // this call executed or replayed, so a test can slow down the first answer
+        // (`<name>@<orderId> executed=sleep(<ms>)`) and let the retry's replay through.
+        if (options.afterCommitFailpoint) {
+          const scope = options.failpointScope?.(outcome.body as never) ?? '';
+          await failpoint(options.afterCommitFailpoint, `${scope} ${outcome.kind}`);
+        }
         if (outcome.kind === 'replayed') {
           this.metrics.replays.inc({ route });
           response.setHeader('Idempotent-Replayed', 'true');

@@ -20,7 +20,11 @@ export class PlaceOrderController {
   @ApiCreatedResponse({ type: OrderResponse, description: 'Created (or, on a replay, the order the first request created)' })
   @ApiErrors(413)
   @HttpCode(201)
-  @Idempotent({ status: 201, afterCommitFailpoint: 'orders.after-commit-before-response' })
+  @Idempotent({
+    status: 201,
+    afterCommitFailpoint: 'orders.after-commit-before-response',
+    failpointScope: (order: OrderResponse) => order.id,
+  })
   place(@Body() request: PlaceOrderRequest) {
     return this.service.place(request);
   }
