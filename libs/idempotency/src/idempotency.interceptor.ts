@@ -3,7 +3,7 @@ import { Reflector } from '@nestjs/core';
 import type { Request, Response } from 'express';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import { failpoint } from '@app/failpoints';
-import { ProblemException } from '@app/http';
+import { ProblemException, validateRequestBody } from '@app/http';
 import { routeLabel } from '@app/metrics';
 import { IdempotencyErrorCodes } from './idempotency.error-codes.js';
 import { IDEMPOTENT_OPTIONS, type IdempotentOptions } from './idempotent.options.js';
@@ -45,6 +45,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const fingerprint = requestFingerprint(request.method, request.path, request.body);
     return from(
       (async () => {
+        // Before the transaction, not in it (Nest runs pipes inside next.handle()): a malformed
+        // body is refused without a connection, a lock or a stored key (issue 16).
+        await validateRequestBody(context);
         // The handler runs inside the store's transaction, so its writes and the key commit together.
         const outcome = await this.store.execute(key, fingerprint, options.status, () =>
           lastValueFrom(next.handle(), { defaultValue: undefined }),
