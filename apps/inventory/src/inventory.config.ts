@@ -53,6 +53,23 @@ export const inventoryEnv = {
     max: 3_600_000,
   }),
   LOYALTY_RETRY_MAX_MS: env.integer({ description: 'Cap of the retry delay', default: 30_000, min: 1, max: 86_400_000 }),
+  LOYALTY_COMMANDS_RETENTION_MS: env.integer({
+    description:
+      'Acknowledged (DONE) loyalty commands older than this are deleted by cleanup; keep enough to answer a dispute. Pending and parked ones are never deleted',
+    default: 7 * 24 * 3_600_000,
+    min: 0,
+    max: 365 * 24 * 3_600_000,
+  }),
+  LOYALTY_COMMANDS_CLEANUP_CRON: env.cron({
+    description: 'When the loyalty commands cleanup runs (cron syntax with seconds)',
+    default: '0 */5 * * * *',
+  }),
+  LOYALTY_COMMANDS_CLEANUP_BATCH_SIZE: env.integer({
+    description: 'Loyalty commands deleted per statement by cleanup; bounds lock time and WAL bursts',
+    default: 1000,
+    min: 1,
+    max: 100_000,
+  }),
 };
 
 export type InventoryConfig = EnvConfig<typeof inventoryEnv>;

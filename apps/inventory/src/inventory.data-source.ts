@@ -7,6 +7,7 @@ import { CreateCancelledOrders1764460800320 } from './migrations/1764460800320-c
 import { AddLoyaltyCommandClaims1764460800330 } from './migrations/1764460800330-add-loyalty-command-claims.js';
 import { AddLoyaltyCommandTraceparent1764460800340 } from './migrations/1764460800340-add-loyalty-command-traceparent.js';
 import { StoreLoyaltyCommandsAsRequests1764460800350 } from './migrations/1764460800350-store-loyalty-commands-as-requests.js';
+import { IndexLoyaltyCommandsByStatus1764460800360 } from './migrations/1764460800360-index-loyalty-commands-by-status.js';
 import { Reservation } from './reservations/reservation.entity.js';
 import { StockItem } from './stock/stock-item.entity.js';
 
@@ -22,6 +23,7 @@ const inventoryMigrations = [
   AddOutboxPendingRetryIndex1764460800410,
   AddLoyaltyCommandTraceparent1764460800340,
   StoreLoyaltyCommandsAsRequests1764460800350,
+  IndexLoyaltyCommandsByStatus1764460800360,
 ];
 
 export function createInventoryDataSource(config: DatabaseConfig) {

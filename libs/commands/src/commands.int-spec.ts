@@ -62,6 +62,9 @@ describe('@app/commands (real Postgres, a partner over HTTP)', () => {
     requestTimeoutMs: 2000,
     retryBaseMs: 20,
     retryMaxMs: 40,
+    retentionMs: 86_400_000,
+    cleanupCron: '0 */5 * * * *',
+    cleanupBatchSize: 100,
   });
   const newDispatcher = (metricsRegistry: Registry) => {
     const opts = options(`http://127.0.0.1:${(partner.address() as AddressInfo).port}`);

@@ -1,4 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { CommandCleanupScheduler } from './command-cleanup.scheduler.js';
+import { CommandCleanup } from './command.cleanup.js';
 import { CommandDispatchScheduler } from './command-dispatch.scheduler.js';
 import { CommandDispatcher } from './command.dispatcher.js';
 import { CommandMetrics } from './command.metrics.js';
@@ -13,7 +15,8 @@ import {
 
 /**
  * Durable outgoing commands. `forRoot` (once, in the app module) runs the dispatcher that sends the
- * commands of `options.table` until the partner acknowledges them; `forFeature` (in each feature
+ * commands of `options.table` until the partner acknowledges them, and deletes acknowledged ones
+ * after `options.retentionMs`; `forFeature` (in each feature
  * module whose use cases enqueue commands) provides {@link CommandWriter} for that table. Not global:
  * a feature module shows that it enqueues commands by importing it.
  * Needs `DatabaseModule`, `MetricsModule`, `ScheduleModule.forRoot()` and the app's migrations of
@@ -29,6 +32,8 @@ export class CommandsModule {
         CommandMetrics,
         CommandDispatcher,
         CommandDispatchScheduler,
+        CommandCleanup,
+        CommandCleanupScheduler,
       ],
     };
   }

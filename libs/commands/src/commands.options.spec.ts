@@ -10,6 +10,9 @@ const options = (table: string): CommandsOptions => ({
   requestTimeoutMs: 3000,
   retryBaseMs: 500,
   retryMaxMs: 30_000,
+  retentionMs: 7 * 86_400_000,
+  cleanupCron: '0 */5 * * * *',
+  cleanupBatchSize: 1000,
 });
 
 describe('checkedCommandsOptions (the table name goes into SQL text)', () => {

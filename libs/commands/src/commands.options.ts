@@ -24,6 +24,17 @@ export interface CommandsOptions {
   retryBaseMs: number;
   /** Cap of the retry delay: the worst extra latency once the partner is back. */
   retryMaxMs: number;
+  /**
+   * How long an acknowledged (`DONE`) command is kept, counted from its `completed_at`; older ones
+   * are deleted by the cleanup job. Longer keeps more history to investigate a partner's dispute;
+   * the table grows by a row per command for that long. `PENDING` and `PARKED` rows are never
+   * deleted: they are work, not history.
+   */
+  retentionMs: number;
+  /** When the cleanup job runs (cron with seconds, e.g. every five minutes: `0 0/5 * * * *`). */
+  cleanupCron: string;
+  /** Rows deleted per statement by the cleanup job: bounds lock time and WAL bursts. */
+  cleanupBatchSize: number;
 }
 
 export const COMMANDS_OPTIONS = Symbol('COMMANDS_OPTIONS');
