@@ -285,14 +285,16 @@ async function crashWindow(): Promise<void> {
       name: 'demo-orders',
       entry: mainEntry(serviceNamed('orders')),
       cwd: findRepoRoot(),
-      env: { ...processEnv(group), ...(failpoints ? { FAILPOINTS: failpoints } : {}) },
+      // Failpoints fire only in a process started for tests (issue 16): this one is, on purpose.
+      env: { ...processEnv(group), ...(failpoints ? { FAILPOINTS: failpoints, FAILPOINTS_ENABLED: 'true', NODE_ENV: 'test' } : {}) },
     });
     cleanups.push(() => app.stop());
     await app.waitUntilHealthy(`${base}/health`, STEP_TIMEOUT_MS);
     return app;
   };
 
-  const failpointSpec = `${OrdersFailpoints.afterCommitBeforeResponse}@${key}`;
+  // Unscoped: this process serves the demo alone. A scope is never the client's Idempotency-Key.
+  const failpointSpec = OrdersFailpoints.afterCommitBeforeResponse;
   step(`Crash window: a second orders process on ${base} with FAILPOINTS=${failpointSpec}`);
   const doomed = await start(groups[0], failpointSpec);
   say(`started (pid ${doomed.child.pid}); it will SIGKILL itself after committing the order, before answering`);

@@ -92,4 +92,18 @@ describe('configuration validation at start-up', () => {
       expect(stderr).toMatch(/retention\.ms=\d{6,}/);
     },
   );
+
+  it.each(['orders', 'inventory', 'loyalty'] as const)(
+    'when %s gets FAILPOINTS outside a test launcher (no FAILPOINTS_ENABLED=true, NODE_ENV=production), then it refuses to start, naming what is missing',
+    async (service) => {
+      const { code, signal, stderr } = await runServer(
+        service,
+        { FAILPOINTS: 'relay.after-claim-before-publish', NODE_ENV: 'production', LOYALTY_BASE_URL: 'http://127.0.0.1:1' },
+        30_000,
+      );
+      expect({ signal, exitedNonZero: code !== null && code !== 0 }).toEqual({ signal: null, exitedNonZero: true });
+      expect(stderr).toContain('FAILPOINTS is set');
+      expect(stderr).toContain('FAILPOINTS_ENABLED=true and NODE_ENV=test');
+    },
+  );
 });

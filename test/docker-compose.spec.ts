@@ -1,3 +1,4 @@
+import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { envDefault } from '@app/config';
@@ -208,5 +209,37 @@ describe('docker-compose cluster profile', () => {
       const [binding] = hostBindings(definition);
       expect(withDefaults(environmentOf(definition).KAFKA_ADVERTISED_LISTENERS ?? '')).toContain(`HOST://127.0.0.1:${binding.published}`);
     }
+  });
+});
+
+describe('docker-compose observability tools (issue 16: no writable UI, no default password)', () => {
+  it('when Kafka UI runs, then it is read-only: nobody on its port can produce, delete topics or move offsets', () => {
+    expect(environmentOf(compose['kafka-ui'] ?? {}).KAFKA_CLUSTERS_0_READONLY).toBe('true');
+  });
+
+  it("when Grafana runs, then its admin password is the operator's GRAFANA_ADMIN_PASSWORD, never a value in the file", () => {
+    const grafana = environmentOf(compose.grafana ?? {});
+    expect(grafana.GF_SECURITY_ADMIN_PASSWORD).toMatch(/^\$\{GRAFANA_ADMIN_PASSWORD(:?-)?\}$/);
+    expect(Object.keys(grafana).filter((name) => /^GF_SECURITY_ADMIN_(USER|PASSWORD__FILE)$/.test(name))).toEqual([]);
+  });
+
+  // The entrypoint is run for real by sh, with the image's /run.sh replaced by a marker: without
+  // the variable Grafana would start with admin/admin.
+  const grafanaEntrypoint = (password: string) => {
+    const [shell, flag, script] = [compose.grafana?.entrypoint ?? []].flat();
+    expect([shell, flag]).toEqual(['sh', '-c']);
+    const runnable = script.replaceAll('$$', '$').replace('exec /run.sh', 'echo grafana-started');
+    return spawnSync(shell, [flag, runnable], { env: { PATH: process.env.PATH, GF_SECURITY_ADMIN_PASSWORD: password }, encoding: 'utf8' });
+  };
+
+  it('when GRAFANA_ADMIN_PASSWORD is unset, then Grafana refuses to start and says which variable to set', () => {
+    const run = grafanaEntrypoint('');
+    expect({ status: run.status, stdout: run.stdout }).toEqual({ status: 1, stdout: '' });
+    expect(run.stderr).toContain('GRAFANA_ADMIN_PASSWORD');
+  });
+
+  it('when GRAFANA_ADMIN_PASSWORD is set, then Grafana starts', () => {
+    const run = grafanaEntrypoint('s3cret-from-the-operator');
+    expect({ status: run.status, stdout: run.stdout.trim() }).toEqual({ status: 0, stdout: 'grafana-started' });
   });
 });

@@ -13,6 +13,7 @@ export interface ComposeService {
   restart?: string;
   profiles?: string[];
   command?: string | string[];
+  entrypoint?: string | string[];
   volumes?: (string | { type?: string; source?: string; target?: string })[];
 }
 

@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { bootstrapOrExit, loadConfig } from '@app/config';
 import { Topics } from '@app/contracts';
 import { deadLetterTopic } from '@app/envelope';
+import { armFailpoints } from '@app/failpoints';
 import { configureHttpApp } from '@app/http';
 import { NestPinoLogger, startTelemetry } from '@app/telemetry';
 import { connectInboxKafka } from '@app/inbox';
@@ -13,6 +14,8 @@ import { inventoryEnv } from './inventory.config.js';
 import { InventoryAppModule } from './inventory-app.module.js';
 
 bootstrapOrExit('inventory', async () => {
+  // First: a FAILPOINTS outside a test launcher stops the process before anything else runs.
+  armFailpoints();
   const config = loadConfig(inventoryEnv);
   startTelemetry('inventory', config);
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID });

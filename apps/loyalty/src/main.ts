@@ -2,6 +2,7 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { bootstrapOrExit, loadConfig } from '@app/config';
+import { armFailpoints } from '@app/failpoints';
 import { configureHttpApp } from '@app/http';
 import { loyaltyApiDocs } from './loyalty.api-docs.js';
 import { NestPinoLogger, startTelemetry } from '@app/telemetry';
@@ -9,6 +10,8 @@ import { loyaltyEnv } from './loyalty.config.js';
 import { LoyaltyAppModule } from './loyalty-app.module.js';
 
 bootstrapOrExit('loyalty', async () => {
+  // First: a FAILPOINTS outside a test launcher stops the process before anything else runs.
+  armFailpoints();
   const config = loadConfig(loyaltyEnv);
   startTelemetry('loyalty', config);
   const app = await NestFactory.create<NestExpressApplication>(LoyaltyAppModule.forRoot(config), { logger: new NestPinoLogger() });

@@ -4,6 +4,7 @@ import type { NestExpressApplication } from '@nestjs/platform-express';
 import { bootstrapOrExit, loadConfig } from '@app/config';
 import { Topics } from '@app/contracts';
 import { deadLetterTopic } from '@app/envelope';
+import { armFailpoints } from '@app/failpoints';
 import { configureHttpApp } from '@app/http';
 import { NestPinoLogger, startTelemetry } from '@app/telemetry';
 import { connectInboxKafka } from '@app/inbox';
@@ -13,6 +14,8 @@ import { ordersEnv } from './orders.config.js';
 import { OrdersAppModule } from './orders-app.module.js';
 
 bootstrapOrExit('orders', async () => {
+  // First: a FAILPOINTS outside a test launcher stops the process before anything else runs.
+  armFailpoints();
   const config = loadConfig(ordersEnv);
   startTelemetry('orders', config);
   // Topics exist before the first publish or subscribe: production brokers rarely auto-create.

@@ -29,6 +29,7 @@ export function createOrdersDataSource(config: DatabaseConfig) {
     serverUrl: config.DATABASE_URL,
     database: config.DATABASE_NAME,
     poolSize: config.DATABASE_POOL_SIZE,
+    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
     lockTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
     entities: ordersEntities,

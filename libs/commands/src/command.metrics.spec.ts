@@ -18,6 +18,7 @@ describe('CommandMetrics names', () => {
         .map((metric) => metric.name)
         .sort(),
     ).toEqual([
+      'loyalty_commands_deleted_total',
       'loyalty_commands_done_total',
       'loyalty_commands_parked',
       'loyalty_commands_parked_total',

@@ -46,6 +46,22 @@ function commandsVariables(partner: string) {
       min: 1,
       max: 86_400_000,
     }),
+    COMMANDS_RETENTION_MS: env.integer({
+      description: `Acknowledged (DONE) commands to ${partner} older than this are deleted by cleanup; keep enough to answer a dispute. Pending and parked ones are never deleted`,
+      default: 7 * 24 * 3_600_000,
+      min: 0,
+      max: 365 * 24 * 3_600_000,
+    }),
+    COMMANDS_CLEANUP_CRON: env.cron({
+      description: `When the cleanup of commands to ${partner} runs (cron syntax with seconds)`,
+      default: '0 */5 * * * *',
+    }),
+    COMMANDS_CLEANUP_BATCH_SIZE: env.integer({
+      description: 'Commands deleted per statement by cleanup; bounds lock time and WAL bursts',
+      default: 1000,
+      min: 1,
+      max: 100_000,
+    }),
   };
 }
 
@@ -63,7 +79,7 @@ export type CommandsEnv<Prefix extends string> = { [K in keyof CommandsVariables
  * deployed service must be told where its partner is.
  *
  * Defaults: poll 100 ms, 50 commands per claim, 8 calls in flight, 3 s timeout, retries from 500 ms
- * doubling to 30 s.
+ * doubling to 30 s, DONE commands kept 7 days (cleanup every five minutes, 1,000 rows per statement).
  */
 export function commandsEnv<const Prefix extends string>(prefix: Prefix, partner: string): CommandsEnv<Prefix> {
   return Object.fromEntries(
@@ -91,5 +107,8 @@ export function commandsOptions<const Prefix extends string>(
     requestTimeoutMs: value('REQUEST_TIMEOUT_MS'),
     retryBaseMs: value('RETRY_BASE_MS'),
     retryMaxMs: value('RETRY_MAX_MS'),
+    retentionMs: value('COMMANDS_RETENTION_MS'),
+    cleanupCron: value('COMMANDS_CLEANUP_CRON'),
+    cleanupBatchSize: value('COMMANDS_CLEANUP_BATCH_SIZE'),
   };
 }

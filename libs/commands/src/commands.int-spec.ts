@@ -51,6 +51,9 @@ describe('@app/commands (real Postgres, a partner over HTTP)', () => {
     retryMaxMs: 40,
     // The partner here is a stand-in HTTP server (outside the system); it records the credential.
     tokenSource: { token: async () => PARTNER_TOKEN, invalidate: () => undefined },
+    retentionMs: 86_400_000,
+    cleanupCron: '0 */5 * * * *',
+    cleanupBatchSize: 100,
   });
   const newDispatcher = (metricsRegistry: Registry) => {
     const opts = options(`http://127.0.0.1:${(partner.address() as AddressInfo).port}`);

@@ -1,5 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
+import { retentionJob } from '@app/database';
 import { scheduledJob } from '@app/scheduling';
+import { commandsRetention } from './command.cleanup.js';
 import { CommandDispatcher } from './command.dispatcher.js';
 import { CommandMetrics } from './command.metrics.js';
 import { CommandWriter } from './command.writer.js';
@@ -13,7 +15,8 @@ import {
 
 /**
  * Durable outgoing commands. `forRoot` (once, in the app module) runs the dispatcher that sends the
- * commands of `options.table` until the partner acknowledges them; `forFeature` (in each feature
+ * commands of `options.table` until the partner acknowledges them, and deletes acknowledged ones
+ * after `options.retentionMs`; `forFeature` (in each feature
  * module whose use cases enqueue commands) provides {@link CommandWriter} for that table. Not global:
  * a feature module shows that it enqueues commands by importing it.
  * Needs `DatabaseModule`, `MetricsModule`, `ScheduleModule.forRoot()` and the app's migrations of
@@ -36,6 +39,7 @@ export class CommandsModule {
             schedule: { intervalMs: options.pollIntervalMs },
           }),
         }),
+        retentionJob({ inject: [COMMANDS_OPTIONS, CommandMetrics], policy: commandsRetention }),
       ],
     };
   }

@@ -11,6 +11,9 @@ const options = (table: string): CommandsOptions => ({
   retryBaseMs: 500,
   retryMaxMs: 30_000,
   tokenSource: { token: async () => 'token', invalidate: () => undefined },
+  retentionMs: 7 * 86_400_000,
+  cleanupCron: '0 */5 * * * *',
+  cleanupBatchSize: 1000,
 });
 
 describe('checkedCommandsOptions (the table name goes into SQL text)', () => {

@@ -26,6 +26,17 @@ export interface CommandsOptions {
   retryMaxMs: number;
   /** The caller's credentials: every command is sent with `Authorization: Bearer <token>`. */
   tokenSource: AccessTokenSource;
+  /**
+   * How long an acknowledged (`DONE`) command is kept, counted from its `completed_at`; older ones
+   * are deleted by the cleanup job. Longer keeps more history to investigate a partner's dispute;
+   * the table grows by a row per command for that long. `PENDING` and `PARKED` rows are never
+   * deleted: they are work, not history.
+   */
+  retentionMs: number;
+  /** When the cleanup job runs (cron with seconds, e.g. every five minutes: `0 0/5 * * * *`). */
+  cleanupCron: string;
+  /** Rows deleted per statement by the cleanup job: bounds lock time and WAL bursts. */
+  cleanupBatchSize: number;
 }
 
 /**

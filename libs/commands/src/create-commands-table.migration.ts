@@ -15,7 +15,8 @@ const TIMESTAMP = 1764460800030;
 export function createCommandsTable(table: string): new () => MigrationInterface {
   const checked = checkedCommandsTable(table);
   // An index name is never schema-qualified: it lives in its table's schema.
-  const dueIndex = `${checked.split('.').at(-1)}_due_idx`;
+  const bare = checked.split('.').at(-1);
+  const [dueIndex, parkedIndex, doneIndex] = [`${bare}_due_idx`, `${bare}_parked_idx`, `${bare}_done_idx`];
   return class CreateCommandsTable implements MigrationInterface {
     name = `CreateCommandsTable_${checked.replace('.', '_')}${TIMESTAMP}`;
 
@@ -37,7 +38,13 @@ export function createCommandsTable(table: string): new () => MigrationInterface
           created_at timestamptz NOT NULL DEFAULT now(),
           completed_at timestamptz
         )`);
+      // Three partial indexes, each holding only the rows one reader needs (issue 16): due rows for
+      // the dispatcher and the pending gauge; parked rows for the parked gauge, scraped every few
+      // seconds (an index-only count of a handful of rows, not a scan of every command ever sent);
+      // DONE rows by completed_at for the retention cleanup.
       await queryRunner.query(`CREATE INDEX ${dueIndex} ON ${checked} (next_attempt_at) WHERE status = 'PENDING'`);
+      await queryRunner.query(`CREATE INDEX ${parkedIndex} ON ${checked} (id) WHERE status = 'PARKED'`);
+      await queryRunner.query(`CREATE INDEX ${doneIndex} ON ${checked} (completed_at) WHERE status = 'DONE'`);
     }
 
     async down(queryRunner: QueryRunner): Promise<void> {

@@ -1,3 +1,4 @@
+import { createServer, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
@@ -57,6 +58,59 @@ describe('data source statement and lock timeouts (real Postgres)', () => {
     } finally {
       await holder.query('ROLLBACK');
       await holder.end();
+    }
+  });
+});
+
+/**
+ * Issue 16, part 8: no wait for a connection is unbounded either. `DATABASE_CONNECT_TIMEOUT_MS`
+ * reaches pg's pool as `connectionTimeoutMillis`; without it both cases below hang for ever.
+ */
+describe('data source connect timeout', () => {
+  it('when the server accepts the connection and never answers, then connecting fails after the connect timeout', async () => {
+    // A stand-in for a half-dead proxy: it takes the TCP connection and says nothing.
+    const sockets: Socket[] = [];
+    const silent = createServer((socket) => sockets.push(socket));
+    await new Promise<void>((resolve) => silent.listen(0, '127.0.0.1', resolve));
+    const address = silent.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    const dataSource = createDataSource({
+      serverUrl: `postgres://postgres@127.0.0.1:${port}`,
+      database: 'never_answers_test',
+      entities: [],
+      migrations: [],
+      connectTimeoutMs: 300,
+    });
+    const started = Date.now();
+    try {
+      await expect(dataSource.initialize()).rejects.toThrow(/timeout/i);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      for (const socket of sockets) socket.destroy();
+      await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+
+  it('when every pool connection is busy, then the next query fails after the connect timeout instead of queueing for ever', async () => {
+    const database = await createTestDatabase(serverUrl, 'db_connect_timeout');
+    const dataSource = await createDataSource({
+      serverUrl,
+      database,
+      entities: [],
+      migrations: [],
+      poolSize: 1,
+      connectTimeoutMs: 300,
+    }).initialize();
+    const holder = dataSource.createQueryRunner();
+    try {
+      await holder.connect();
+      const started = Date.now();
+      await expect(dataSource.query('SELECT 1')).rejects.toThrow(/timeout exceeded when trying to connect/);
+      expect(Date.now() - started).toBeLessThan(5_000);
+    } finally {
+      await holder.release();
+      await dataSource.destroy();
+      await dropTestDatabase(serverUrl, database);
     }
   });
 });

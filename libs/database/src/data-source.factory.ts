@@ -13,6 +13,13 @@ export interface DataSourceFactoryOptions {
   /** Shows in `pg_stat_activity`; helps tell services and tests apart. */
   applicationName?: string;
   /**
+   * Longest wait for a pool connection, in ms: opening a new one, or waiting for a free one when
+   * all `poolSize` are in use; then the query fails with "timeout exceeded when trying to connect".
+   * Default none (0): a server that accepts the TCP connection and never answers (a half-dead
+   * proxy, a full backlog) hangs every request that needs the database, for ever.
+   */
+  connectTimeoutMs?: number;
+  /**
    * Postgres `statement_timeout` for every pool connection, in ms; default none (0). Without one, a
    * runaway statement holds its connection, and any lock it took, for ever.
    */
@@ -43,6 +50,8 @@ export function createDataSource(options: DataSourceFactoryOptions): DataSource 
     migrationsRun: false,
     poolSize: options.poolSize ?? 10,
     applicationName: options.applicationName,
+    // TypeORM passes it to pg's pool as `connectionTimeoutMillis`, which bounds both waits.
+    connectTimeoutMS: options.connectTimeoutMs ?? 0,
     logging: ['error', 'warn'],
     // Passed by pg to each new connection's startup packet, so they hold from its first statement.
     extra: { statement_timeout: options.statementTimeoutMs ?? 0, lock_timeout: options.lockTimeoutMs ?? 0 },

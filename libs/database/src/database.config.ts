@@ -21,6 +21,13 @@ export function databaseEnv(defaultName: string) {
       min: 1,
       max: 200,
     }),
+    DATABASE_CONNECT_TIMEOUT_MS: env.integer({
+      description:
+        'Longest wait for a pool connection: opening a new one (a server that accepts but never answers) or waiting for a free one when the pool is full; then the query fails instead of hanging its request. Too low fails requests under a short burst',
+      default: 10_000,
+      min: 100,
+      max: 600_000,
+    }),
     DATABASE_STATEMENT_TIMEOUT_MS: env.integer({
       description:
         'Postgres statement_timeout of every pool connection: a statement running longer fails (0 = none). Bounds a runaway query; migrations of large tables may need more',
@@ -39,7 +46,7 @@ export function databaseEnv(defaultName: string) {
 }
 
 type DatabaseEnv = EnvConfig<ReturnType<typeof databaseEnv>>;
-type DatabaseTimeouts = 'DATABASE_STATEMENT_TIMEOUT_MS' | 'DATABASE_LOCK_TIMEOUT_MS';
+type DatabaseTimeouts = 'DATABASE_CONNECT_TIMEOUT_MS' | 'DATABASE_STATEMENT_TIMEOUT_MS' | 'DATABASE_LOCK_TIMEOUT_MS';
 
 /** What {@link databaseEnv} yields; the timeouts default to none here, the apps always pass theirs. */
 export type DatabaseConfig = Omit<DatabaseEnv, DatabaseTimeouts> & Partial<Pick<DatabaseEnv, DatabaseTimeouts>>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { defineFailpoints, failpointAction, failpointFires, parseFailpoints } from './failpoint.js';
+import { defineFailpoints, failpointAction, failpointFires, failpointsFromEnv, parseFailpoints } from './failpoint.js';
 
 describe('failpoint arming', () => {
   it('when FAILPOINTS is empty, then nothing fires', () => {
@@ -55,5 +55,30 @@ describe('failpoint declarations', () => {
   it('when two owners declare one name, then the second declaration throws naming it', () => {
     defineFailpoints('example-twice', { one: 'after-x' });
     expect(() => defineFailpoints('example-twice', { other: 'after-x' })).toThrow('failpoint example-twice.after-x is declared twice');
+  });
+});
+
+describe('failpoints only in a process started for tests (issue 16)', () => {
+  const FAILPOINTS = 'relay.after-publish-before-mark';
+
+  it('when FAILPOINTS is set with FAILPOINTS_ENABLED=true and NODE_ENV=test, then it is armed', () => {
+    const specs = failpointsFromEnv({ FAILPOINTS, FAILPOINTS_ENABLED: 'true', NODE_ENV: 'test' });
+    expect(failpointFires(specs, 'relay.after-publish-before-mark')).toBe(true);
+  });
+
+  it('when FAILPOINTS is set without FAILPOINTS_ENABLED, then it is refused, naming the variable', () => {
+    expect(() => failpointsFromEnv({ FAILPOINTS, NODE_ENV: 'test' })).toThrow(
+      /need FAILPOINTS_ENABLED=true; unset FAILPOINTS outside tests/,
+    );
+  });
+
+  it('when FAILPOINTS is enabled but NODE_ENV is not test, then it is refused, naming NODE_ENV', () => {
+    expect(() => failpointsFromEnv({ FAILPOINTS, FAILPOINTS_ENABLED: 'true', NODE_ENV: 'production' })).toThrow(/need NODE_ENV=test;/);
+    expect(() => failpointsFromEnv({ FAILPOINTS })).toThrow(/need FAILPOINTS_ENABLED=true and NODE_ENV=test/);
+  });
+
+  it('when FAILPOINTS is unset or blank, then nothing is armed and nothing else is required', () => {
+    expect(failpointsFromEnv({}).size).toBe(0);
+    expect(failpointsFromEnv({ FAILPOINTS: '  ', NODE_ENV: 'production' }).size).toBe(0);
   });
 });

@@ -4,7 +4,9 @@ import { setTimeout as sleep } from 'node:timers/promises';
 /**
  * A failpoint's name, `<owner>.<window>` (`relay.after-publish-before-mark`). This library knows no
  * window: the code that owns one declares it with {@link defineFailpoints} and passes the declared
- * name to {@link failpoint}.
+ * name to {@link failpoint}. A failpoint is compiled into production code and does nothing unless
+ * the `FAILPOINTS` environment variable names it, and only in a process started for tests
+ * (`FAILPOINTS_ENABLED=true` and `NODE_ENV=test`, see {@link failpointsFromEnv}).
  */
 export type FailpointName = `${string}.${string}`;
 
@@ -92,8 +94,56 @@ export function failpointFires(specs: Map<string, ArmedFailpoint[]>, name: Failp
   return failpointAction(specs, name, context) !== undefined;
 }
 
+/** The variable that must be `true`, with `NODE_ENV=test`, before `FAILPOINTS` is read at all. */
+export const FAILPOINTS_ENABLED = 'FAILPOINTS_ENABLED';
+
+/**
+ * The failpoints `env` arms, after checking that it may arm any: `FAILPOINTS` is honoured only
+ * with `FAILPOINTS_ENABLED=true` and `NODE_ENV=test`, both set on purpose by a test launcher. A
+ * failpoint kills its process; a `FAILPOINTS` left in a production environment (copied from a
+ * test's `.env`, set by a mistaken deploy) would let whoever reaches the armed line take the
+ * service down. So a `FAILPOINTS` without both is refused with an error naming what is missing,
+ * and apps call this at start-up (see {@link armFailpoints}), before they serve anything.
+ *
+ * @throws Error when `FAILPOINTS` is set without `FAILPOINTS_ENABLED=true` and `NODE_ENV=test`,
+ * or when an entry of it is malformed.
+ */
+export function failpointsFromEnv(env: NodeJS.ProcessEnv): Map<string, ArmedFailpoint[]> {
+  const value = env.FAILPOINTS?.trim() ?? '';
+  if (value === '') return new Map();
+  const missing = [
+    ...(env[FAILPOINTS_ENABLED] === 'true' ? [] : [`${FAILPOINTS_ENABLED}=true`]),
+    ...(env.NODE_ENV === 'test' ? [] : ['NODE_ENV=test']),
+  ];
+  if (missing.length > 0) {
+    throw new Error(
+      `FAILPOINTS is set ("${value}") but failpoints are for tests only and need ${missing.join(' and ')}; ` +
+        'unset FAILPOINTS outside tests (a failpoint kills its process)',
+    );
+  }
+  return parseFailpoints(value);
+}
+
+/**
+ * Reads and checks `FAILPOINTS` once, at start-up: call it first thing in an app's bootstrap so
+ * a refused `FAILPOINTS` stops the process before it listens (see {@link failpointsFromEnv}).
+ * Without this call the first failpoint reached reads the environment itself, and a refused
+ * value then never fires.
+ */
+export function armFailpoints(env: NodeJS.ProcessEnv = process.env): void {
+  armed = failpointsFromEnv(env);
+}
+
 function armedFailpoints(): Map<string, ArmedFailpoint[]> {
-  armed ??= parseFailpoints(process.env.FAILPOINTS ?? '');
+  if (armed === undefined) {
+    try {
+      armed = failpointsFromEnv(process.env);
+    } catch {
+      // Not here: a throw would surface inside a relay cycle or a request. Disarmed instead; the
+      // start-up call (armFailpoints) is where the operator hears about it.
+      armed = new Map();
+    }
+  }
   return armed;
 }
 

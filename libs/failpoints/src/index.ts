@@ -1,6 +1,9 @@
 export {
+  armFailpoints,
   defineFailpoints,
   failpoint,
+  failpointsFromEnv,
+  FAILPOINTS_ENABLED,
   failpointAction,
   failpointFires,
   failpointMarker,

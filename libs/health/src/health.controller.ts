@@ -1,5 +1,11 @@
-import { Controller, Get, HttpStatus, Inject, Optional, ServiceUnavailableException } from '@nestjs/common';
-import { HealthCheck, type HealthCheckResult, HealthCheckService, type HealthIndicatorFunction } from '@nestjs/terminus';
+import { Controller, Get, HttpStatus, Inject, Logger, Optional, ServiceUnavailableException } from '@nestjs/common';
+import {
+  HealthCheck,
+  type HealthCheckResult,
+  HealthCheckService,
+  type HealthIndicatorFunction,
+  type HealthIndicatorResult,
+} from '@nestjs/terminus';
 import {
   ApiExtraModels,
   ApiOkResponse,
@@ -18,12 +24,21 @@ import { HealthErrorCodes } from './health.error-codes.js';
 /** Terminus' per-dependency results: `info` (up), `error` (down) and `details` (all). */
 const CHECKS: Record<string, NonNullable<ApiResponseSchemaHost['schema']>> = {
   info: { type: 'object', additionalProperties: { type: 'object', properties: { status: { type: 'string' } } } },
-  error: {
-    type: 'object',
-    additionalProperties: { type: 'object', properties: { status: { type: 'string' }, message: { type: 'string' } } },
-  },
-  details: { type: 'object', additionalProperties: { type: 'object' } },
+  error: { type: 'object', additionalProperties: { type: 'object', properties: { status: { type: 'string' } } } },
+  details: { type: 'object', additionalProperties: { type: 'object', properties: { status: { type: 'string' } } } },
 };
+
+/**
+ * Each dependency's `status` alone. A failed indicator carries the driver's message (a host and
+ * port, a user name, "password authentication failed", a TLS detail), which tells whoever can
+ * reach the probe how the service is wired (issue 16): the answer names the dependency, the log
+ * has the message.
+ */
+function statusesOnly(results: Partial<HealthIndicatorResult> | undefined): HealthIndicatorResult {
+  const statuses: HealthIndicatorResult = {};
+  for (const [name, result] of Object.entries(results ?? {})) if (result) statuses[name] = { status: result.status };
+  return statuses;
+}
 
 /** A healthy answer: terminus' `status` and the checks. */
 const HEALTH_BODY: ApiResponseSchemaHost['schema'] = {
@@ -51,6 +66,8 @@ const UNHEALTHY = {
 @ApiExtraModels(ProblemDetails)
 @Controller('health')
 export class HealthController {
+  private readonly logger = new Logger('Health');
+
   constructor(
     @Inject(HealthCheckService) private readonly health: HealthCheckService,
     @Inject(DatabaseHealthIndicator) private readonly database: DatabaseHealthIndicator,
@@ -84,13 +101,19 @@ export class HealthController {
     return this.probe([() => this.database.check()]);
   }
 
-  /** Terminus' check, with its 503 turned into problem details like every other error answer. */
+  /**
+   * Terminus' check, with its 503 turned into problem details like every other error answer, and
+   * every dependency reduced to its status (see {@link statusesOnly}); the details go to the log.
+   */
   private async probe(indicators: HealthIndicatorFunction[]): Promise<HealthCheckResult> {
     try {
-      return await this.health.check(indicators);
+      const { status, info, error, details } = await this.health.check(indicators);
+      return { status, info: statusesOnly(info), error: statusesOnly(error), details: statusesOnly(details) };
     } catch (error) {
       if (!(error instanceof ServiceUnavailableException)) throw error;
-      const { status, ...checks } = error.getResponse() as HealthCheckResult;
+      const { status, ...raw } = error.getResponse() as HealthCheckResult;
+      if (status !== 'shutting_down') this.logger.warn(`health check failed: ${JSON.stringify(raw.error ?? {})}`);
+      const checks = { info: statusesOnly(raw.info), error: statusesOnly(raw.error), details: statusesOnly(raw.details) };
       if (status === 'shutting_down') {
         throw new ProblemException(
           HttpStatus.SERVICE_UNAVAILABLE,

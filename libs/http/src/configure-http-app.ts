@@ -4,19 +4,42 @@ import { httpTelemetry } from '@app/telemetry';
 import { ProblemDetailsFilter } from './problem-details.filter.js';
 import { armShutdownDeadline } from './shutdown-deadline.js';
 import { strictValidationPipe } from './validation.pipe.js';
+import { DEFAULT_JSON_MAX_DEPTH, jsonDepthLimit } from './json-depth.middleware.js';
+import { jsonBodiesOnly } from './json-only.middleware.js';
+import { securityHeaders } from './security-headers.middleware.js';
+
+/** What `configureHttpApp` takes from the app. */
+export interface HttpAppOptions {
+  /** Largest accepted body (`HTTP_BODY_LIMIT_BYTES`); larger bodies get 413. */
+  bodyLimitBytes: number;
+  /**
+   * Deepest nesting of objects and arrays in a JSON body; deeper bodies get 400
+   * `REQUEST.BODY_TOO_DEEP`. Default {@link DEFAULT_JSON_MAX_DEPTH} (32); raising it lets a body
+   * push the recursion of the validator and the fingerprint deeper.
+   */
+  jsonMaxDepth?: number;
+  /**
+   * Longest a SIGTERM shutdown may run before the process exits 1 (`HTTP_SHUTDOWN_TIMEOUT_MS`; see
+   * {@link armShutdownDeadline}). Omitted in tests that run an app inside the test process: no deadline.
+   */
+  shutdownTimeoutMs?: number;
+  docs: ApiDocsOptions;
+}
 
 /**
- * What every app's HTTP side shares: a body size limit (413 above it), strict validation (400
- * naming each field), every error as `application/problem+json`, the OpenAPI document at
- * `/docs-json` with its UI at `/docs`, a span and a log line per request, and shutdown hooks so
- * SIGTERM drains consumers and closes pools in order, within `shutdownTimeoutMs` (see
- * {@link armShutdownDeadline}; omitted in tests that run an app inside the test process, no deadline).
+ * What every app's HTTP side shares: security headers on every answer, JSON bodies only (415
+ * otherwise), a body size limit (413 above it) and a nesting limit (400 above it), strict
+ * validation (400 naming each field), every error as `application/problem+json`, the OpenAPI
+ * document at `/docs-json` with its UI at `/docs`, a span and a log line per request, and shutdown
+ * hooks so SIGTERM drains consumers and closes pools in order, within `shutdownTimeoutMs`.
  */
-export function configureHttpApp(
-  app: NestExpressApplication,
-  options: { bodyLimitBytes: number; shutdownTimeoutMs?: number; docs: ApiDocsOptions },
-): void {
+export function configureHttpApp(app: NestExpressApplication, options: HttpAppOptions): void {
+  app.disable('x-powered-by');
+  // Order matters: headers before anything may answer; the media type before any parser reads.
+  app.use(securityHeaders());
+  app.use(jsonBodiesOnly());
   app.useBodyParser('json', { limit: options.bodyLimitBytes });
+  app.use(jsonDepthLimit(options.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH));
   // After the body parser, so the request's span is the active context in the handler.
   app.use(httpTelemetry());
   app.useGlobalPipes(strictValidationPipe());

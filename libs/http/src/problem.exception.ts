@@ -23,12 +23,20 @@ export class ProblemException extends HttpException {
   }
 }
 
-/** 400 `REQUEST.VALIDATION_FAILED` naming every input at fault; `detail` lists the problems. */
-export function validationFailed(problems: readonly FieldProblem[]): ProblemException {
+/**
+ * 400 `REQUEST.VALIDATION_FAILED` naming every input at fault; `detail` lists the problems. With
+ * `maxProblems`, only the first that many are reported, and the body says `truncated: true` and
+ * how many there were (`problemCount`), so the answer stays small whatever the body held.
+ */
+export function validationFailed(problems: readonly FieldProblem[], maxProblems = Number.POSITIVE_INFINITY): ProblemException {
+  const reported = problems.slice(0, maxProblems);
+  const truncated = reported.length < problems.length;
+  const detail = reported.map((problem) => problem.detail).join('; ');
   return new ProblemException(
     HttpStatus.BAD_REQUEST,
     RequestErrorCodes.VALIDATION_FAILED,
-    problems.map((problem) => problem.detail).join('; '),
-    problems,
+    truncated ? `${detail}; and ${problems.length - reported.length} more problems` : detail,
+    reported,
+    truncated ? { truncated: true, problemCount: problems.length } : {},
   );
 }

@@ -10,6 +10,10 @@ export const RequestErrorCodes = {
   MALFORMED_JSON: 'REQUEST.MALFORMED_JSON',
   /** The body is larger than `HTTP_BODY_LIMIT_BYTES`. */
   BODY_TOO_LARGE: 'REQUEST.BODY_TOO_LARGE',
+  /** The JSON body nests objects or arrays deeper than the limit (32 levels by default). */
+  BODY_TOO_DEEP: 'REQUEST.BODY_TOO_DEEP',
+  /** The body is not `application/json` (a form, text, ...); every API here takes JSON. */
+  UNSUPPORTED_MEDIA_TYPE: 'REQUEST.UNSUPPORTED_MEDIA_TYPE',
   /** No route matches the method and path. */
   ROUTE_NOT_FOUND: 'REQUEST.ROUTE_NOT_FOUND',
   /** Any other refusal of the HTTP layer (a 4xx raised by Nest or Express with no code of ours). */

@@ -2,6 +2,7 @@ import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import { registerDecorator, type ValidationArguments } from 'class-validator';
 import { jsonSchemaOf, schemaProblems, type StandardSchemaV1 } from '@app/envelope';
+import { registerListBound } from './list-bounds.js';
 
 /**
  * Validates and documents a request field with a contract's own schema (any Standard Schema: the
@@ -33,6 +34,12 @@ export function Satisfies(schema: StandardSchemaV1, api: ApiPropertyOptions = {}
     });
   };
   const documented = jsonSchemaOf(schema, 'openapi-3.0');
+  // A list's length is checked first and alone (see LIST_BOUNDS_GROUP): its items, validated
+  // one by one by `@ValidateNested`, are not looked at when there are too many of them.
+  const maxItems = typeof documented.maxItems === 'number' ? documented.maxItems : undefined;
+  const bound: PropertyDecorator = (target, propertyName) => {
+    if (maxItems !== undefined) registerListBound(target, String(propertyName), maxItems);
+  };
   if (api.type !== undefined) delete documented.items;
-  return applyDecorators(ApiProperty({ ...documented, ...api }), validate);
+  return applyDecorators(ApiProperty({ ...documented, ...api }), validate, bound);
 }

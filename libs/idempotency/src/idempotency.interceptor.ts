@@ -4,7 +4,7 @@ import type { Request, Response } from 'express';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import type { Principal } from '@app/auth';
 import { failpoint } from '@app/failpoints';
-import { ProblemException } from '@app/http';
+import { ProblemException, validateRequestBody } from '@app/http';
 import { routeLabel } from '@app/metrics';
 import { IdempotencyErrorCodes } from './idempotency.error-codes.js';
 import { IDEMPOTENT_OPTIONS, type IdempotentOptions } from './idempotent.options.js';
@@ -46,6 +46,9 @@ export class IdempotencyInterceptor implements NestInterceptor {
     const fingerprint = requestFingerprint(request.method, request.path, request.body);
     return from(
       (async () => {
+        // Before the transaction, not in it (Nest runs pipes inside next.handle()): a malformed
+        // body is refused without a connection, a lock or a stored key (issue 16).
+        await validateRequestBody(context);
         // The handler runs inside the store's transaction, so its writes and the key commit together.
         // The global auth guard ran first: every idempotent route is authenticated, and a key
         // belongs to its caller only.
@@ -62,9 +65,13 @@ export class IdempotencyInterceptor implements NestInterceptor {
             { field: 'Idempotency-Key', detail },
           ]);
         }
-        // Context: the key and whether this call executed or replayed, so a test can slow down the
-        // first answer (`<name>@<key> executed=sleep(<ms>)`) and let the retry's replay through.
-        if (options.afterCommitFailpoint) await failpoint(options.afterCommitFailpoint, `${key} ${outcome.kind}`);
+        // Context: a server-side scope of the stored answer (never the client's key) and whether
+        // this call executed or replayed, so a test can slow down the first answer
+        // (`<name>@<orderId> executed=sleep(<ms>)`) and let the retry's replay through.
+        if (options.afterCommitFailpoint) {
+          const scope = options.failpointScope?.(outcome.body as never) ?? '';
+          await failpoint(options.afterCommitFailpoint, `${scope} ${outcome.kind}`);
+        }
         if (outcome.kind === 'replayed') {
           this.metrics.replays.inc({ route });
           response.setHeader('Idempotent-Replayed', 'true');

@@ -9,7 +9,15 @@ export interface IdempotentOptions {
   status: number;
   /**
    * A failpoint between the commit and the response: the window a client retry must cover. Its
-   * context is `<key> executed` or `<key> replayed`. Default none.
+   * context is `<scope> executed` or `<scope> replayed`, the scope from {@link failpointScope}.
+   * Default none.
    */
   afterCommitFailpoint?: FailpointName;
+  /**
+   * What scopes {@link afterCommitFailpoint} (`name@<scope>`): a value the server stored in the
+   * response (an order id), so a test can arm the failpoint for one resource. Never the
+   * client's `Idempotency-Key`: a client must not choose which request reaches an armed line.
+   * Default none: only an unscoped failpoint fires.
+   */
+  failpointScope?: (response: never) => string;
 }

@@ -139,4 +139,35 @@ describe('loyalty accruals over HTTP (real process, real Postgres)', () => {
     expect(real.headers.get('idempotent-replayed')).toBeNull();
     expect(real.body).toMatchObject(body);
   });
+
+  it('when a customer has more accruals than a page, then pages of 50 (at most 100) follow the cursor with none skipped or repeated, and the total is of all', async () => {
+    const customerId = uniqueName('many-accruals');
+    // One statement: all 120 share one created_at, so the order within it rests on the id alone.
+    await queryTestDatabase(
+      serverUrl,
+      database,
+      'INSERT INTO accruals (customer_id, order_id, points) SELECT $1, gen_random_uuid(), n FROM generate_series(1, 120) AS n',
+      [customerId],
+    );
+    const list = (query: string) => requestJson('GET', `${loyalty.baseUrl}/accruals?customerId=${encodeURIComponent(customerId)}${query}`);
+
+    const seen: string[] = [];
+    const sizes: number[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await list(cursor ? `&cursor=${cursor}` : '');
+      expect({ status: page.status, totalPoints: page.body.totalPoints }).toEqual({ status: 200, totalPoints: (120 * 121) / 2 });
+      sizes.push(page.body.items.length);
+      seen.push(...page.body.items.map((item: { id: string }) => item.id));
+      cursor = page.body.nextCursor;
+    } while (cursor);
+    expect(sizes).toEqual([50, 50, 20]);
+    expect(new Set(seen).size).toBe(120);
+
+    expect((await list('&limit=100')).body.items).toHaveLength(100);
+    const tooMany = await list('&limit=101');
+    expect({ status: tooMany.status, fields: tooMany.body.fields }).toEqual({ status: 400, fields: ['limit'] });
+    const forged = await list(`&cursor=${Buffer.from('["now()", "x"]').toString('base64url')}`);
+    expect({ status: forged.status, fields: forged.body.fields }).toEqual({ status: 400, fields: ['cursor'] });
+  });
 });

@@ -1,4 +1,4 @@
-import { failpointMarker, type FailpointName, type FailpointSpec } from '@app/failpoints';
+import { FAILPOINTS_ENABLED, failpointMarker, type FailpointName, type FailpointSpec } from '@app/failpoints';
 import { findRepoRoot } from '../environment/repo-root.js';
 import { startGroupAtEnd } from '../kafka/consumer-group-position.js';
 import { freePort } from '../ports/free-port.js';
@@ -84,6 +84,8 @@ export class ServiceProcess {
       KAFKA_SESSION_TIMEOUT_MS: '10000',
       [serviceNamed(options.service).portVariable]: String(port),
       HTTP_HOST: '127.0.0.1',
+      // Failpoints are honoured only in a process started for tests, on purpose (issue 16).
+      [FAILPOINTS_ENABLED]: 'true',
       FAILPOINTS: (options.failpoints ?? []).join(','),
       ...options.authEnv,
       ...options.env,

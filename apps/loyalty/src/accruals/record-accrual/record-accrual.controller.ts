@@ -25,7 +25,12 @@ export class RecordAccrualController {
   @ApiCreatedResponse({ type: AccrualResponse, description: 'Credited (or, on a replay, the stored answer of the first request)' })
   @ApiErrors(413)
   @HttpCode(201)
-  @Idempotent({ required: true, status: 201, afterCommitFailpoint: LoyaltyFailpoints.afterCommitBeforeResponse })
+  @Idempotent({
+    required: true,
+    status: 201,
+    afterCommitFailpoint: LoyaltyFailpoints.afterCommitBeforeResponse,
+    failpointScope: (accrual: AccrualResponse) => accrual.orderId,
+  })
   record(@Body() request: RecordAccrualRequest) {
     annotateLog({ orderId: request.orderId });
     return this.service.record(request);

@@ -25,7 +25,11 @@ export class PlaceOrderController {
   @ApiCreatedResponse({ type: OrderResponse, description: 'Created (or, on a replay, the order the first request created)' })
   @ApiErrors(400, 413, { 422: 'ORDERS.UNKNOWN_SKU (`fields` names each line, `items[0].sku`) or ORDERS.TOTAL_TOO_LARGE' })
   @HttpCode(201)
-  @Idempotent({ status: 201, afterCommitFailpoint: OrdersFailpoints.afterCommitBeforeResponse })
+  @Idempotent({
+    status: 201,
+    afterCommitFailpoint: OrdersFailpoints.afterCommitBeforeResponse,
+    failpointScope: (order: OrderResponse) => order.id,
+  })
   place(@Body() request: PlaceOrderRequest, @CurrentPrincipal() principal: Principal) {
     return this.service.place(principal, request);
   }

@@ -1,0 +1,189 @@
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Body, Controller, Get, HttpCode, Module, Post } from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import type { NestExpressApplication } from '@nestjs/platform-express';
+import { Type } from 'class-transformer';
+import { ValidateNested } from 'class-validator';
+import { z } from 'zod';
+import { requestJson } from '@tools/local-stack';
+import { configureHttpApp } from './configure-http-app.js';
+import { PROBLEM_JSON } from './problem-details.js';
+import { Satisfies } from './satisfies.decorator.js';
+import { MAX_REPORTED_PROBLEMS } from './validation.pipe.js';
+
+/**
+ * Issue 16, part 8: the bounds every app's HTTP side gets from `configureHttpApp`, proven on a
+ * real Express server with a request class shaped like an order (a bounded list of validated
+ * lines). No database: nothing here reaches one.
+ */
+const LINES_MAX = 50;
+
+class LineRequest {
+  @Satisfies(z.string().min(1).max(20))
+  sku: string;
+
+  @Satisfies(z.number().int().min(1).max(1000))
+  quantity: number;
+}
+
+class ListRequest {
+  @Satisfies(z.array(z.unknown()).min(1).max(LINES_MAX), { type: [LineRequest] })
+  @ValidateNested({ each: true })
+  @Type(() => LineRequest)
+  items: LineRequest[];
+}
+
+@Controller('things')
+class ThingsController {
+  @Post()
+  @HttpCode(201)
+  create(@Body() request: ListRequest) {
+    return { lines: request.items.length };
+  }
+
+  @Post('touch')
+  @HttpCode(204)
+  touch() {}
+
+  @Get()
+  list() {
+    return { items: [] };
+  }
+}
+
+@Module({ controllers: [ThingsController] })
+class ThingsModule {}
+
+describe('configureHttpApp bounds and headers (real HTTP server)', () => {
+  let app: NestExpressApplication;
+  let baseUrl: string;
+
+  beforeAll(async () => {
+    app = await NestFactory.create<NestExpressApplication>(ThingsModule, { logger: false });
+    configureHttpApp(app, { bodyLimitBytes: 65_536, docs: { title: 'things', description: 'test app' } });
+    await app.listen(0, '127.0.0.1');
+    baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  const post = (body: unknown) => requestJson('POST', `${baseUrl}/things`, { body });
+  const line = { sku: 'A', quantity: 1 };
+
+  it('when the body is valid, then it is accepted (the bounds below refuse only what exceeds them)', async () => {
+    expect(await post({ items: [line, line] })).toMatchObject({ status: 201, body: { lines: 2 } });
+  });
+
+  it('when a list holds 21,000 empty items in 64 KiB, then the answer is ONE problem naming the list and its limit, not one per item', async () => {
+    const response = await post({ items: Array.from({ length: 21_000 }, () => ({})) });
+    expect(response.status).toBe(400);
+    expect(response.body).toMatchObject({ code: 'REQUEST.VALIDATION_FAILED', fields: ['items'] });
+    expect(response.body.errors).toEqual([
+      { field: 'items', detail: `items must contain at most ${LINES_MAX} entries, got 21000; its entries were not checked` },
+    ]);
+    expect(response.text.length).toBeLessThan(2_000);
+  });
+
+  it('when a list within its bound has more problems than the cap, then the first ones are reported with truncated: true and the count', async () => {
+    // 50 lines, each with two bad fields and an unknown one: 150 problems.
+    const response = await post({ items: Array.from({ length: LINES_MAX }, () => ({ sku: '', quantity: 0, extra: 1 })) });
+    expect(response.status).toBe(400);
+    expect(response.body.errors).toHaveLength(MAX_REPORTED_PROBLEMS);
+    expect(response.body).toMatchObject({ truncated: true, problemCount: 150 });
+    expect(response.body.detail).toMatch(/; and 130 more problems$/);
+  });
+
+  it('when a list within its bound has a few problems, then every one is reported and nothing says truncated', async () => {
+    const response = await post({ items: [line, { sku: 'B', quantity: 0 }] });
+    expect(response.status).toBe(400);
+    expect(response.body.fields).toEqual(['items[1].quantity']);
+    expect(response.body).not.toHaveProperty('truncated');
+  });
+
+  it.each([
+    ['arrays', `{"items":${'['.repeat(30_000)}${']'.repeat(30_000)}}`],
+    ['objects', `${'{"a":'.repeat(10_000)}1${'}'.repeat(10_000)}`],
+  ])(
+    'when the JSON body nests %s thousands of levels deep, then the answer is 400 REQUEST.BODY_TOO_DEEP, never 500',
+    async (_kind, rawBody) => {
+      const response = await requestJson('POST', `${baseUrl}/things`, { rawBody });
+      expect(response.status).toBe(400);
+      expect(response.headers.get('content-type')).toContain(PROBLEM_JSON);
+      expect(response.body).toMatchObject({ code: 'REQUEST.BODY_TOO_DEEP', fields: ['body'] });
+    },
+  );
+
+  // Body object, items array, line object: 3 levels; an unknown field nesting arrays adds the rest.
+  const nestedLine = (arrays: number) => `{"items":[{"sku":"A","quantity":1,"x":${'['.repeat(arrays)}${']'.repeat(arrays)}}]}`;
+
+  it('when a JSON body nests exactly 32 levels, then the depth check lets it through to validation; at 33 it does not', async () => {
+    const at = await requestJson('POST', `${baseUrl}/things`, { rawBody: nestedLine(29) });
+    expect({ status: at.status, code: at.body.code, fields: at.body.fields }).toEqual({
+      status: 400,
+      code: 'REQUEST.VALIDATION_FAILED',
+      fields: ['items[0].x'],
+    });
+    const past = await requestJson('POST', `${baseUrl}/things`, { rawBody: nestedLine(30) });
+    expect({ status: past.status, code: past.body.code }).toEqual({ status: 400, code: 'REQUEST.BODY_TOO_DEEP' });
+  });
+
+  it.each([
+    ['application/x-www-form-urlencoded', 'items[0][sku]=A&items[0][quantity]=1'],
+    ['text/plain', '{"items":[{"sku":"A","quantity":1}]}'],
+    ['multipart/form-data; boundary=x', '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--\r\n'],
+  ])('when the body is %s, then it is refused with 415 naming Content-Type, before any parser reads it', async (contentType, rawBody) => {
+    const response = await requestJson('POST', `${baseUrl}/things`, { rawBody, headers: { 'content-type': contentType } });
+    expect(response.status).toBe(415);
+    expect(response.headers.get('content-type')).toContain(PROBLEM_JSON);
+    expect(response.body).toMatchObject({ code: 'REQUEST.UNSUPPORTED_MEDIA_TYPE', fields: ['Content-Type'] });
+  });
+
+  it('when a POST has no body at all, then no media type is required', async () => {
+    expect((await requestJson('POST', `${baseUrl}/things/touch`)).status).toBe(204);
+  });
+
+  it.each([
+    ['an API answer', 'GET', '/things', 200],
+    ['an error', 'POST', '/things', 400],
+    ['an unknown route', 'GET', '/nowhere', 404],
+  ])('when the server sends %s, then it carries the security headers and no X-Powered-By', async (_what, method, path, status) => {
+    const response = await requestJson(method, `${baseUrl}${path}`, method === 'POST' ? { body: {} } : {});
+    expect(response.status).toBe(status);
+    expect({
+      nosniff: response.headers.get('x-content-type-options'),
+      frame: response.headers.get('x-frame-options'),
+      referrer: response.headers.get('referrer-policy'),
+      poweredBy: response.headers.get('x-powered-by'),
+      csp: response.headers.get('content-security-policy'),
+    }).toEqual({
+      nosniff: 'nosniff',
+      frame: 'DENY',
+      referrer: 'no-referrer',
+      poweredBy: null,
+      csp: "default-src 'none';frame-ancestors 'none'",
+    });
+  });
+
+  it('when Swagger UI is served, then its CSP lets its own scripts, styles and the document load, and nothing from elsewhere', async () => {
+    const page = await fetch(`${baseUrl}/docs`);
+    const html = await page.text();
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(page.status).toBe(200);
+    expect(csp).toContain("script-src 'self'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).not.toContain('unsafe-eval');
+    // Every script the page loads is a same-origin file (no inline script, which the CSP forbids) and is served.
+    const scripts = [...html.matchAll(/<script([^>]*)>([\s\S]*?)<\/script>/g)];
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const [, attributes, inline] of scripts) {
+      expect(inline.trim()).toBe('');
+      const source = /src="([^"]+)"/.exec(attributes)?.[1] ?? '';
+      expect(source).toMatch(/^(?!https?:|\/\/)/);
+      expect((await fetch(new URL(source, `${baseUrl}/docs`))).status).toBe(200);
+    }
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+  });
+});
