@@ -1,13 +1,13 @@
 // What local tooling (npm start, db:migrate, env:example, the tests and benchmarks that start
 // services) and the compose checks need to know about each service: the one list of them. Tools may
-// import apps' config schemas; libraries may not (libs never import apps), and apps never import tools.
+// import apps' public entries (`apps/<app>/src/index.ts`: config schema, consumes declaration); libraries may not (libs never import apps), and apps never import tools.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EnvSchema } from '@app/config';
-import { Topics } from '@app/contracts';
-import { inventoryEnv } from '../../../../apps/inventory/src/inventory.config.js';
-import { loyaltyEnv } from '../../../../apps/loyalty/src/loyalty.config.js';
-import { ordersEnv } from '../../../../apps/orders/src/orders.config.js';
+import { consumedTopics } from '@app/inbox';
+import { inventoryConsumes, inventoryEnv } from '../../../../apps/inventory/src/index.js';
+import { loyaltyEnv } from '../../../../apps/loyalty/src/index.js';
+import { ordersConsumes, ordersEnv } from '../../../../apps/orders/src/index.js';
 
 /** The services of the workspace, by name. */
 export type ServiceName = 'orders' | 'inventory' | 'loyalty';
@@ -22,14 +22,26 @@ export interface ServiceDescriptor {
   readonly portVariable: string;
   /** Infrastructure it cannot start without (compose `depends_on`). */
   readonly needs: readonly ('postgres' | 'kafka')[];
-  /** The topics its Kafka handlers consume (loyalty has none). */
+  /** The topics it consumes, from its consumes declaration (loyalty has none). */
   readonly consumes: readonly string[];
 }
 
 /** The three services, in start order. */
 export const services: readonly ServiceDescriptor[] = [
-  { name: 'orders', schema: ordersEnv, portVariable: 'ORDERS_PORT', needs: ['postgres', 'kafka'], consumes: [Topics.reservations] },
-  { name: 'inventory', schema: inventoryEnv, portVariable: 'INVENTORY_PORT', needs: ['postgres', 'kafka'], consumes: [Topics.orders] },
+  {
+    name: 'orders',
+    schema: ordersEnv,
+    portVariable: 'ORDERS_PORT',
+    needs: ['postgres', 'kafka'],
+    consumes: consumedTopics(ordersConsumes),
+  },
+  {
+    name: 'inventory',
+    schema: inventoryEnv,
+    portVariable: 'INVENTORY_PORT',
+    needs: ['postgres', 'kafka'],
+    consumes: consumedTopics(inventoryConsumes),
+  },
   { name: 'loyalty', schema: loyaltyEnv, portVariable: 'LOYALTY_PORT', needs: ['postgres'], consumes: [] },
 ];
 

@@ -3,6 +3,7 @@ import { type OrderCancelled, ReservationEvents, type StockReleased } from '@app
 import { TransactionContext } from '@app/database';
 import type { InboxEnvelope } from '@app/inbox';
 import { OutboxWriter } from '@app/outbox';
+import { annotateLog } from '@app/telemetry';
 import { lockOrder } from '../order-lock.js';
 import { Reservation } from '../reservation.entity.js';
 import { reservationEventBase } from '../reservation-event-base.js';
@@ -23,6 +24,7 @@ export class ReleaseStockService {
   async release(envelope: InboxEnvelope<OrderCancelled>): Promise<void> {
     const manager = this.tx.requireManager('Releasing stock');
     const orderId = envelope.payload.orderId;
+    annotateLog({ orderId });
     await lockOrder(manager, orderId);
     const reservations = manager.getRepository(Reservation);
     const reservation = await reservations.findOne({ where: { orderId }, lock: { mode: 'pessimistic_write' } });
