@@ -45,7 +45,11 @@ export interface InboxBatchLocks<A extends Accepts, Need> {
   lock(needs: readonly Need[]): Promise<void>;
 }
 
-/** How an app consumes one topic: what it accepts, who handles it, what it locks, where crash tests kill it. */
+/**
+ * How an app consumes one topic: what it accepts, who handles it, what it locks, where crash tests
+ * kill it. The accepted messages are inferred from `accepts` alone (`NoInfer` elsewhere), so a
+ * handler or lock provider that misses one of them is a compile error, not a narrower inference.
+ */
 export interface ConsumedTopicOptions<A extends Accepts, Need> {
   readonly topic: string;
   /** Names the handler in `inbox_messages.consumer`: one row per (handler, message). Renaming it re-processes history. */
@@ -57,12 +61,12 @@ export interface ConsumedTopicOptions<A extends Accepts, Need> {
    */
   readonly accepts: A;
   /** The provider (resolved from the app's module graph; list it in its feature module) that handles them. */
-  readonly handler: Type<InboxHandler<A>>;
+  readonly handler: Type<InboxHandler<NoInfer<A>>>;
   /**
    * A provider that locks what a batch will touch, in one order; see {@link InboxBatchLocks}.
    * Default none: right for handlers whose rows no other partition's messages touch (one order per key).
    */
-  readonly locks?: Type<InboxBatchLocks<A, Need>>;
+  readonly locks?: Type<InboxBatchLocks<NoInfer<A>, Need>>;
   /** Killed here in crash tests: the handler ran inside the transaction, which is not committed yet. */
   readonly beforeCommitFailpoint?: FailpointName;
   /** Killed here in crash tests: committed in the database, offset not yet committed to Kafka. */

@@ -23,6 +23,7 @@ export {
 } from './inbox-consumes.js';
 export { inMessageScopeOf } from './inbox-telemetry.js';
 export { InboxConsumer, type InboxBatch, type InboxOutcome } from './inbox.consumer.js';
+export { InboxMetrics } from './inbox.metrics.js';
 export { inboxBatchOf } from './inbox-kafka-batch.js';
 export { connectInboxKafka } from './inbox-kafka.connect.js';
 export { InboxModule } from './inbox.module.js';
