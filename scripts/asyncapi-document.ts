@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { MessageCatalog, timestamp, Topics, uuid } from '@app/contracts';
 import { DeadLetterHeaders, deadLetterTopic, Headers, jsonSchemaOf, type MessageDeclaration } from '@app/envelope';
-import { findRepoRoot } from '@tools/local-stack';
+import { findRepoRoot, services } from '@tools/local-stack';
 
 /** Where the document is committed, relative to the repository root. */
 export const ASYNCAPI_PATH = 'docs/asyncapi.json';
@@ -18,13 +18,22 @@ export type JsonSchema = Record<string, unknown>;
 const KAFKA_BINDING_VERSION = '0.5.0';
 
 /**
- * Who writes and who reads each topic. Not in libs/contracts because it names the apps; a topic
- * added to `Topics` without an entry here fails the build of the document.
+ * Who writes each topic. Not in libs/contracts because it names the apps; a topic added to
+ * `Topics` without an entry here fails the build of the document. Who reads it comes from each
+ * app's consumes declaration (through the service catalog).
  */
-const Flows: Record<string, { id: string; producer: string; consumer: string }> = {
-  [Topics.orders]: { id: 'orderEvents', producer: 'orders', consumer: 'inventory' },
-  [Topics.reservations]: { id: 'reservationEvents', producer: 'inventory', consumer: 'orders' },
+const Producers: Record<string, { id: string; producer: string }> = {
+  [Topics.orders]: { id: 'orderEvents', producer: 'orders' },
+  [Topics.reservations]: { id: 'reservationEvents', producer: 'inventory' },
 };
+
+/** The topic's flow: its channel id, the app that writes it, and the apps whose consumes declaration names it. */
+function flowOf(topic: string): { id: string; producer: string; consumer: string } {
+  const producer = Producers[topic];
+  const consumers = services.filter((service) => service.consumes.includes(topic)).map((service) => service.name);
+  if (!producer || consumers.length === 0) throw new Error(`asyncapi: no producer or no consumer declared for topic ${topic}`);
+  return { ...producer, consumer: consumers.join(' and ') };
+}
 
 /** A header value: Kafka headers are bytes; every header of this project is UTF-8 text. */
 const text = (description: string, schema: JsonSchema = { type: 'string' }): JsonSchema => ({ ...schema, description });
@@ -102,8 +111,7 @@ export function buildAsyncApiDocument(version: string = packageVersion()): Recor
   const operations: Record<string, unknown> = {};
   const messages: Record<string, unknown> = {};
   for (const [topic, catalog] of Object.entries(MessageCatalog)) {
-    const flow = Flows[topic];
-    if (!flow) throw new Error(`asyncapi: no producer and consumer declared for topic ${topic}`);
+    const flow = flowOf(topic);
     const names = Object.keys(catalog);
     for (const definition of Object.values(catalog)) {
       messages[definition.type] = {

@@ -38,7 +38,10 @@ describe('order limits end to end (orders, inventory, loyalty as real processes)
   let outcomes: OrderOutcomes;
   const placed: string[] = [];
 
-  const submit = async (body: { customerId: string; items: PlaceOrderBody['items'] | unknown[] }, options: { cancel?: boolean } = {}): Promise<OrderOutcome> => {
+  const submit = async (
+    body: { customerId: string; items: PlaceOrderBody['items'] | unknown[] },
+    options: { cancel?: boolean } = {},
+  ): Promise<OrderOutcome> => {
     const outcome = await outcomes.submit(body, options);
     if (outcome.kind === 'settled') placed.push(outcome.order.id);
     return outcome;

@@ -1,15 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { listAccruals, placeOrder, seedPrices, TestServices } from '@test/fixtures';
-import {
-  migrateServiceDatabase,
-  queryTestDatabase,
-  requestJson,
-  type ServiceProcess,
-  uniqueName,
-  uniqueSku,
-  waitFor,
-} from '@tools/local-stack';
+import { migrateServiceDatabase, queryTestDatabase, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 import { runOps } from '../support/run-ops.js';
 

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
 import { cancelOrder, placeOrder, scrapeMetric, seedPrices, testInfrastructure, TestServices, waitForOutboxDrained } from '@test/fixtures';
-import { migrateServiceDatabase, recordsByKey, requestJson, type ServiceProcess, type TopicRecorder } from '@tools/local-stack';
+import { migrateServiceDatabase, recordsByKey, type ServiceProcess, type TopicRecorder } from '@tools/local-stack';
 
 const { serverUrl } = testInfrastructure();
 const ORDERS = 2000;

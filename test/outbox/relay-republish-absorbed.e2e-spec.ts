@@ -1,26 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
-import type { FailpointName } from '@app/failpoints';
-import {
-  getOrder,
-  MetricBaseline,
-  type OrderView,
-  outboxRowsOf,
-  setStock,
-  testInfrastructure,
-  TestServices,
-  waitForOutboxDrained,
-} from '@test/fixtures';
-import {
-  queryTestDatabase,
-  requestJson,
-  type ServiceProcess,
-  type TopicRecorder,
-  uniqueName,
-  uniqueSku,
-  waitFor,
-} from '@tools/local-stack';
+import { getOrder, MetricBaseline, outboxRowsOf, setStock, testInfrastructure, TestServices, waitForOutboxDrained } from '@test/fixtures';
+import { queryTestDatabase, type ServiceProcess, type TopicRecorder, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 import { placeOrderAndCrashRelay } from '../support/relay-crash.js';
 import { RelayFailpoints } from '@app/outbox';

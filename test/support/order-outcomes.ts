@@ -70,7 +70,10 @@ export class OrderOutcomes {
    * the reason when any of that does not happen; a 5xx is never an acceptable answer.
    */
   /** `body.items` is sent as it is: a test of refusals may put there what the API must refuse. */
-  async submit(body: { customerId: string; items: PlaceOrderBody['items'] | unknown[] }, options: { cancel?: boolean; timeoutMs?: number } = {}): Promise<OrderOutcome> {
+  async submit(
+    body: { customerId: string; items: PlaceOrderBody['items'] | unknown[] },
+    options: { cancel?: boolean; timeoutMs?: number } = {},
+  ): Promise<OrderOutcome> {
     const timeoutMs = options.timeoutMs ?? 30_000;
     const token = await customerToken(body.customerId);
     const response = await requestJson<OrderView>('POST', `${this.orders.baseUrl}/orders`, { body: placeOrderPayload(body), token });

@@ -1,6 +1,8 @@
 // The public entry of the inventory app: what tools/, bench/, scripts/ and test/ may use of it (its
-// environment schema, its data source with its migrations, and its crash windows), imported as `@apps/inventory`. Everything
-// else under apps/inventory is its own; test/foundation/architecture.spec.ts fails on a path into it.
+// environment schema, its data source with its migrations, its crash windows, and what it consumes),
+// imported as `@apps/inventory`. Everything else under apps/inventory is its own;
+// test/foundation/architecture.spec.ts fails on a path into it.
 export { inventoryEnv } from './inventory.config.js';
+export { inventoryConsumes } from './inventory.consumes.js';
 export { createInventoryDataSource } from './inventory.data-source.js';
 export { InventoryFailpoints } from './inventory.failpoints.js';

@@ -1,15 +1,15 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
 import { CommandsModule, commandsOptions } from '@app/commands';
-import { Topics } from '@app/contracts';
 import { AuthModule, ClientCredentialsTokenSource } from '@app/auth';
 import { DatabaseModule } from '@app/database';
 import { HealthModule } from '@app/health';
-import { InboxModule } from '@app/inbox';
+import { consumedTopics, InboxModule } from '@app/inbox';
 import { ConsumerLagModule, KafkaModule } from '@app/kafka';
 import { MetricsModule } from '@app/metrics';
 import { OutboxModule } from '@app/outbox';
 import { TelemetryModule } from '@app/telemetry';
+import { inventoryConsumes } from './inventory.consumes.js';
 import { InventoryConfigModule } from './inventory-config.module.js';
 import type { InventoryConfig } from './inventory.config.js';
 import { createInventoryDataSource } from './inventory.data-source.js';
@@ -32,12 +32,12 @@ export class InventoryAppModule {
         MetricsModule.forRoot({ service: 'inventory' }),
         ConsumerLagModule.forRoot({
           groupId: config.KAFKA_CONSUMER_GROUP,
-          topics: [Topics.orders],
+          topics: consumedTopics(inventoryConsumes),
           intervalMs: config.KAFKA_LAG_INTERVAL_MS,
         }),
         ScheduleModule.forRoot(),
         OutboxModule.forRoot(config),
-        InboxModule.forRoot(config),
+        InboxModule.forRoot(config, inventoryConsumes),
         // Loyalty accruals, written by the reservation and sent to loyalty until it acknowledges them.
         CommandsModule.forRoot({
           ...commandsOptions('LOYALTY', config, LOYALTY_COMMANDS_TABLE),

@@ -3,14 +3,14 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { bootstrapOrExit, loadConfig } from '@app/config';
 import { Topics } from '@app/contracts';
-import { deadLetterTopic } from '@app/envelope';
 import { armFailpoints } from '@app/failpoints';
 import { configureHttpApp } from '@app/http';
 import { NestPinoLogger, startTelemetry } from '@app/telemetry';
-import { connectInboxKafka } from '@app/inbox';
+import { connectInboxKafka, consumedTopics, inboxTopics } from '@app/inbox';
 import { assertInboxOutlivesTopics, createKafka, ensureTopics, kafkaServerOptions, topicSettings } from '@app/kafka';
 import { inventoryApiDocs } from './inventory.api-docs.js';
 import { inventoryEnv } from './inventory.config.js';
+import { inventoryConsumes } from './inventory.consumes.js';
 import { InventoryAppModule } from './inventory-app.module.js';
 
 bootstrapOrExit('inventory', async () => {
@@ -19,14 +19,9 @@ bootstrapOrExit('inventory', async () => {
   const config = loadConfig(inventoryEnv);
   startTelemetry('inventory', config);
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID });
-  await ensureTopics(
-    kafka,
-    [Topics.orders, Topics.reservations, deadLetterTopic(Topics.orders)],
-    config.KAFKA_TOPIC_PARTITIONS,
-    topicSettings(config),
-  );
+  await ensureTopics(kafka, [...inboxTopics(inventoryConsumes), Topics.reservations], config.KAFKA_TOPIC_PARTITIONS, topicSettings(config));
   // A replay older than the inbox's memory would be applied twice: refuse to run like that.
-  await assertInboxOutlivesTopics(kafka, [Topics.orders], config.INBOX_RETENTION_MS);
+  await assertInboxOutlivesTopics(kafka, consumedTopics(inventoryConsumes), config.INBOX_RETENTION_MS);
   const app = await NestFactory.create<NestExpressApplication>(InventoryAppModule.forRoot(config), { logger: new NestPinoLogger() });
   configureHttpApp(app, {
     bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,

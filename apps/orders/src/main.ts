@@ -3,13 +3,13 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { bootstrapOrExit, loadConfig } from '@app/config';
 import { Topics } from '@app/contracts';
-import { deadLetterTopic } from '@app/envelope';
 import { armFailpoints } from '@app/failpoints';
 import { configureHttpApp } from '@app/http';
 import { NestPinoLogger, startTelemetry } from '@app/telemetry';
-import { connectInboxKafka } from '@app/inbox';
+import { connectInboxKafka, consumedTopics, inboxTopics } from '@app/inbox';
 import { assertInboxOutlivesTopics, createKafka, ensureTopics, kafkaServerOptions, topicSettings } from '@app/kafka';
 import { ordersApiDocs } from './orders.api-docs.js';
+import { ordersConsumes } from './orders.consumes.js';
 import { ordersEnv } from './orders.config.js';
 import { OrdersAppModule } from './orders-app.module.js';
 
@@ -20,14 +20,9 @@ bootstrapOrExit('orders', async () => {
   startTelemetry('orders', config);
   // Topics exist before the first publish or subscribe: production brokers rarely auto-create.
   const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID });
-  await ensureTopics(
-    kafka,
-    [Topics.orders, Topics.reservations, deadLetterTopic(Topics.reservations)],
-    config.KAFKA_TOPIC_PARTITIONS,
-    topicSettings(config),
-  );
+  await ensureTopics(kafka, [Topics.orders, ...inboxTopics(ordersConsumes)], config.KAFKA_TOPIC_PARTITIONS, topicSettings(config));
   // A replay older than the inbox's memory would be applied twice: refuse to run like that.
-  await assertInboxOutlivesTopics(kafka, [Topics.reservations], config.INBOX_RETENTION_MS);
+  await assertInboxOutlivesTopics(kafka, consumedTopics(ordersConsumes), config.INBOX_RETENTION_MS);
   const app = await NestFactory.create<NestExpressApplication>(OrdersAppModule.forRoot(config), { logger: new NestPinoLogger() });
   configureHttpApp(app, {
     bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,

@@ -1,16 +1,16 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
-import { Topics } from '@app/contracts';
 import { AuthModule } from '@app/auth';
 import { DatabaseModule } from '@app/database';
 import { HealthModule } from '@app/health';
 import { IdempotencyCleanupModule } from '@app/idempotency';
-import { InboxModule } from '@app/inbox';
+import { consumedTopics, InboxModule } from '@app/inbox';
 import { ConsumerLagModule, KafkaModule } from '@app/kafka';
 import { MetricsModule } from '@app/metrics';
 import { OutboxModule } from '@app/outbox';
 import { TelemetryModule } from '@app/telemetry';
 import type { OrdersConfig } from './orders.config.js';
+import { ordersConsumes } from './orders.consumes.js';
 import { createOrdersDataSource } from './orders.data-source.js';
 import { OrdersModule } from './orders/orders.module.js';
 import { ReservationsModule } from './reservations/reservations.module.js';
@@ -29,12 +29,12 @@ export class OrdersAppModule {
         MetricsModule.forRoot({ service: 'orders' }),
         ConsumerLagModule.forRoot({
           groupId: config.KAFKA_CONSUMER_GROUP,
-          topics: [Topics.reservations],
+          topics: consumedTopics(ordersConsumes),
           intervalMs: config.KAFKA_LAG_INTERVAL_MS,
         }),
         ScheduleModule.forRoot(),
         OutboxModule.forRoot(config),
-        InboxModule.forRoot(config),
+        InboxModule.forRoot(config, ordersConsumes),
         IdempotencyCleanupModule.forRoot(config),
         HealthModule.forRoot({ kafka: true }),
         OrdersModule,

@@ -18,7 +18,10 @@ export class CommandWriter {
     @Inject(TransactionContext) private readonly tx: TransactionContext,
     @Inject(COMMANDS_TABLE) table: string,
   ) {
-    this.insert = `INSERT INTO ${table} (id, path, body, traceparent) VALUES ($1, $2, $3, $4)`;
+    this.insert = `INSERT INTO ${table} (id, path, body, traceparent)
+      SELECT c->>'id', c->>'path', c->'body', c->>'traceparent'
+      FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS command(c, n)
+      ORDER BY n`;
   }
 
   /**
@@ -27,7 +30,24 @@ export class CommandWriter {
    * operation id names one operation.
    */
   async enqueue(command: OutgoingCommand): Promise<void> {
+    await this.enqueueMany([command]);
+  }
+
+  /**
+   * {@link enqueue} for several commands in ONE statement: for handlers that work on a batch. A
+   * command's `traceparent`, when given, replaces the current span's (each command of a batch
+   * continues the trace of the message that called for it).
+   */
+  async enqueueMany(commands: readonly (OutgoingCommand & { traceparent?: string })[]): Promise<void> {
     const manager = this.tx.requireManager('Enqueuing a command');
-    await manager.query(this.insert, [command.id, command.path, JSON.stringify(command.body), currentTraceparent() ?? null]);
+    if (commands.length === 0) return;
+    const current = currentTraceparent() ?? null;
+    const rows = commands.map((command) => ({
+      id: command.id,
+      path: command.path,
+      body: command.body,
+      traceparent: command.traceparent ?? current,
+    }));
+    await manager.query(this.insert, [JSON.stringify(rows)]);
   }
 }

@@ -1,34 +1,33 @@
-import { type CustomTransportStrategy } from '@nestjs/microservices';
-import { ServerKafka } from '@nestjs/microservices';
-import type { Consumer, ConsumerRunConfig, EachBatchPayload, KafkaMessage } from 'kafkajs';
+import { type CustomTransportStrategy, type KafkaOptions, ServerKafka } from '@nestjs/microservices';
+import type { Consumer, ConsumerRunConfig, EachBatchPayload } from 'kafkajs';
 import { restartAfterCrash } from '@app/kafka';
-import type { KafkaOptions } from '@nestjs/microservices';
-import type { InboxBatchConsumer } from './inbox-batch.consumer.js';
-import { type RawInboxMessage, rawInboxMessage } from './inbox-envelope.js';
+import type { InboxConsumer } from './inbox.consumer.js';
+import { inboxBatchOf } from './inbox-kafka-batch.js';
+import type { InboxRoutes } from './inbox-routes.js';
 
 /**
- * Nest's Kafka transport, consuming a batch of records per partition instead of one message at a
- * time. Why a subclass: Nest's `ServerKafka` always passes kafkajs `eachMessage`, one record per
- * call, and the inbox wants several records of one partition in one transaction, with their
- * offsets resolved only after it committed (`eachBatch`, `eachBatchAutoResolve: false`).
- * `@EventPattern` handlers, interceptors and filters stay the application's face: every record
- * still runs through Nest's handler pipeline.
+ * Nest's Kafka transport (connection, group membership, shutdown) consuming the app's declared
+ * topics through the inbox, a batch of records per partition at a time. Why a subclass: Nest's
+ * `ServerKafka` subscribes to `@EventPattern` handlers and passes kafkajs `eachMessage`, one record
+ * per call; the inbox reads what to subscribe to from the app's consumes declaration and wants
+ * `eachBatch` with `eachBatchAutoResolve: false`, so offsets are resolved only after the commit.
  *
  * Partitions are consumed concurrently (`run.partitionsConsumedConcurrently`); kafkajs hands one
  * partition's records to one call at a time, so order within a partition holds.
  */
 export class InboxKafkaServer extends ServerKafka implements CustomTransportStrategy {
+  private closing = false;
+
   constructor(
     options: Required<KafkaOptions>['options'],
-    private readonly batches: InboxBatchConsumer,
+    private readonly inbox: InboxConsumer,
+    private readonly routes: InboxRoutes,
   ) {
     super(options);
   }
 
-  private closing = false;
-
   override async bindEvents(consumer: Consumer): Promise<void> {
-    const topics = [...this.getHandlers().keys()];
+    const topics = this.routes.topics();
     if (topics.length > 0) await consumer.subscribe({ ...(this.options.subscribe ?? {}), topics });
     const runConfig: ConsumerRunConfig = {
       ...(this.options.run ?? {}),
@@ -47,24 +46,6 @@ export class InboxKafkaServer extends ServerKafka implements CustomTransportStra
   }
 
   private async handleBatch(payload: EachBatchPayload): Promise<void> {
-    const { batch, heartbeat, resolveOffset, isRunning, isStale } = payload;
-    const { topic, partition } = batch;
-    const sources = new Map<RawInboxMessage, KafkaMessage>();
-    const records = batch.messages.map((message) => {
-      // The same decoding Nest applies before a handler sees the message.
-      const parsed = this.parser!.parse<KafkaMessage & { value: unknown; headers: Record<string, unknown> }>(message);
-      const record = rawInboxMessage(topic, partition, parsed);
-      sources.set(record, message);
-      return record;
-    });
-    await this.batches.consume({
-      topic,
-      partition,
-      records,
-      invoke: (record) => this.handleMessage({ topic, partition, message: sources.get(record)!, heartbeat, pause: payload.pause }),
-      resolve: (record) => resolveOffset(record.offset),
-      heartbeat,
-      isActive: () => isRunning() && !isStale(),
-    });
+    await this.inbox.consume(inboxBatchOf(payload, this.parser!), this.routes.routeOf(payload.batch.topic));
   }
 }

@@ -12,7 +12,7 @@ import {
   SpanKind,
   withContext,
 } from '@app/telemetry';
-import type { RawInboxMessage } from './inbox-envelope.js';
+import type { InboxEnvelope, RawInboxMessage } from './inbox-envelope.js';
 
 /** The span, log fields and clock of one consumed message. */
 export interface MessageTelemetry {
@@ -29,8 +29,7 @@ function header(record: RawInboxMessage, name: string): string | undefined {
 
 /**
  * Starts the CONSUMER span of one message, continuing the producer's trace from the record's
- * `traceparent` header. Both inbox paths use it (a batch transaction, or one message at a time),
- * so every handled message has its own span whatever path it took.
+ * `traceparent` header, so every handled message has its own span, alone or in a batch.
  */
 export function startMessageTelemetry(record: RawInboxMessage, consumer: string): MessageTelemetry {
   const fields: LogFields = {
@@ -69,6 +68,25 @@ export function inMessageScope<T>(message: MessageTelemetry, fn: () => T): T {
   return withContext(message.context, () => runWithLogFields(message.fields, fn));
 }
 
+/** The telemetry of each envelope being handled, so a set-based handler can enter one message's scope. */
+const telemetryOfEnvelope = new WeakMap<InboxEnvelope, MessageTelemetry>();
+
+/** Ties `envelope` to the telemetry of the message it came from. */
+export function bindMessageTelemetry(envelope: InboxEnvelope, message: MessageTelemetry): void {
+  telemetryOfEnvelope.set(envelope, message);
+}
+
+/**
+ * Runs `fn` as part of handling `envelope`: its consumer span active (an outbox event or command
+ * written inside continues the message's trace) and its log fields in scope (`annotateLog` adds to
+ * its "message handled" line). A set-based handler calls it per message for what is per message;
+ * outside the inbox (an envelope it did not produce) it just runs `fn`.
+ */
+export function inMessageScopeOf<T>(envelope: InboxEnvelope, fn: () => T): T {
+  const message = telemetryOfEnvelope.get(envelope);
+  return message ? inMessageScope(message, fn) : fn();
+}
+
 /**
  * Ends the message's span and writes its one info line: outcome, where it came from, how long it
  * took, and the ids (message, correlation, order when the handler annotated it, trace).
@@ -98,7 +116,7 @@ export function endMessageTelemetry(message: MessageTelemetry, outcome: string, 
   );
 }
 
-/** Ends a message span that the batch gave up on (the message is retried on the one-by-one path). */
+/** Ends a message span that a batch gave up on (the message is then replayed alone, with a span of its own). */
 export function abandonMessageTelemetry(message: MessageTelemetry, reason: string): void {
   message.span.setStatus({ code: SpanStatusCode.ERROR, message: reason });
   message.span.end();

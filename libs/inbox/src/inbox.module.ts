@@ -1,14 +1,12 @@
 import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { DiscoveryModule } from '@nestjs/core';
 import { retentionJob } from '@app/database';
 import { DeadLetterPublisher } from './dead-letter.publisher.js';
-import { InboxBatchConsumer } from './inbox-batch.consumer.js';
-import { InboxHandlerRegistry } from './inbox-handler.registry.js';
+import type { AppConsumes } from './inbox-consumes.js';
+import { INBOX_CONSUMES, InboxRoutes } from './inbox-routes.js';
 import { inboxRetention } from './inbox.cleanup.js';
 import { INBOX_CONFIG, type InboxConfig } from './inbox.config.js';
-import { InboxInterceptor } from './inbox.interceptor.js';
+import { InboxConsumer } from './inbox.consumer.js';
 import { InboxMetrics } from './inbox.metrics.js';
-import { InboxProcessor } from './inbox.processor.js';
 
 @Injectable()
 class DeadLetterCloser implements OnApplicationShutdown {
@@ -21,33 +19,27 @@ class DeadLetterCloser implements OnApplicationShutdown {
 }
 
 /**
- * The inbox for Kafka handlers, and the cron job that prunes it. Needs `DatabaseModule`,
- * `KafkaModule`, `MetricsModule` and `ScheduleModule.forRoot()`.
- * Global, unlike the outbox and commands writers: `@Inbox()` applies `InboxInterceptor` by class,
- * which Nest instantiates in the module of each handler's controller, and its dependencies (the
- * process's one processor, batch consumer and dead-letter producer) must be the same instances
- * the Kafka server uses, not copies made per feature module; a global module is how Nest shares
- * the one configured instance with modules that cannot import it.
+ * The inbox of the topics `consumes` declares, and the cron job that prunes it. Needs
+ * `DatabaseModule`, `KafkaModule`, `MetricsModule` and `ScheduleModule.forRoot()`; the handler
+ * and lock providers the declaration names are resolved from whichever module lists them, once
+ * the app is built. `connectInboxKafka` then connects the declared topics to Kafka.
  */
 @Module({})
 export class InboxModule {
-  static forRoot(config: InboxConfig): DynamicModule {
+  static forRoot(config: InboxConfig, consumes: AppConsumes): DynamicModule {
     return {
       module: InboxModule,
-      global: true,
-      imports: [DiscoveryModule],
       providers: [
         { provide: INBOX_CONFIG, useValue: config },
+        { provide: INBOX_CONSUMES, useValue: consumes },
         DeadLetterPublisher,
         InboxMetrics,
-        InboxProcessor,
-        InboxInterceptor,
-        InboxHandlerRegistry,
-        InboxBatchConsumer,
+        InboxConsumer,
+        InboxRoutes,
         DeadLetterCloser,
         retentionJob({ inject: [INBOX_CONFIG, InboxMetrics], policy: inboxRetention }),
       ],
-      exports: [InboxProcessor, InboxInterceptor, InboxBatchConsumer],
+      exports: [InboxConsumer, InboxRoutes],
     };
   }
 }

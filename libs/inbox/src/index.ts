@@ -3,12 +3,28 @@ export { CreateInboxMessages1764460800020 } from './create-inbox-messages.migrat
 export { inboxEnv, type InboxConfig } from './inbox.config.js';
 export type { InboxEnvelope, RawInboxMessage } from './inbox-envelope.js';
 export { DeadLetterPublisher, type DeadLetter } from './dead-letter.publisher.js';
-export { InboxProcessor, type InboxOutcome, type ProcessOptions } from './inbox.processor.js';
-export { InboxInterceptor } from './inbox.interceptor.js';
-export { Inbox, Envelope } from './inbox.decorators.js';
-export type { InboxHandlerOptions, InboxBatchLocks } from './inbox-handler.options.js';
-export { InboxBatchConsumer, type InboxBatch } from './inbox-batch.consumer.js';
-export { InboxKafkaServer } from './inbox-kafka.server.js';
+export {
+  consumedTopic,
+  consumedTopics,
+  eachMessage,
+  inboxRoute,
+  inboxTopics,
+  type Accepts,
+  type AppConsumes,
+  type ConsumedTopic,
+  type ConsumedTopicOptions,
+  type HandlerMap,
+  type InboxBatchLocks,
+  type InboxHandler,
+  type InboxRoute,
+  type LockNeeds,
+  type MessageHandler,
+  type PayloadOf,
+} from './inbox-consumes.js';
+export { inMessageScopeOf } from './inbox-telemetry.js';
+export { InboxConsumer, type InboxBatch, type InboxOutcome } from './inbox.consumer.js';
+export { InboxMetrics } from './inbox.metrics.js';
+export { inboxBatchOf } from './inbox-kafka-batch.js';
 export { connectInboxKafka } from './inbox-kafka.connect.js';
 export { inboxRetention } from './inbox.cleanup.js';
 export { InboxModule } from './inbox.module.js';

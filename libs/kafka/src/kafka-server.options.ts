@@ -2,12 +2,11 @@ import { type KafkaOptions, Transport } from '@nestjs/microservices';
 import type { KafkaConfig } from './kafka.config.js';
 
 /**
- * Options of the Nest Kafka transport for an app's `@EventPattern` handlers.
+ * Options of the Nest Kafka transport an app consumes with (the inbox's `InboxKafkaServer`).
  *
  * - `postfixId: ''`: the group id is exactly `KAFKA_CONSUMER_GROUP`, not Nest's `<id>-server`.
- * - autoCommit stays on: kafkajs commits an offset only after `eachMessage` resolved, and Nest
- *   resolves it only after the handler (and every interceptor) finished, so "offset after commit"
- *   holds as long as the transaction is awaited inside the handler pipeline.
+ * - autoCommit stays on: kafkajs commits only offsets that were resolved, and the inbox resolves a
+ *   record's offset only after its transaction committed, so "offset after commit" holds.
  */
 export function kafkaServerOptions(config: KafkaConfig, overrides: { fromBeginning?: boolean } = {}): KafkaOptions {
   return {

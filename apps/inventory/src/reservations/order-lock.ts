@@ -11,6 +11,15 @@ import type { EntityManager } from 'typeorm';
  */
 const ORDER_LOCK_SPACE = 7_001;
 
+/**
+ * Takes the lock of every order of `orderIds`, in one statement and in sorted order: two batches
+ * that share orders (two replicas during a rebalance) then wait for each other instead of deadlocking.
+ */
+export async function lockOrders(manager: EntityManager, orderIds: readonly string[]): Promise<void> {
+  const sorted = [...new Set(orderIds)].sort();
+  await manager.query('SELECT pg_advisory_xact_lock($1, hashtext(id)) FROM unnest($2::text[]) AS id', [ORDER_LOCK_SPACE, sorted]);
+}
+
 export async function lockOrder(manager: EntityManager, orderId: string): Promise<void> {
-  await manager.query('SELECT pg_advisory_xact_lock($1, hashtext($2))', [ORDER_LOCK_SPACE, orderId]);
+  await lockOrders(manager, [orderId]);
 }

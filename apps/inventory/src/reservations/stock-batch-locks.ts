@@ -1,33 +1,39 @@
 import { Injectable } from '@nestjs/common';
-import { type OrderCancelled, type OrderCreated, OrderEvents } from '@app/contracts';
 import { TransactionContext } from '@app/database';
-import type { InboxBatchLocks, InboxEnvelope } from '@app/inbox';
+import type { InboxBatchLocks, LockNeeds } from '@app/inbox';
+import type { OrderEventsAccepted } from '../inventory.consumes.js';
+
+/** The stock rows one order event will change: its lines' SKUs, or those its order's reservation holds. */
+export type StockLockNeed = { skus: readonly string[] } | { reservedBy: string };
 
 /**
  * Locks every stock row a batch of order events will change, in SKU order, before the first
  * handler runs. Within one order, reserving and releasing already lock in SKU order; a batch
  * holds the locks of all its orders until it commits, so without this two batches (partitions
  * consumed concurrently, or two replicas) would lock shared SKUs in different orders and deadlock.
+ * Every accepted order event has an entry in {@link needs}: one added without it does not compile.
  */
 @Injectable()
-export class StockBatchLocks implements InboxBatchLocks {
+export class StockBatchLocks implements InboxBatchLocks<OrderEventsAccepted, StockLockNeed> {
   constructor(private readonly tx: TransactionContext) {}
 
-  async lock(envelopes: InboxEnvelope[]): Promise<void> {
+  readonly needs: LockNeeds<OrderEventsAccepted, StockLockNeed> = {
+    OrderCreated: (order) => ({ skus: order.items.map((line) => line.sku) }),
+    OrderCancelled: (cancel) => ({ reservedBy: cancel.orderId }),
+  };
+
+  async lock(needs: readonly StockLockNeed[]): Promise<void> {
     const manager = this.tx.requireManager('Locking stock for a batch');
     const skus = new Set<string>();
-    const cancelled: string[] = [];
-    for (const envelope of envelopes) {
-      if (envelope.messageType === OrderEvents.OrderCreated.type) {
-        for (const line of (envelope.payload as OrderCreated).items) skus.add(line.sku);
-      } else if (envelope.messageType === OrderEvents.OrderCancelled.type) {
-        cancelled.push((envelope.payload as OrderCancelled).orderId);
-      }
+    const reservedBy: string[] = [];
+    for (const need of needs) {
+      if ('skus' in need) for (const sku of need.skus) skus.add(sku);
+      else reservedBy.push(need.reservedBy);
     }
-    if (cancelled.length > 0) {
+    if (reservedBy.length > 0) {
       const rows: { sku: string }[] = await manager.query(
         "SELECT DISTINCT line->>'sku' AS sku FROM reservations, jsonb_array_elements(items) AS line WHERE order_id = ANY($1::uuid[]) AND status = 'RESERVED'",
-        [cancelled],
+        [reservedBy],
       );
       for (const row of rows) skus.add(row.sku);
     }

@@ -112,7 +112,9 @@ describe('loyalty reversals and balances over HTTP (real process, real Postgres)
   it("when a customer has no points at all, then the balance is zero; another customer's id in the query is 400, and no token is 401", async () => {
     const customerId = uniqueName('nobody');
     expect(await balanceOf(customerId)).toEqual({ customerId, accruedPoints: 0, reversedPoints: 0, balancePoints: 0 });
-    const other = await requestJson('GET', `${loyalty.baseUrl}/balance?customerId=someone-else`, { token: await customerToken(customerId) });
+    const other = await requestJson('GET', `${loyalty.baseUrl}/balance?customerId=someone-else`, {
+      token: await customerToken(customerId),
+    });
     expect(other.status).toBe(400);
     expect(other.body.fields).toContain('customerId');
     expect((await requestJson('GET', `${loyalty.baseUrl}/balance`)).status).toBe(401);

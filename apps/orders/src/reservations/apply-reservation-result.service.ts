@@ -1,10 +1,17 @@
 import { Injectable } from '@nestjs/common';
-import { ReservationEvents, type StockRejected } from '@app/contracts';
 import { TransactionContext } from '@app/database';
 import { CodedError } from '@app/envelope';
 import type { InboxEnvelope } from '@app/inbox';
+import { annotateLog } from '@app/telemetry';
 import { type OrdersErrorCode, OrdersErrorCodes } from '../orders.error-codes.js';
 import { OrderStatus } from '../orders/order-status.js';
+
+/** The final state an answer moves a PENDING order to. */
+export interface ReservationResultChange {
+  status: OrderStatus;
+  rejectionCode: string | null;
+  rejectionReason: string | null;
+}
 
 /**
  * Moves an order from PENDING to RESERVED or REJECTED when inventory answers. A customer's cancel
@@ -15,16 +22,11 @@ import { OrderStatus } from '../orders/order-status.js';
 export class ApplyReservationResultService {
   constructor(private readonly tx: TransactionContext) {}
 
-  async apply(envelope: InboxEnvelope): Promise<void> {
+  /** Applies `change` (none for an answer that changes nothing) to the order `answer` is about. */
+  async apply(answer: InboxEnvelope<{ orderId: string }>, change: ReservationResultChange | undefined): Promise<void> {
     const manager = this.tx.requireManager('Applying a reservation result');
-    const orderId = (envelope.payload as { orderId: string }).orderId;
-    let change: { status: OrderStatus; rejectionCode: string | null; rejectionReason: string | null } | undefined;
-    if (envelope.messageType === ReservationEvents.StockReserved.type) {
-      change = { status: OrderStatus.Reserved, rejectionCode: null, rejectionReason: null };
-    } else if (envelope.messageType === ReservationEvents.StockRejected.type) {
-      const rejected = envelope.payload as StockRejected;
-      change = { status: OrderStatus.Rejected, rejectionCode: rejected.reasonCode, rejectionReason: rejected.reason };
-    }
+    const { orderId } = answer.payload;
+    annotateLog({ orderId });
     // One conditional statement instead of read, lock and save: the row lock of the UPDATE is the
     // same, and "only from PENDING" is decided by the database (a cancel wins). clock_timestamp(),
     // not now(): in a batch transaction now() is the batch's start, and updated_at is when the
@@ -41,10 +43,7 @@ export class ApplyReservationResultService {
     const [existing] = await manager.query('SELECT 1 FROM orders WHERE id = $1', [orderId]);
     // Thrown, so the inbox retries and then dead-letters it: an answer for an unknown order is a bug to look at.
     if (!existing) {
-      throw new CodedError<OrdersErrorCode>(
-        OrdersErrorCodes.NOT_FOUND,
-        `order ${orderId} of ${envelope.messageType} ${envelope.messageId}`,
-      );
+      throw new CodedError<OrdersErrorCode>(OrdersErrorCodes.NOT_FOUND, `order ${orderId} of ${answer.messageType} ${answer.messageId}`);
     }
   }
 }

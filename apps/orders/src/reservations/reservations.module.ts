@@ -1,6 +1,7 @@
 import { Module } from '@nestjs/common';
 import { ApplyReservationResultService } from './apply-reservation-result.service.js';
-import { ReservationResultsController } from './reservation-results.controller.js';
+import { ReservationResultsHandler } from './reservation-results.handler.js';
 
-@Module({ controllers: [ReservationResultsController], providers: [ApplyReservationResultService] })
+/** Applies inventory's answers; `orders.consumes.ts` routes `inventory.reservation.v1` to {@link ReservationResultsHandler}. */
+@Module({ providers: [ReservationResultsHandler, ApplyReservationResultService] })
 export class ReservationsModule {}

@@ -1,14 +1,14 @@
 // What local tooling (npm start, db:migrate, env:example, the tests and benchmarks that start
 // services) and the compose checks need to know about each service: the one list of them. Tools may
-// import an app's public entry (`@apps/<name>`), never its files; libraries never import apps, and
-// apps never import tools.
+// import an app's public entry (`@apps/<name>`: config schema, consumes declaration), never its
+// files; libraries never import apps, and apps never import tools.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EnvSchema } from '@app/config';
-import { Topics } from '@app/contracts';
-import { inventoryEnv } from '@apps/inventory';
+import { consumedTopics } from '@app/inbox';
+import { inventoryConsumes, inventoryEnv } from '@apps/inventory';
 import { loyaltyEnv } from '@apps/loyalty';
-import { ordersEnv } from '@apps/orders';
+import { ordersConsumes, ordersEnv } from '@apps/orders';
 
 /** The services of the workspace, by name. */
 export type ServiceName = 'orders' | 'inventory' | 'loyalty';
@@ -23,14 +23,26 @@ export interface ServiceDescriptor {
   readonly portVariable: string;
   /** Infrastructure it cannot start without (compose `depends_on`). */
   readonly needs: readonly ('postgres' | 'kafka')[];
-  /** The topics its Kafka handlers consume (loyalty has none). */
+  /** The topics it consumes, from its consumes declaration (loyalty has none). */
   readonly consumes: readonly string[];
 }
 
 /** The three services, in start order. */
 export const services: readonly ServiceDescriptor[] = [
-  { name: 'orders', schema: ordersEnv, portVariable: 'ORDERS_PORT', needs: ['postgres', 'kafka'], consumes: [Topics.reservations] },
-  { name: 'inventory', schema: inventoryEnv, portVariable: 'INVENTORY_PORT', needs: ['postgres', 'kafka'], consumes: [Topics.orders] },
+  {
+    name: 'orders',
+    schema: ordersEnv,
+    portVariable: 'ORDERS_PORT',
+    needs: ['postgres', 'kafka'],
+    consumes: consumedTopics(ordersConsumes),
+  },
+  {
+    name: 'inventory',
+    schema: inventoryEnv,
+    portVariable: 'INVENTORY_PORT',
+    needs: ['postgres', 'kafka'],
+    consumes: consumedTopics(inventoryConsumes),
+  },
   { name: 'loyalty', schema: loyaltyEnv, portVariable: 'LOYALTY_PORT', needs: ['postgres'], consumes: [] },
 ];
 

@@ -5,6 +5,7 @@ import { TransactionContext } from '@app/database';
 import type { InboxEnvelope } from '@app/inbox';
 import { OutboxWriter } from '@app/outbox';
 import type { EntityManager } from 'typeorm';
+import { annotateLog } from '@app/telemetry';
 import { lockOrder } from '../order-lock.js';
 import { Reservation } from '../reservation.entity.js';
 import { reservationEventBase } from '../reservation-event-base.js';
@@ -30,6 +31,7 @@ export class ReleaseStockService {
   async release(envelope: InboxEnvelope<OrderCancelled>): Promise<void> {
     const manager = this.tx.requireManager('Releasing stock');
     const orderId = envelope.payload.orderId;
+    annotateLog({ orderId });
     await lockOrder(manager, orderId);
     const reservations = manager.getRepository(Reservation);
     const reservation = await reservations.findOne({ where: { orderId }, lock: { mode: 'pessimistic_write' } });

@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { CommandWriter } from '@app/commands';
+import { CommandWriter, type OutgoingCommand } from '@app/commands';
 import {
   type OrderCreated,
   type RejectionCode,
@@ -10,10 +10,11 @@ import {
   type StockReserved,
 } from '@app/contracts';
 import { TransactionContext } from '@app/database';
-import type { InboxEnvelope } from '@app/inbox';
-import { OutboxWriter } from '@app/outbox';
+import { type InboxEnvelope, inMessageScopeOf } from '@app/inbox';
+import { type OutboxEvent, OutboxWriter } from '@app/outbox';
+import { annotateLog, currentTraceparent } from '@app/telemetry';
 import { InventoryErrorCodes } from '../../inventory.error-codes.js';
-import { lockOrder } from '../order-lock.js';
+import { lockOrders } from '../order-lock.js';
 import { reservationEventBase } from '../reservation-event-base.js';
 import { loyaltyAccrualCommand } from './loyalty-accrual.command.js';
 
@@ -28,9 +29,18 @@ export function linesBySku(items: { sku: string; quantity: number }[]): Reserved
   return [...totals].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([sku, quantity]) => ({ sku, quantity }));
 }
 
+/** What one order comes to: its lines reserved, or rejected with a code and a reason. */
+type Decision = { reserved: ReservedLine[] } | { code: RejectionCode; reason: string };
+
 /**
- * Reserves every line of an order or none, inside the inbox transaction: stock, reservation,
- * the answer event (outbox) and the loyalty command commit together with the inbox row.
+ * Reserves every line of an order or none, inside the inbox transaction: stock, reservation, the
+ * answer event (outbox) and the loyalty command commit together with the inbox row.
+ *
+ * Set-based: a run of orders costs the same statements as one order, one per step (lock the
+ * orders, read the cancellations, read the locked stock, update the stock, insert the
+ * reservations, insert the answers, insert the commands), about 7 for 1 order or for 100. The
+ * orders are decided in offset order against the stock as the earlier ones of the run left it, so
+ * the outcome is the one a message at a time would give.
  */
 @Injectable()
 export class ReserveStockService {
@@ -40,63 +50,101 @@ export class ReserveStockService {
     private readonly commands: CommandWriter,
   ) {}
 
-  async reserve(envelope: InboxEnvelope<OrderCreated>): Promise<void> {
+  async reserve(orders: readonly InboxEnvelope<OrderCreated>[]): Promise<void> {
     const manager = this.tx.requireManager('Reserving stock');
-    const order = envelope.payload;
-    await lockOrder(manager, order.orderId);
-    const [cancelled] = await manager.query('SELECT 1 FROM cancelled_orders WHERE order_id = $1', [order.orderId]);
-    if (cancelled) {
-      // Orders already holds this order as CANCELLED; the answer keeps one answer per OrderCreated.
-      return this.reject(envelope, InventoryErrorCodes.ORDER_CANCELLED, `Order ${order.orderId} was cancelled before it could be reserved`);
-    }
-    const lines = linesBySku(order.items);
-    // Raw SQL on this hot path (one message = one reservation): the query builder and repository
-    // insert cost more CPU than the statements themselves. Rows are locked in SKU order.
+    const orderIds = orders.map((envelope) => envelope.payload.orderId);
+    await lockOrders(manager, orderIds);
+    const cancelledRows: { order_id: string }[] = await manager.query(
+      'SELECT order_id FROM cancelled_orders WHERE order_id = ANY($1::uuid[])',
+      [orderIds],
+    );
+    const cancelled = new Set(cancelledRows.map((row) => row.order_id));
+    const linesOf = new Map(orders.map((envelope) => [envelope, linesBySku(envelope.payload.items)]));
+    const skus = [...new Set([...linesOf.values()].flatMap((lines) => lines.map((line) => line.sku)))].sort();
+    // Raw SQL on this hot path: the query builder and repository cost more CPU than the
+    // statements themselves. Rows are locked in SKU order (already held when the batch's locks ran).
     const stock: { sku: string; available: number }[] = await manager.query(
       'SELECT sku, available FROM stock_items WHERE sku = ANY($1::text[]) ORDER BY sku FOR UPDATE',
-      [lines.map((line) => line.sku)],
+      [skus],
     );
-    const bySku = new Map(stock.map((item) => [item.sku, item]));
+    const available = new Map(stock.map((item) => [item.sku, item.available]));
 
-    const unknown = lines.filter((line) => !bySku.has(line.sku));
-    if (unknown.length > 0) {
-      return this.reject(
-        envelope,
-        InventoryErrorCodes.UNKNOWN_SKU,
-        rejectionReason(
-          'Unknown SKU(s)',
-          unknown.map((line) => line.sku),
-        ),
+    const reservations: { orderId: string; items: ReservedLine[]; customerId: string; loyaltyPoints: number }[] = [];
+    const answers: OutboxEvent[] = [];
+    const accruals: (OutgoingCommand & { traceparent?: string })[] = [];
+    for (const envelope of orders) {
+      const order = envelope.payload;
+      // Each order's answer and command continue its own message's trace, and its log line names it.
+      const traceparent = inMessageScopeOf(envelope, () => {
+        annotateLog({ orderId: order.orderId });
+        return currentTraceparent();
+      });
+      const decision = cancelled.has(order.orderId.toLowerCase())
+        ? // Orders already holds this order as CANCELLED; the answer keeps one answer per OrderCreated.
+          { code: InventoryErrorCodes.ORDER_CANCELLED, reason: `Order ${order.orderId} was cancelled before it could be reserved` }
+        : decide(linesOf.get(envelope)!, available);
+      if ('code' in decision) {
+        const payload: StockRejected = {
+          orderId: order.orderId,
+          reasonCode: decision.code,
+          reason: decision.reason,
+          rejectedAt: new Date().toISOString(),
+        };
+        answers.push({ ...reservationEventBase(envelope, ReservationEvents.StockRejected), payload, traceparent });
+        continue;
+      }
+      for (const line of decision.reserved) available.set(line.sku, available.get(line.sku)! - line.quantity);
+      // Written with the reservation, so loyalty is owed the accrual exactly when the stock is held.
+      // The reservation keeps the accrual's points and customer: a release reverses exactly those.
+      const accrual = loyaltyAccrualCommand(order);
+      reservations.push({
+        orderId: order.orderId,
+        items: decision.reserved,
+        customerId: order.customerId,
+        loyaltyPoints: accrual?.body.points ?? 0,
+      });
+      if (accrual) accruals.push({ ...accrual, traceparent });
+      const payload: StockReserved = { orderId: order.orderId, items: decision.reserved, reservedAt: new Date().toISOString() };
+      answers.push({ ...reservationEventBase(envelope, ReservationEvents.StockReserved), payload, traceparent });
+    }
+
+    if (reservations.length > 0) {
+      const taken = new Map<string, number>();
+      for (const { items } of reservations) for (const line of items) taken.set(line.sku, (taken.get(line.sku) ?? 0) + line.quantity);
+      await manager.query(
+        `UPDATE stock_items SET available = available - line.quantity, reserved = reserved + line.quantity, updated_at = now()
+         FROM unnest($1::text[], $2::int[]) AS line(sku, quantity) WHERE stock_items.sku = line.sku`,
+        [[...taken.keys()], [...taken.values()]],
+      );
+      // clock_timestamp(): the moment of this reservation, not the start of a batch transaction.
+      await manager.query(
+        `INSERT INTO reservations (order_id, status, items, customer_id, loyalty_points, created_at)
+         SELECT (r->>'orderId')::uuid, 'RESERVED', r->'items', r->>'customerId', (r->>'loyaltyPoints')::int, clock_timestamp()
+         FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS reservation(r, n) ORDER BY n`,
+        [JSON.stringify(reservations)],
       );
     }
-    const short = lines.filter((line) => bySku.get(line.sku)!.available < line.quantity);
-    if (short.length > 0) {
-      const detail = short.map((line) => `${line.sku} (wanted ${line.quantity}, available ${bySku.get(line.sku)!.available})`);
-      return this.reject(envelope, InventoryErrorCodes.INSUFFICIENT_STOCK, rejectionReason('Insufficient stock', detail));
-    }
-
-    await manager.query(
-      `UPDATE stock_items SET available = available - line.quantity, reserved = reserved + line.quantity, updated_at = now()
-       FROM unnest($1::text[], $2::int[]) AS line(sku, quantity) WHERE stock_items.sku = line.sku`,
-      [lines.map((line) => line.sku), lines.map((line) => line.quantity)],
-    );
-    // Written with the reservation, so loyalty is owed the accrual exactly when the stock is held;
-    // the command carries this consumer span's context, so the loyalty call joins the order's trace.
-    // The reservation keeps the accrual's points and customer: a release reverses exactly those.
-    const accrual = loyaltyAccrualCommand(order);
-    // clock_timestamp(): the moment of this reservation, not the start of a batch transaction.
-    await manager.query(
-      `INSERT INTO reservations (order_id, status, items, customer_id, loyalty_points, created_at)
-       VALUES ($1, 'RESERVED', $2, $3, $4, clock_timestamp())`,
-      [order.orderId, JSON.stringify(lines), order.customerId, accrual?.body.points ?? 0],
-    );
-    if (accrual) await this.commands.enqueue(accrual);
-    const payload: StockReserved = { orderId: order.orderId, items: lines, reservedAt: new Date().toISOString() };
-    await this.outbox.add({ ...reservationEventBase(envelope, ReservationEvents.StockReserved), payload });
+    await this.outbox.addMany(answers);
+    await this.commands.enqueueMany(accruals);
   }
+}
 
-  private async reject(envelope: InboxEnvelope<OrderCreated>, reasonCode: RejectionCode, reason: string): Promise<void> {
-    const payload: StockRejected = { orderId: envelope.payload.orderId, reasonCode, reason, rejectedAt: new Date().toISOString() };
-    await this.outbox.add({ ...reservationEventBase(envelope, ReservationEvents.StockRejected), payload });
+/** Reserves all of `lines` from `available`, or names why not: unknown SKUs first, then the short ones. */
+function decide(lines: ReservedLine[], available: ReadonlyMap<string, number>): Decision {
+  const unknown = lines.filter((line) => !available.has(line.sku));
+  if (unknown.length > 0) {
+    return {
+      code: InventoryErrorCodes.UNKNOWN_SKU,
+      reason: rejectionReason(
+        'Unknown SKU(s)',
+        unknown.map((line) => line.sku),
+      ),
+    };
   }
+  const short = lines.filter((line) => available.get(line.sku)! < line.quantity);
+  if (short.length > 0) {
+    const detail = short.map((line) => `${line.sku} (wanted ${line.quantity}, available ${available.get(line.sku)!})`);
+    return { code: InventoryErrorCodes.INSUFFICIENT_STOCK, reason: rejectionReason('Insufficient stock', detail) };
+  }
+  return { reserved: lines };
 }

@@ -1,0 +1,172 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Registry } from 'prom-client';
+import { DataSource, type Logger } from 'typeorm';
+import { loadConfig } from '@app/config';
+import { CommandWriter } from '@app/commands';
+import type { OrderCreated } from '@app/contracts';
+import { migrateDatabase, TransactionContext } from '@app/database';
+import { Headers } from '@app/envelope';
+import { DeadLetterPublisher, type InboxBatch, InboxConsumer, inboxEnv, InboxMetrics, type RawInboxMessage } from '@app/inbox';
+import { createKafka } from '@app/kafka';
+import { OutboxWriter } from '@app/outbox';
+import { orderCreatedPayload, testInfrastructure } from '@test/fixtures';
+import { createTestDatabase, dropTestDatabase, uniqueSku } from '@tools/local-stack';
+import { inventoryConsumes } from '../../inventory.consumes.js';
+import { createInventoryDataSource } from '../../inventory.data-source.js';
+import { OrderEventsHandler } from '../order-events.handler.js';
+import { ReleaseStockService } from '../release-stock/release-stock.service.js';
+import { StockBatchLocks } from '../stock-batch-locks.js';
+import { LOYALTY_COMMANDS_TABLE } from './loyalty-accrual.command.js';
+import { ReserveStockService } from './reserve-stock.service.js';
+
+/**
+ * Set-based reservation, counted: a batch of OrderCreated through the real inbox (claim, locks,
+ * handler, commit) on a real inventory database costs the same SQL statements for 1 order as for
+ * 50. Statements are counted by the data source's logger, which TypeORM calls for every query it
+ * sends (BEGIN and COMMIT included). Kafka is not touched: nothing here is dead-lettered.
+ */
+const { serverUrl, brokers } = testInfrastructure();
+
+/** Counts every statement sent; `texts` keeps them, so a failing count shows what ran. */
+class StatementCounter implements Logger {
+  texts: string[] = [];
+  logQuery(query: string): void {
+    this.texts.push(query.replace(/\s+/g, ' ').trim().slice(0, 80));
+  }
+  logQueryError(): void {}
+  logQuerySlow(): void {}
+  logSchemaBuild(): void {}
+  logMigration(): void {}
+  log(): void {}
+}
+
+describe('inventory reserving a batch of orders (real Postgres): statements per batch', () => {
+  const counter = new StatementCounter();
+  const apple = uniqueSku('STMT-APPLE');
+  const pear = uniqueSku('STMT-PEAR');
+  let database: string;
+  let dataSource: DataSource;
+  let inbox: InboxConsumer;
+  let deadLetters: DeadLetterPublisher;
+  let offset = 0;
+
+  const route = () => {
+    const tx = new TransactionContext(dataSource);
+    const outbox = new OutboxWriter(tx);
+    const commands = new CommandWriter(tx, LOYALTY_COMMANDS_TABLE);
+    const instances = new Map<unknown, object>([
+      [
+        OrderEventsHandler,
+        new OrderEventsHandler(new ReserveStockService(tx, outbox, commands), new ReleaseStockService(tx, outbox, commands)),
+      ],
+      [StockBatchLocks, new StockBatchLocks(tx)],
+    ]);
+    inbox = new InboxConsumer(tx, deadLetters, new InboxMetrics(new Registry()), { ...loadConfig(inboxEnv, {}), INBOX_BATCH_SIZE: 100 });
+    return inventoryConsumes[0].route(<T>(type: new (...args: never[]) => T) => instances.get(type) as T);
+  };
+
+  const record = (order: OrderCreated): RawInboxMessage => {
+    offset += 1;
+    return {
+      topic: inventoryConsumes[0].topic,
+      partition: 0,
+      offset: String(offset),
+      key: order.orderId,
+      value: order,
+      headers: {
+        [Headers.messageId]: randomUUID(),
+        [Headers.messageType]: 'OrderCreated',
+        [Headers.schemaVersion]: '1',
+        [Headers.aggregateId]: order.orderId,
+      },
+    };
+  };
+
+  const batchOf = (records: RawInboxMessage[]): InboxBatch => ({
+    topic: inventoryConsumes[0].topic,
+    partition: 0,
+    records,
+    resolve: () => undefined,
+    heartbeat: async () => undefined,
+    isActive: () => true,
+  });
+
+  /** Statements to consume `orders` as one batch, and the outcome of each. */
+  async function statementsFor(orders: OrderCreated[]): Promise<{ statements: string[]; outcomes: string[] }> {
+    const batchRoute = route();
+    const records = orders.map(record);
+    counter.texts = [];
+    const outcomes = await inbox.consume(batchOf(records), batchRoute);
+    return { statements: [...counter.texts], outcomes };
+  }
+
+  const orderOf = (quantity: number) =>
+    orderCreatedPayload('statement-counter', [
+      { sku: apple, quantity, unitPriceCents: 300 },
+      { sku: pear, quantity: 1, unitPriceCents: 150 },
+    ]);
+
+  beforeAll(async () => {
+    database = await createTestDatabase(serverUrl, 'inventory_statements');
+    const plain = createInventoryDataSource({
+      DATABASE_URL: serverUrl,
+      DATABASE_NAME: database,
+      DATABASE_POOL_SIZE: 2,
+      DATABASE_STATEMENT_TIMEOUT_MS: 0,
+      DATABASE_LOCK_TIMEOUT_MS: 0,
+    });
+    await migrateDatabase(plain, serverUrl, database);
+    dataSource = new DataSource({ ...plain.options, logger: counter });
+    await dataSource.initialize();
+    await dataSource.query('INSERT INTO stock_items (sku, available) VALUES ($1, 1000), ($2, 1000)', [apple, pear]);
+    deadLetters = new DeadLetterPublisher(createKafka({ brokers, clientId: 'test-inventory-statements' }));
+  });
+
+  afterAll(async () => {
+    await deadLetters?.close();
+    if (dataSource?.isInitialized) await dataSource.destroy();
+    if (database) await dropTestDatabase(serverUrl, database);
+  });
+
+  it('when a batch of 1 and a batch of 50 orders are reserved, then both cost the same statements: one per step, not per order', async () => {
+    const one = await statementsFor([orderOf(1)]);
+    const fifty = await statementsFor(Array.from({ length: 50 }, (_, n) => orderOf(1 + (n % 3))));
+
+    expect(one.outcomes).toEqual(['processed']);
+    expect(fifty.outcomes).toEqual(Array.from({ length: 50 }, () => 'processed'));
+    expect(fifty.statements).toEqual(one.statements);
+    // BEGIN and isolation, claim, lock stock, lock orders, cancellations, read stock, update stock,
+    // insert reservations, insert answers, insert commands, COMMIT.
+    expect(one.statements.length).toBeLessThanOrEqual(12);
+    const [reservations] = await dataSource.query('SELECT count(*)::int AS n FROM reservations');
+    const [commands] = await dataSource.query('SELECT count(*)::int AS n FROM loyalty_commands');
+    const [answers] = await dataSource.query("SELECT count(*)::int AS n FROM outbox_messages WHERE message_type = 'StockReserved'");
+    expect({ reservations: reservations.n, commands: commands.n, answers: answers.n }).toEqual({
+      reservations: 51,
+      commands: 51,
+      answers: 51,
+    });
+  });
+
+  it('when a batch mixes reservable and short orders, then each is decided against the stock the earlier ones left, still at the same statement count', async () => {
+    await dataSource.query('UPDATE stock_items SET available = 5 WHERE sku = $1', [apple]);
+    // The first takes 3 of the 5 apples; the second (3) is then short; the third (2) still fits.
+    const orders = [orderOf(3), orderOf(3), orderOf(2)];
+    const mixed = await statementsFor(orders);
+    await dataSource.query('UPDATE stock_items SET available = 5 WHERE sku = $1', [apple]);
+    const single = await statementsFor([orderOf(3)]);
+
+    expect(mixed.outcomes).toEqual(['processed', 'processed', 'processed']);
+    expect(mixed.statements).toEqual(single.statements);
+    const answers = await dataSource.query(
+      `SELECT message_type, payload->>'reasonCode' AS code FROM outbox_messages WHERE aggregate_id = ANY($1) ORDER BY seq`,
+      [orders.map((order) => order.orderId)],
+    );
+    expect(answers).toEqual([
+      { message_type: 'StockReserved', code: null },
+      { message_type: 'StockRejected', code: 'INVENTORY.INSUFFICIENT_STOCK' },
+      { message_type: 'StockReserved', code: null },
+    ]);
+  });
+});
