@@ -56,7 +56,10 @@ interface PodTemplate {
 const FROM_SECRET = Symbol('from a Secret');
 
 /** A value the Secret will hold in the cluster; stands in for it when the configuration is parsed. */
-const SECRET_PLACEHOLDER: Record<string, string> = { DATABASE_URL: 'postgres://user:secret@postgres:5432' };
+const SECRET_PLACEHOLDER: Record<string, string> = {
+  DATABASE_URL: 'postgres://user:secret@postgres:5432',
+  AUTH_CLIENT_SECRET: 'client-secret-from-the-secret-store',
+};
 
 const find = (objects: KubeObject[], kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
 const podTemplate = (object: KubeObject) => (object.spec as { template: PodTemplate }).template;

@@ -7,6 +7,9 @@ describe('commandsEnv and commandsOptions', () => {
     const schema = commandsEnv('PARTNER', 'the partner');
     expect(Object.keys(schema).sort()).toEqual([
       'PARTNER_BASE_URL',
+      'PARTNER_COMMANDS_CLEANUP_BATCH_SIZE',
+      'PARTNER_COMMANDS_CLEANUP_CRON',
+      'PARTNER_COMMANDS_RETENTION_MS',
       'PARTNER_DISPATCH_BATCH_SIZE',
       'PARTNER_DISPATCH_CONCURRENCY',
       'PARTNER_DISPATCH_INTERVAL_MS',
@@ -21,6 +24,7 @@ describe('commandsEnv and commandsOptions', () => {
     const config = loadConfig(commandsEnv('PARTNER', 'the partner'), {
       PARTNER_BASE_URL: 'http://partner:8080',
       PARTNER_DISPATCH_CONCURRENCY: '3',
+      PARTNER_COMMANDS_RETENTION_MS: '3600000',
     });
     expect(commandsOptions('PARTNER', config, 'partner_commands')).toEqual({
       table: 'partner_commands',
@@ -31,6 +35,9 @@ describe('commandsEnv and commandsOptions', () => {
       requestTimeoutMs: 3000,
       retryBaseMs: 500,
       retryMaxMs: 30_000,
+      retentionMs: 3_600_000,
+      cleanupCron: '0 */5 * * * *',
+      cleanupBatchSize: 1000,
     });
   });
 
