@@ -55,7 +55,7 @@ const projectOf = (file: string) => relative(root, file).split('/').slice(0, 2).
 const ALLOWED_LIBRARY_IMPORTS: Record<string, readonly string[]> = {
   backoff: [],
   config: [],
-  envelope: [],
+  envelope: ['config'],
   failpoints: [],
   metrics: [],
   scheduling: [],

@@ -9,6 +9,15 @@ export const Headers = {
   correlationId: 'correlation-id',
   causationId: 'causation-id',
   traceparent: 'traceparent',
+  /** HMAC of the envelope (`v1=<base64>`), added by the relay when signing is configured. */
+  signature: 'message-signature',
+  /** Id of the key that made `message-signature`, so keys can rotate. */
+  signatureKeyId: 'message-signature-key-id',
+  /**
+   * Set by the consumer's gzip codec on a placeholder record that stands for a batch it refused to
+   * inflate (over its byte limit): the inbox dead-letters it as a stub. Value: what was refused.
+   */
+  inflationRefused: 'kafka-inflation-refused',
 } as const;
 
 /** Headers added when a message is dead-lettered: why, after how many attempts, and from where. */

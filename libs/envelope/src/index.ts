@@ -13,3 +13,6 @@ export {
 } from './standard-schema.js';
 export type { MessageDeclaration } from './message-declaration.js';
 export { checkEnvelope, type EnvelopeCheck, type InvalidReason, type ValidMessage } from './envelope-check.js';
+export { aggregateIdentityProblem } from './aggregate-identity.js';
+export { signatureHeaders, signatureProblem, SIGNED_HEADERS, type SignedParts, type SigningKey } from './message-signature.js';
+export { messageSigning, messageSigningEnv, type MessageSigning, type MessageSigningConfig } from './message-signing.config.js';

@@ -2,6 +2,7 @@ import { Inject, Injectable, Logger } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
 import type { EntityManager } from 'typeorm';
 import { TransactionContext } from '@app/database';
+import { messageSigning } from '@app/envelope';
 import { failpoint } from '@app/failpoints';
 import { inboxBatchScope } from './inbox-batch.scope.js';
 import { DeadLetterPublisher } from './dead-letter.publisher.js';
@@ -98,8 +99,9 @@ export class InboxBatchConsumer {
     const deadLetters: DeadLetterDue[] = [];
     const unique = new Map<string, { record: RawInboxMessage; envelope: InboxEnvelope }>();
     const laterCopies: { record: RawInboxMessage; envelope: InboxEnvelope }[] = [];
+    const signing = messageSigning(this.config);
     for (const record of records) {
-      const check = validateEnvelope(record, handler.accepts, consumer);
+      const check = validateEnvelope(record, handler.accepts, consumer, signing);
       if (!check.valid) deadLetters.push({ record, reason: check.reason, error: check.error, attempts: 0 });
       else if (unique.has(idKey(check.envelope.messageId))) laterCopies.push({ record, envelope: check.envelope });
       else unique.set(idKey(check.envelope.messageId), { record, envelope: check.envelope });

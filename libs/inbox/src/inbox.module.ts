@@ -1,3 +1,4 @@
+import { messageSigning } from '@app/envelope';
 import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { DiscoveryModule } from '@nestjs/core';
 import { DeadLetterPublisher } from './dead-letter.publisher.js';
@@ -32,6 +33,8 @@ class DeadLetterCloser implements OnApplicationShutdown {
 @Module({})
 export class InboxModule {
   static forRoot(config: InboxConfig): DynamicModule {
+    // Bad signing keys fail the start-up, naming the variable, not the first message.
+    messageSigning(config);
     return {
       module: InboxModule,
       global: true,

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { delay, retryDelayMs } from '@app/backoff';
 import { TransactionContext } from '@app/database';
-import type { MessageDeclaration } from '@app/envelope';
+import { type MessageDeclaration, messageSigning } from '@app/envelope';
 import { failpoint, type FailpointName } from '@app/failpoints';
 import { DeadLetterPublisher } from './dead-letter.publisher.js';
 import { failpointContext } from './failpoint-context.js';
@@ -76,7 +76,7 @@ export class InboxProcessor {
     options: ProcessOptions,
   ): Promise<InboxOutcome> {
     const { consumer } = options;
-    const check = validateEnvelope(raw, options.accepts, consumer);
+    const check = validateEnvelope(raw, options.accepts, consumer, messageSigning(this.config));
     if (!check.valid) {
       await this.deadLetter(raw, consumer, check.reason, check.error, 0);
       return 'dead-lettered';
