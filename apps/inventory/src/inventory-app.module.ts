@@ -5,7 +5,7 @@ import { Topics } from '@app/contracts';
 import { DatabaseModule } from '@app/database';
 import { HealthModule } from '@app/health';
 import { InboxModule } from '@app/inbox';
-import { ConsumerLagModule, KafkaModule } from '@app/kafka';
+import { ConsumerLagModule, kafkaClientOptions, KafkaModule } from '@app/kafka';
 import { MetricsModule } from '@app/metrics';
 import { OutboxModule } from '@app/outbox';
 import { TelemetryModule } from '@app/telemetry';
@@ -26,7 +26,7 @@ export class InventoryAppModule {
         InventoryConfigModule.forRoot(config),
         DatabaseModule.forRoot({ useFactory: () => createInventoryDataSource(config) }),
         TelemetryModule,
-        KafkaModule.forRoot({ useFactory: () => ({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID }) }),
+        KafkaModule.forRoot({ useFactory: () => kafkaClientOptions(config) }),
         MetricsModule.forRoot({ service: 'inventory' }),
         ConsumerLagModule.forRoot({
           groupId: config.KAFKA_CONSUMER_GROUP,

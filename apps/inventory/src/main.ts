@@ -7,7 +7,7 @@ import { deadLetterTopic } from '@app/envelope';
 import { configureHttpApp } from '@app/http';
 import { NestPinoLogger, startTelemetry } from '@app/telemetry';
 import { connectInboxKafka } from '@app/inbox';
-import { assertInboxOutlivesTopics, createKafka, ensureTopics, kafkaServerOptions } from '@app/kafka';
+import { assertInboxOutlivesTopics, createKafka, ensureTopics, kafkaClientOptions, kafkaServerOptions } from '@app/kafka';
 import { inventoryApiDocs } from './inventory.api-docs.js';
 import { inventoryEnv } from './inventory.config.js';
 import { InventoryAppModule } from './inventory-app.module.js';
@@ -15,7 +15,7 @@ import { InventoryAppModule } from './inventory-app.module.js';
 bootstrapOrExit('inventory', async () => {
   const config = loadConfig(inventoryEnv);
   startTelemetry('inventory', config);
-  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID });
+  const kafka = createKafka(kafkaClientOptions(config));
   await ensureTopics(kafka, [Topics.orders, Topics.reservations, deadLetterTopic(Topics.orders)], config.KAFKA_TOPIC_PARTITIONS);
   // A replay older than the inbox's memory would be applied twice: refuse to run like that.
   await assertInboxOutlivesTopics(kafka, [Topics.orders], config.INBOX_RETENTION_MS);

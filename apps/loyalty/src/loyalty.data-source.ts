@@ -1,4 +1,4 @@
-import { createDataSource, type DatabaseConfig } from '@app/database';
+import { createDataSource, type DatabaseConfig, databaseSsl } from '@app/database';
 import { AddIdempotencyKeysCreatedAtIndex1764460800400, CreateIdempotencyKeys1764460800000, IdempotencyKey } from '@app/idempotency';
 import { Accrual } from './accruals/accrual.entity.js';
 import { CreateAccruals1764460800100 } from './migrations/1764460800100-create-accruals.js';
@@ -13,6 +13,7 @@ export function createLoyaltyDataSource(config: DatabaseConfig) {
     poolSize: config.DATABASE_POOL_SIZE,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
     lockTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
+    ssl: databaseSsl(config),
     entities: loyaltyEntities,
     migrations: loyaltyMigrations,
     applicationName: 'loyalty',

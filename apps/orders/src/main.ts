@@ -7,7 +7,7 @@ import { deadLetterTopic } from '@app/envelope';
 import { configureHttpApp } from '@app/http';
 import { NestPinoLogger, startTelemetry } from '@app/telemetry';
 import { connectInboxKafka } from '@app/inbox';
-import { assertInboxOutlivesTopics, createKafka, ensureTopics, kafkaServerOptions } from '@app/kafka';
+import { assertInboxOutlivesTopics, createKafka, ensureTopics, kafkaClientOptions, kafkaServerOptions } from '@app/kafka';
 import { ordersApiDocs } from './orders.api-docs.js';
 import { ordersEnv } from './orders.config.js';
 import { OrdersAppModule } from './orders-app.module.js';
@@ -16,7 +16,7 @@ bootstrapOrExit('orders', async () => {
   const config = loadConfig(ordersEnv);
   startTelemetry('orders', config);
   // Topics exist before the first publish or subscribe: production brokers rarely auto-create.
-  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID });
+  const kafka = createKafka(kafkaClientOptions(config));
   await ensureTopics(kafka, [Topics.orders, Topics.reservations, deadLetterTopic(Topics.reservations)], config.KAFKA_TOPIC_PARTITIONS);
   // A replay older than the inbox's memory would be applied twice: refuse to run like that.
   await assertInboxOutlivesTopics(kafka, [Topics.reservations], config.INBOX_RETENTION_MS);

@@ -1,4 +1,4 @@
-import { createDataSource, type DatabaseConfig } from '@app/database';
+import { createDataSource, type DatabaseConfig, databaseSsl } from '@app/database';
 import { AddIdempotencyKeysCreatedAtIndex1764460800400, CreateIdempotencyKeys1764460800000, IdempotencyKey } from '@app/idempotency';
 import { CreateInboxMessages1764460800020, InboxMessage } from '@app/inbox';
 import { AddOutboxPendingRetryIndex1764460800410, CreateOutboxMessages1764460800010, OutboxMessage } from '@app/outbox';
@@ -23,6 +23,7 @@ export function createOrdersDataSource(config: DatabaseConfig) {
     poolSize: config.DATABASE_POOL_SIZE,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
     lockTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
+    ssl: databaseSsl(config),
     entities: ordersEntities,
     migrations: ordersMigrations,
     applicationName: 'orders',

@@ -1,6 +1,8 @@
+import type { TlsOptions } from 'node:tls';
 import pg from 'pg';
 import { DataSource, type MixedList, type EntitySchema } from 'typeorm';
 import { databaseUrl } from './database-url.js';
+import type { DatabaseSsl } from './database-ssl.js';
 
 export interface DataSourceFactoryOptions {
   serverUrl: string;
@@ -22,6 +24,8 @@ export interface DataSourceFactoryOptions {
    * statement queues behind a stuck transaction's lock for as long as that transaction lives.
    */
   lockTimeoutMs?: number;
+  /** pg's `ssl` of every connection, from `databaseSsl(config)`; default false (plaintext). */
+  ssl?: DatabaseSsl;
 }
 
 /**
@@ -43,6 +47,8 @@ export function createDataSource(options: DataSourceFactoryOptions): DataSource 
     migrationsRun: false,
     poolSize: options.poolSize ?? 10,
     applicationName: options.applicationName,
+    // TypeORM types it as server-side TlsOptions; pg hands it to tls.connect, which takes ConnectionOptions.
+    ssl: (options.ssl ?? false) as boolean | TlsOptions,
     logging: ['error', 'warn'],
     // Passed by pg to each new connection's startup packet, so they hold from its first statement.
     extra: { statement_timeout: options.statementTimeoutMs ?? 0, lock_timeout: options.lockTimeoutMs ?? 0 },

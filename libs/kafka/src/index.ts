@@ -1,5 +1,13 @@
 export { kafkaEnv, type KafkaConfig } from './kafka.config.js';
-export { createKafka, createIdempotentProducer, type KafkaClientOptions } from './kafka.factory.js';
+export { createKafka, createIdempotentProducer, kafkaClientOptions, type KafkaClientOptions } from './kafka.factory.js';
+export {
+  kafkaSecurity,
+  kafkaSecurityEnv,
+  kafkaSecurityFromEnvironment,
+  type KafkaSecurity,
+  type KafkaSecurityConfig,
+} from './kafka-security.config.js';
+export { registerCappedGzip, cappedGzipCodec, DEFAULT_MAX_INFLATED_BATCH_BYTES } from './capped-gzip.codec.js';
 export { ensureTopics, describeCluster } from './kafka-admin.js';
 export { kafkaServerOptions } from './kafka-server.options.js';
 export { KafkaHealthIndicator } from './kafka.health.js';
