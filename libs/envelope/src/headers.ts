@@ -30,4 +30,8 @@ export const DeadLetterHeaders = {
   originalPartition: 'dlq-original-partition',
   originalOffset: 'dlq-original-offset',
   deadLetteredAt: 'dlq-dead-lettered-at',
+  /** `true` on a stub: the record was too large for the dead-letter topic, only its coordinates are kept. */
+  stub: 'dlq-stub',
+  /** Bytes of the original record (key, value and headers) that a stub stands for. */
+  originalSize: 'dlq-original-size',
 } as const;

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Kafka, type Producer } from 'kafkajs';
-import { DeadLetterHeaders, deadLetterTopic } from '@app/envelope';
+import kafkajs, { Kafka, type Message, type Producer } from 'kafkajs';
+import { DeadLetterHeaders, deadLetterTopic, Headers } from '@app/envelope';
 import type { RawInboxMessage } from './inbox-envelope.js';
 
 export interface DeadLetter {
@@ -22,10 +22,29 @@ function encodeValue(value: unknown): string | Buffer | null {
   return JSON.stringify(value);
 }
 
+/** Errors of a record the topic refuses for its size (`max.message.bytes`): retrying cannot help. */
+function isTooLarge(error: unknown): boolean {
+  const type = (error as { type?: string }).type;
+  return type === 'MESSAGE_TOO_LARGE' || type === 'RECORD_LIST_TOO_LARGE';
+}
+
+function byteLength(value: string | Buffer | null | undefined): number {
+  return value === null || value === undefined ? 0 : Buffer.byteLength(value);
+}
+
+/** Kept on a stub when short enough to be an id, not a payload smuggled in a header. */
+const shortText = (value: string | Buffer | undefined) => (value !== undefined && byteLength(value) <= 200 ? value : undefined);
+
 /**
  * Publishes a message that cannot be handled to `<topic>.dlq`, with the original key, value and
- * headers plus the reason. Awaited with acks -1: the caller commits the offset only after this
- * resolves, so a message is never both skipped and absent from the DLQ.
+ * headers plus the reason, gzip-compressed (a dead letter carries more headers than the original,
+ * and must still fit where the original did). Awaited with acks -1: the caller commits the offset
+ * only after this resolves, so a message is never both skipped and absent from the DLQ.
+ *
+ * A copy the dead-letter topic refuses for its size (its `max.message.bytes`) would otherwise fail
+ * every retry and stop the partition for good: it is replaced by a stub with the record's
+ * coordinates (topic, partition, offset, message id, reason, original size) and no value, so the
+ * partition moves on and the original can still be read from the source topic while it is retained.
  */
 @Injectable()
 export class DeadLetterPublisher {
@@ -41,27 +60,47 @@ export class DeadLetterPublisher {
       const encoded = encodeValue(value);
       if (encoded !== null) original[name] = encoded;
     }
-    await producer.send({
-      topic: deadLetterTopic(letter.message.topic),
-      acks: -1,
-      messages: [
-        {
-          key: letter.message.key,
-          value: encodeValue(letter.message.value),
-          headers: {
-            ...original,
-            [DeadLetterHeaders.reason]: letter.reason,
-            [DeadLetterHeaders.error]: letter.error.slice(0, 4000),
-            [DeadLetterHeaders.attempts]: String(letter.attempts),
-            [DeadLetterHeaders.consumer]: letter.consumer,
-            [DeadLetterHeaders.originalTopic]: letter.message.topic,
-            [DeadLetterHeaders.originalPartition]: String(letter.message.partition),
-            [DeadLetterHeaders.originalOffset]: letter.message.offset,
-            [DeadLetterHeaders.deadLetteredAt]: new Date().toISOString(),
-          },
+    const about = {
+      [DeadLetterHeaders.reason]: letter.reason,
+      [DeadLetterHeaders.attempts]: String(letter.attempts),
+      [DeadLetterHeaders.consumer]: letter.consumer,
+      [DeadLetterHeaders.originalTopic]: letter.message.topic,
+      [DeadLetterHeaders.originalPartition]: String(letter.message.partition),
+      [DeadLetterHeaders.originalOffset]: letter.message.offset,
+      [DeadLetterHeaders.deadLetteredAt]: new Date().toISOString(),
+    };
+    const value = encodeValue(letter.message.value);
+    const copy: Message = {
+      key: letter.message.key,
+      value,
+      headers: { ...original, ...about, [DeadLetterHeaders.error]: letter.error.slice(0, 4000) },
+    };
+    try {
+      await this.send(producer, letter.message.topic, copy);
+    } catch (error) {
+      if (!isTooLarge(error)) throw error;
+      const size =
+        byteLength(letter.message.key) +
+        byteLength(value) +
+        Object.entries(original).reduce((sum, [name, header]) => sum + Buffer.byteLength(name) + byteLength(header), 0);
+      const messageId = shortText(original[Headers.messageId]);
+      await this.send(producer, letter.message.topic, {
+        key: shortText(letter.message.key ?? undefined) ?? null,
+        value: null,
+        headers: {
+          ...about,
+          ...(messageId !== undefined && { [Headers.messageId]: messageId }),
+          ...(shortText(original[Headers.messageType]) !== undefined && { [Headers.messageType]: original[Headers.messageType] }),
+          [DeadLetterHeaders.error]: `${letter.error.slice(0, 500)} (stub: the record of ${size} bytes is too large for the dead-letter topic)`,
+          [DeadLetterHeaders.stub]: 'true',
+          [DeadLetterHeaders.originalSize]: String(size),
         },
-      ],
-    });
+      });
+    }
+  }
+
+  private async send(producer: Producer, topic: string, message: Message): Promise<void> {
+    await producer.send({ topic: deadLetterTopic(topic), acks: -1, compression: kafkajs.CompressionTypes.GZIP, messages: [message] });
   }
 
   private async connected(): Promise<Producer> {
