@@ -1,6 +1,6 @@
 import type { IHeaders, Kafka } from 'kafkajs';
 import { MessageCatalog } from '@app/contracts';
-import { checkEnvelope, DeadLetterHeaders, Headers, type MessageSigning } from '@app/envelope';
+import { checkEnvelope, DeadLetterHeaders, DeadLetterStubHeaders, Headers, type MessageSigning } from '@app/envelope';
 import { createIdempotentProducer } from '@app/kafka';
 import { headerText, readTopic, type StoredRecord } from './read-topic.js';
 
@@ -102,7 +102,7 @@ function toDeadLetter(record: StoredRecord): DeadLetter {
     attempts: text(DeadLetterHeaders.attempts),
     consumer: text(DeadLetterHeaders.consumer),
     deadLetteredAt: text(DeadLetterHeaders.deadLetteredAt),
-    stub: text(DeadLetterHeaders.stub) === 'true',
+    stub: text(DeadLetterStubHeaders.stub) === 'true',
     original: {
       topic: text(DeadLetterHeaders.originalTopic),
       partition: number(DeadLetterHeaders.originalPartition),

@@ -30,8 +30,12 @@ export const DeadLetterHeaders = {
   originalPartition: 'dlq-original-partition',
   originalOffset: 'dlq-original-offset',
   deadLetteredAt: 'dlq-dead-lettered-at',
-  /** `true` on a stub: the record was too large for the dead-letter topic, only its coordinates are kept. */
+} as const;
+
+/** Headers only a stub dead letter carries: the record was too large for the dead-letter topic, only its coordinates are kept. */
+export const DeadLetterStubHeaders = {
+  /** `true` on a stub. */
   stub: 'dlq-stub',
-  /** Bytes of the original record (key, value and headers) that a stub stands for. */
+  /** Bytes of the original record (key, value and headers) that the stub stands for. */
   originalSize: 'dlq-original-size',
 } as const;

@@ -1,4 +1,4 @@
-export { Headers, DeadLetterHeaders } from './headers.js';
+export { Headers, DeadLetterHeaders, DeadLetterStubHeaders } from './headers.js';
 export { headerText } from './header-text.js';
 export { deadLetterTopic } from './dead-letter-topic.js';
 export { canonicalJson } from './canonical-json.js';

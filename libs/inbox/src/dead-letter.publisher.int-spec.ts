@@ -1,6 +1,6 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DeadLetterHeaders, deadLetterTopic, Headers } from '@app/envelope';
+import { DeadLetterHeaders, DeadLetterStubHeaders, deadLetterTopic, Headers } from '@app/envelope';
 import { createKafka } from '@app/kafka';
 import { testInfrastructure } from '@test/fixtures';
 import { type RecordedMessage, TopicRecorder, uniqueName } from '@tools/local-stack';
@@ -69,7 +69,7 @@ describe('DeadLetterPublisher (real topic with max.message.bytes 8 KiB)', () => 
     await publisher.publish({ message: raw, consumer: 'test', reason: 'SCHEMA_VIOLATION', error: 'bad', attempts: 0 });
     const letter = await deadLetterOf(raw);
     expect(letter.text).toBe(raw.value);
-    expect(letter.headers[DeadLetterHeaders.stub]).toBeUndefined();
+    expect(letter.headers[DeadLetterStubHeaders.stub]).toBeUndefined();
   });
 
   it('when a record is too large for the dead-letter topic even compressed, then a stub with its coordinates takes its place and the publish succeeds', async () => {
@@ -79,14 +79,14 @@ describe('DeadLetterPublisher (real topic with max.message.bytes 8 KiB)', () => 
     expect(letter.text).toBeNull();
     expect(letter.key).toBe(raw.key);
     expect(letter.headers).toMatchObject({
-      [DeadLetterHeaders.stub]: 'true',
+      [DeadLetterStubHeaders.stub]: 'true',
       [DeadLetterHeaders.reason]: 'SCHEMA_VIOLATION',
       [DeadLetterHeaders.originalTopic]: topic,
       [DeadLetterHeaders.originalPartition]: '2',
       [DeadLetterHeaders.originalOffset]: raw.offset,
       [Headers.messageId]: raw.headers[Headers.messageId],
     });
-    expect(Number(letter.headers[DeadLetterHeaders.originalSize])).toBeGreaterThan(20_000);
+    expect(Number(letter.headers[DeadLetterStubHeaders.originalSize])).toBeGreaterThan(20_000);
     expect(letter.headers[DeadLetterHeaders.error]).toContain('payload.note is too long');
   });
 });

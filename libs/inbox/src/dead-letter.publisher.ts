@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import kafkajs, { Kafka, type Message, type Producer } from 'kafkajs';
-import { DeadLetterHeaders, deadLetterTopic, Headers } from '@app/envelope';
+import { DeadLetterHeaders, DeadLetterStubHeaders, deadLetterTopic, Headers } from '@app/envelope';
 import type { RawInboxMessage } from './inbox-envelope.js';
 
 export interface DeadLetter {
@@ -92,8 +92,8 @@ export class DeadLetterPublisher {
           ...(messageId !== undefined && { [Headers.messageId]: messageId }),
           ...(shortText(original[Headers.messageType]) !== undefined && { [Headers.messageType]: original[Headers.messageType] }),
           [DeadLetterHeaders.error]: `${letter.error.slice(0, 500)} (stub: the record of ${size} bytes is too large for the dead-letter topic)`,
-          [DeadLetterHeaders.stub]: 'true',
-          [DeadLetterHeaders.originalSize]: String(size),
+          [DeadLetterStubHeaders.stub]: 'true',
+          [DeadLetterStubHeaders.originalSize]: String(size),
         },
       });
     }
