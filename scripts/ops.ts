@@ -1,8 +1,9 @@
 // `npm run ops -- <command>`: what an operator needs when the dashboards say something is wrong.
 // Runs against DATABASE_URL and KAFKA_BROKERS (local defaults as for npm start; `.env` is read
 // when present). Exit codes: 0 done, 1 failed or nothing matched, 2 bad command line.
-import { loadDotEnv } from '@app/config';
+import { loadConfig, loadDotEnv } from '@app/config';
 import { databaseUrl } from '@app/database';
+import { messageSigning, messageSigningEnv } from '@app/envelope';
 import { createKafka } from '@app/kafka';
 import { localEnvironment } from '@tools/local-stack';
 import pg from 'pg';
@@ -10,22 +11,31 @@ import {
   asDeadLetterTopic,
   type DeadLetter,
   deadLetterTopics,
+  type LetterFilter,
+  matchesFilter,
   matchesReference,
   position,
   readDeadLetters,
   replay,
+  replayDestination,
+  replayProblem,
 } from './ops/dead-letters.js';
 import { integerOption, type OpsArgs, parseOpsArgs, stringOption, UsageError } from './ops/ops-args.js';
 import { parkedLoyaltyCommands, pendingOutboxRows, retryParkedLoyaltyCommands } from './ops/ops-tables.js';
+import { printableBytes, sanitize } from './ops/printable.js';
 
 const USAGE = `Usage: npm run ops -- <command>
 
-  dlq list [--topic <topic>]                      dead letters with their reasons (all *.dlq topics by default)
+  dlq list [--topic <topic>] [filters]            dead letters with their reasons (all *.dlq topics by default)
   dlq show <message-id | topic:partition:offset>  one dead letter: headers, error, key and value
                                                   (topic:partition:offset of the dead letter or of the original record)
-  dlq replay <topic> --all                        publish every dead letter of <topic> back to its original topic
+  dlq replay <topic> --all [filters] [--dry-run]  publish the dead letters of <topic>.dlq back to <topic>
   dlq replay <topic> --offset N [--partition P]   publish one (P may be left out when the DLQ has one partition)
-                                                  replays keep key, value and headers, so the message id too
+                                                  replays go to the topic the .dlq topic's name gives (never a
+                                                  header), keep key, value and headers (so the message id), and
+                                                  each is checked as its consumers would first: invalid ones are
+                                                  reported, not sent (exit 1). --dry-run sends nothing.
+  filters: --reason <REASON> --type <MessageType> --partition P --from-offset N --to-offset N (dead-letter offsets)
   outbox pending [--service orders|inventory] [--limit N]
                                                   unpublished outbox rows, oldest first, with their last error
   loyalty parked                                  loyalty commands parked after a 4xx
@@ -33,7 +43,9 @@ const USAGE = `Usage: npm run ops -- <command>
 
 Options: --database <name> overrides the service's database (default: orders or inventory).
 Environment: DATABASE_URL (server, without database; default postgres://postgres@127.0.0.1:5432),
-             KAFKA_BROKERS (default 127.0.0.1:9092).`;
+             KAFKA_BROKERS (default 127.0.0.1:9092), KAFKA_SASL_* and KAFKA_TLS_* as for the apps,
+             MESSAGE_SIGNING_KEYS (replays are then checked for a valid signature too).
+Output is sanitised: control characters are escaped, binary values shown as length and hex.`;
 
 loadDotEnv();
 const env = localEnvironment();
@@ -53,32 +65,41 @@ async function withDatabase<T>(database: string, work: (client: pg.Client) => Pr
   }
 }
 
+/** One field of a dead letter for a one-line slot: what a producer wrote, so sanitised. */
+const field = (value: string | number | undefined, missing = '?') => (value === undefined ? missing : sanitize(String(value), true));
+
 function describeLetter(letter: DeadLetter): string {
   const { original } = letter;
   return [
-    position(letter),
-    `  ${letter.messageType ?? '(no type)'} ${letter.messageId ?? '(no message-id)'}`,
-    `  reason: ${letter.reason ?? '?'} after ${letter.attempts ?? '?'} attempt(s) in ${letter.consumer ?? '?'} at ${letter.deadLetteredAt ?? '?'}`,
-    `  from:   ${original.topic}:${original.partition}:${original.offset}`,
-    `  error:  ${(letter.error ?? '').split('\n')[0]}`,
+    sanitize(position(letter), true),
+    `  ${field(letter.messageType, '(no type)')} ${field(letter.messageId, '(no message-id)')}${letter.stub ? ' (stub: too large, value not kept)' : ''}`,
+    `  reason: ${field(letter.reason)} after ${field(letter.attempts)} attempt(s) in ${field(letter.consumer)} at ${field(letter.deadLetteredAt)}`,
+    `  from:   ${field(original.topic)}:${field(original.partition)}:${field(original.offset)}`,
+    `  error:  ${field((letter.error ?? '').split('\n')[0], '')}`,
   ].join('\n');
 }
 
-function printable(value: Buffer | null): string {
-  if (value === null) return '(null)';
-  const text = value.toString('utf8');
-  try {
-    return JSON.stringify(JSON.parse(text), null, 2);
-  } catch {
-    return text;
-  }
+function letterFilter(args: OpsArgs): LetterFilter {
+  return {
+    reason: stringOption(args, 'reason'),
+    type: stringOption(args, 'type'),
+    partition: integerOption(args, 'partition'),
+    fromOffset: integerOption(args, 'from-offset'),
+    toOffset: integerOption(args, 'to-offset'),
+  };
+}
+
+/** Signature keys from the environment: with them, a replay must carry a valid signature too. */
+function replaySigning() {
+  return messageSigning(loadConfig(messageSigningEnv));
 }
 
 async function dlq(args: OpsArgs): Promise<number> {
   const [, action, target] = args.words;
   if (action === 'list') {
     const topics = await deadLetterTopics(kafka(), stringOption(args, 'topic'));
-    const letters = await readDeadLetters(kafka(), topics);
+    const filter = letterFilter(args);
+    const letters = (await readDeadLetters(kafka(), topics)).filter((letter) => matchesFilter(letter, filter));
     for (const letter of letters) out(describeLetter(letter));
     out(`${letters.length} dead letter(s) in ${topics.length} topic(s)${topics.length ? `: ${topics.join(', ')}` : ''}`);
     return 0;
@@ -90,11 +111,18 @@ async function dlq(args: OpsArgs): Promise<number> {
     );
     for (const letter of letters) {
       out(describeLetter(letter));
-      out(`  error (full):\n${(letter.error ?? '').replace(/^/gm, '    ')}`);
-      out(`  key:    ${letter.record.key?.toString() ?? '(null)'}`);
+      out(`  error (full):\n${sanitize(letter.error ?? '').replace(/^/gm, '    ')}`);
+      out(`  key:    ${printableBytes(letter.record.key, true)}`);
       out('  headers:');
-      for (const [name, value] of Object.entries(letter.record.headers)) out(`    ${name}: ${[value].flat().map(String).join(', ')}`);
-      out(`  value:\n${printable(letter.record.value).replace(/^/gm, '    ')}`);
+      for (const [name, value] of Object.entries(letter.record.headers)) {
+        out(
+          `    ${sanitize(name, true)}: ${[value]
+            .flat()
+            .map((one) => printableBytes(one, true))
+            .join(', ')}`,
+        );
+      }
+      out(`  value:\n${printableBytes(letter.record.value).replace(/^/gm, '    ')}`);
     }
     if (letters.length === 0) {
       out(`no dead letter matches ${target}`);
@@ -108,6 +136,8 @@ async function dlq(args: OpsArgs): Promise<number> {
     const offset = integerOption(args, 'offset');
     if (all === (offset !== undefined)) throw new UsageError('dlq replay needs exactly one of --all and --offset N');
     const topic = asDeadLetterTopic(target);
+    const destination = replayDestination(topic);
+    const dryRun = args.options.get('dry-run') === true;
     let letters = await readDeadLetters(kafka(), [topic]);
     if (offset !== undefined) {
       const partitions = [...new Set(letters.map((letter) => letter.record.partition))];
@@ -115,16 +145,44 @@ async function dlq(args: OpsArgs): Promise<number> {
       if (partition === undefined)
         throw new UsageError(`${topic} has dead letters in partitions ${partitions.join(', ')}: add --partition P`);
       letters = letters.filter((letter) => letter.record.partition === partition && letter.record.offset === offset);
+    } else {
+      const filter = letterFilter(args);
+      letters = letters.filter((letter) => matchesFilter(letter, filter));
     }
     if (letters.length === 0) {
       out(`nothing to replay in ${topic}`);
       return 1;
     }
-    for (const { letter, partition, offset: at } of await replay(kafka(), letters)) {
-      out(`replayed ${position(letter)} (${letter.messageType} ${letter.messageId}) to ${letter.original.topic}:${partition}:${at}`);
+    const signing = replaySigning();
+    const valid: DeadLetter[] = [];
+    for (const letter of letters) {
+      const problem = replayProblem(letter, destination, signing);
+      if (problem)
+        out(
+          `invalid, not sent: ${sanitize(position(letter), true)} ${field(letter.messageId, '(no message-id)')}: ${sanitize(problem, true)}`,
+        );
+      else valid.push(letter);
+      if (letter.original.topic !== undefined && letter.original.topic !== destination) {
+        out(
+          `note: ${sanitize(position(letter), true)} names ${field(letter.original.topic)} as its origin; it goes to ${destination}, as the dead-letter topic's name says`,
+        );
+      }
     }
-    out(`${letters.length} dead letter(s) replayed; the dead-letter topic keeps them (Kafka topics are append-only)`);
-    return 0;
+    if (dryRun) {
+      for (const letter of valid)
+        out(`would replay ${position(letter)} (${field(letter.messageType)} ${field(letter.messageId)}) to ${destination}`);
+      out(
+        `dry run: ${valid.length} dead letter(s) would be replayed to ${destination}, ${letters.length - valid.length} invalid; nothing sent`,
+      );
+      return valid.length === letters.length ? 0 : 1;
+    }
+    for (const { letter, partition, offset: at } of await replay(kafka(), valid)) {
+      out(`replayed ${position(letter)} (${field(letter.messageType)} ${field(letter.messageId)}) to ${destination}:${partition}:${at}`);
+    }
+    out(
+      `${valid.length} dead letter(s) replayed${valid.length < letters.length ? `, ${letters.length - valid.length} invalid not sent` : ''}; the dead-letter topic keeps them (Kafka topics are append-only)`,
+    );
+    return valid.length === letters.length ? 0 : 1;
   }
   throw new UsageError(`unknown dlq command ${action ?? '(none)'}`);
 }

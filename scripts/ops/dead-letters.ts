@@ -1,5 +1,6 @@
 import type { IHeaders, Kafka } from 'kafkajs';
-import { DeadLetterHeaders, Headers } from '@app/envelope';
+import { MessageCatalog } from '@app/contracts';
+import { checkEnvelope, DeadLetterHeaders, DeadLetterStubHeaders, Headers, type MessageSigning } from '@app/envelope';
 import { ACKS_ALL, createIdempotentProducer } from '@app/kafka';
 import { headerText, readTopic, type StoredRecord } from './read-topic.js';
 
@@ -15,12 +16,66 @@ export interface DeadLetter {
   attempts: string | undefined;
   consumer: string | undefined;
   deadLetteredAt: string | undefined;
+  /** True for a stub: too large for the dead-letter topic, only its coordinates were kept. */
+  stub: boolean;
   original: { topic: string | undefined; partition: number | undefined; offset: number | undefined };
 }
 
 /** `orders.order.v1` and `orders.order.v1.dlq` both name the dead-letter topic `orders.order.v1.dlq`. */
 export function asDeadLetterTopic(topic: string): string {
   return topic.endsWith(DLQ_SUFFIX) ? topic : `${topic}${DLQ_SUFFIX}`;
+}
+
+/**
+ * Where a dead letter of `dlqTopic` is replayed: the topic its own name gives (`x.dlq` -> `x`),
+ * never its `dlq-original-topic` header. Anyone who can write to a dead-letter topic writes that
+ * header too; trusting it would let them make the operator publish into any topic.
+ */
+export function replayDestination(dlqTopic: string): string {
+  if (!dlqTopic.endsWith(DLQ_SUFFIX) || dlqTopic.length === DLQ_SUFFIX.length) throw new Error(`${dlqTopic} is not a dead-letter topic`);
+  return dlqTopic.slice(0, -DLQ_SUFFIX.length);
+}
+
+/** Which dead letters an ops command looks at; every field narrows, none means all. */
+export interface LetterFilter {
+  reason?: string;
+  type?: string;
+  partition?: number;
+  /** Dead-letter topic offsets, inclusive. */
+  fromOffset?: number;
+  toOffset?: number;
+}
+
+export function matchesFilter(letter: DeadLetter, filter: LetterFilter): boolean {
+  const { record } = letter;
+  return (
+    (filter.reason === undefined || letter.reason === filter.reason) &&
+    (filter.type === undefined || letter.messageType === filter.type) &&
+    (filter.partition === undefined || record.partition === filter.partition) &&
+    (filter.fromOffset === undefined || record.offset >= filter.fromOffset) &&
+    (filter.toOffset === undefined || record.offset <= filter.toOffset)
+  );
+}
+
+/**
+ * Why `letter` must not be replayed to `destination`, or undefined: the record, as it would be
+ * sent, must pass the same envelope check its consumers apply (message id, a type declared for
+ * that topic, schema version, payload, aggregate identity, and the signature when `signing` keys
+ * are configured). Replaying what they would refuse only dead-letters it again, or worse, sends a
+ * forged record in with the operator's hands.
+ */
+export function replayProblem(letter: DeadLetter, destination: string, signing?: MessageSigning): string | undefined {
+  if (letter.stub) return 'a stub (the record was too large for the dead-letter topic): read the original from the source topic';
+  const declarations = Object.values(MessageCatalog[destination] ?? {});
+  if (declarations.length === 0) return `no message is declared for ${destination}`;
+  const { key, value, headers } = originalMessage(letter);
+  const check = checkEnvelope(
+    { value, headers, key: key?.toString() ?? null, topic: destination },
+    declarations,
+    `${destination} consumers`,
+    signing,
+  );
+  return check.valid ? undefined : `${check.reason}: ${check.error}`;
 }
 
 /** The dead-letter topics on the cluster, or the one `topic` names. */
@@ -47,6 +102,7 @@ function toDeadLetter(record: StoredRecord): DeadLetter {
     attempts: text(DeadLetterHeaders.attempts),
     consumer: text(DeadLetterHeaders.consumer),
     deadLetteredAt: text(DeadLetterHeaders.deadLetteredAt),
+    stub: text(DeadLetterStubHeaders.stub) === 'true',
     original: {
       topic: text(DeadLetterHeaders.originalTopic),
       partition: number(DeadLetterHeaders.originalPartition),
@@ -84,8 +140,9 @@ function originalMessage(letter: DeadLetter): { key: Buffer | null; value: Buffe
 }
 
 /**
- * Publishes each letter back to its original topic, one awaited send at a time with acks=all and the
- * idempotent producer, so the replayed records keep the dead-letter topic's order.
+ * Publishes each letter back to the topic its dead-letter topic's name gives
+ * ({@link replayDestination}), one awaited send at a time with acks -1 and an idempotent producer,
+ * so the replayed records keep the dead-letter topic's order. Check each with {@link replayProblem} first.
  */
 export async function replay(kafka: Kafka, letters: DeadLetter[]): Promise<{ letter: DeadLetter; partition: number; offset: number }[]> {
   const producer = createIdempotentProducer(kafka);
@@ -93,9 +150,11 @@ export async function replay(kafka: Kafka, letters: DeadLetter[]): Promise<{ let
   try {
     const results = [];
     for (const letter of letters) {
-      if (!letter.original.topic)
-        throw new Error(`${position(letter)} has no ${DeadLetterHeaders.originalTopic} header: not written by the inbox`);
-      const [metadata] = await producer.send({ topic: letter.original.topic, acks: ACKS_ALL, messages: [originalMessage(letter)] });
+      const [metadata] = await producer.send({
+        topic: replayDestination(letter.record.topic),
+        acks: ACKS_ALL,
+        messages: [originalMessage(letter)],
+      });
       results.push({ letter, partition: metadata.partition, offset: Number(metadata.baseOffset) });
     }
     return results;

@@ -5,7 +5,7 @@ export interface OpsArgs {
 }
 
 /** Options that take no value. */
-const FLAGS = new Set(['all', 'help']);
+const FLAGS = new Set(['all', 'help', 'dry-run']);
 
 export function parseOpsArgs(argv: string[]): OpsArgs {
   const words: string[] = [];

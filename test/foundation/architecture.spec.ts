@@ -73,7 +73,7 @@ function importsIntoAppInternals(file: string, text?: string): string[] {
 const ALLOWED_LIBRARY_IMPORTS: Record<string, readonly string[]> = {
   backoff: [],
   config: [],
-  envelope: [],
+  envelope: ['config'],
   failpoints: [],
   scheduling: [],
   contracts: ['envelope'],

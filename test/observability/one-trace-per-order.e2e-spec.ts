@@ -144,13 +144,13 @@ describe('one trace per order across orders, inventory and loyalty', () => {
 
   it('when inventory takes a backlog as one batch transaction, then each message still gets its own consumer span continuing its record\'s trace, a log line with its trace id, and the batch span links them', async () => {
     const { brokers } = testInfrastructure();
-    const key = uniqueName('trace-batch-key');
     const messages = Array.from({ length: 4 }, (_, n) => {
       const traceId = randomBytes(16).toString('hex');
       const spanId = randomBytes(8).toString('hex');
       const payload = orderCreatedPayload(uniqueName('trace-batch-customer'), [{ sku, quantity: 1, unitPriceCents: 100 + n }]);
-      // One key: one partition, so the backlog reaches one eachBatch call.
-      return { traceId, spanId, payload, record: eventRecord(Topics.orders, 'OrderCreated', payload, { key, headers: { [Headers.traceparent]: `00-${traceId}-${spanId}-01` } }) };
+      // One partition (chosen, not a shared key: that would be AGGREGATE_MISMATCH), so the backlog reaches one eachBatch call.
+      const record = eventRecord(Topics.orders, 'OrderCreated', payload, { headers: { [Headers.traceparent]: `00-${traceId}-${spanId}-01` } });
+      return { traceId, spanId, payload, record: { ...record, partition: 0 } };
     });
     await inventory.stop();
     await publishRecords(brokers, Topics.orders, messages.map(({ record }) => record));

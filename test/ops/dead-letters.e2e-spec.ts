@@ -4,7 +4,7 @@ import { type StockReserved, Topics } from '@app/contracts';
 import { DeadLetterHeaders, deadLetterTopic, Headers } from '@app/envelope';
 import { createKafka, ensureTopics } from '@app/kafka';
 import { eventRecord, getOrder, publishRecords, type RecordPosition, TestServices, waitForDeadLetter } from '@test/fixtures';
-import { queryTestDatabase, readTopicUntil, type ServiceProcess, type TopicRecorder, uniqueName, waitFor } from '@tools/local-stack';
+import { queryTestDatabase, type ServiceProcess, type TopicRecorder, uniqueName, waitFor } from '@tools/local-stack';
 import { runOps } from '../support/run-ops.js';
 
 /**
@@ -102,43 +102,85 @@ describe('npm run ops -- dlq (real broker, real orders process)', () => {
     expect(order.status).toBe('RESERVED');
   });
 
-  it('when dlq replay --all runs on a topic, then every dead letter goes back to its original topic with its key, value and message id, without dlq headers', async () => {
-    const topic = uniqueName('test.ops-replay').replace(/_/g, '-');
-    await ensureTopics(createKafka({ brokers: infrastructure.brokers, clientId: 'ops-test' }), [topic, deadLetterTopic(topic)], 1);
-    const ids = [randomUUID(), randomUUID()];
-    await publishRecords(
+  it('when dlq replay --all runs with filters, then only the valid dead letters in range go back, to the topic the .dlq name gives (never the header), with key, value and message id and without dlq headers; invalid ones are reported, not sent', async () => {
+    const dlq = deadLetterTopic(Topics.reservations);
+    const rejected = (orderId: string, reason?: string) => ({
+      orderId,
+      reasonCode: 'INVENTORY.UNKNOWN_SKU',
+      ...(reason === undefined ? {} : { reason }),
+      rejectedAt: new Date().toISOString(),
+    });
+    const records = [
+      eventRecord(Topics.reservations, 'StockRejected', rejected(randomUUID(), 'unknown SKU')),
+      eventRecord(Topics.reservations, 'StockRejected', rejected(randomUUID(), 'unknown SKU')),
+      // Invalid for the topic's consumers: no reason.
+      eventRecord(Topics.reservations, 'StockRejected', rejected(randomUUID())),
+    ];
+    const ids = records.map((record) => record.headers![Headers.messageId]);
+    const answers = await services.recordTopic(Topics.reservations);
+    const positions = await publishRecords(
       infrastructure.brokers,
-      deadLetterTopic(topic),
-      ids.map((id, index) => ({
-        key: `key-${index}`,
-        value: JSON.stringify({ index }),
+      dlq,
+      records.map((record, index) => ({
+        ...record,
+        partition: 0,
         headers: {
-          [Headers.messageId]: id,
-          [Headers.messageType]: 'Example',
+          ...record.headers,
           [DeadLetterHeaders.reason]: 'HANDLER_FAILED',
           [DeadLetterHeaders.error]: 'Error: boom',
           [DeadLetterHeaders.attempts]: '5',
           [DeadLetterHeaders.consumer]: 'example',
-          [DeadLetterHeaders.originalTopic]: topic,
+          // The first names another topic: a replay must not follow it.
+          [DeadLetterHeaders.originalTopic]: index === 0 ? 'payments.refund.v1' : Topics.reservations,
           [DeadLetterHeaders.originalPartition]: '0',
           [DeadLetterHeaders.originalOffset]: String(index),
         },
       })),
     );
+    const range = ['--all', '--partition', '0', '--from-offset', String(positions[0].offset), '--to-offset', String(positions[2].offset)];
 
-    const run = await runOps(infrastructure, ['dlq', 'replay', deadLetterTopic(topic), '--all']);
-    expect(run).toMatchObject({ code: 0 });
-    expect(run.stdout).toContain('2 dead letter(s) replayed');
+    const dryRun = await runOps(infrastructure, ['dlq', 'replay', Topics.reservations, ...range, '--dry-run']);
+    expect(dryRun.code).toBe(1);
+    expect(dryRun.stdout).toContain(`dry run: 2 dead letter(s) would be replayed to ${Topics.reservations}, 1 invalid; nothing sent`);
 
-    const records = await readTopicUntil(
-      { brokers: infrastructure.brokers, topic, from: { 0: 0 }, timeoutMs: 30_000 },
-      (all) => all.length >= 2,
+    const run = await runOps(infrastructure, ['dlq', 'replay', Topics.reservations, ...range]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('2 dead letter(s) replayed, 1 invalid not sent');
+    expect(run.stdout).toMatch(
+      new RegExp(`invalid, not sent: ${dlq}:0:${positions[2].offset} ${ids[2]}: SCHEMA_VIOLATION: payload.reason`),
     );
-    expect(records.map((record) => ({ key: record.key, value: record.text, id: record.headers[Headers.messageId] }))).toEqual([
-      { key: 'key-0', value: JSON.stringify({ index: 0 }), id: ids[0] },
-      { key: 'key-1', value: JSON.stringify({ index: 1 }), id: ids[1] },
+    expect(run.stdout).toContain(`names payments.refund.v1 as its origin; it goes to ${Topics.reservations}`);
+
+    const seen = await answers.waitUntil((all) => ids.slice(0, 2).every((id) => all.some((m) => m.headers[Headers.messageId] === id)), {
+      timeoutMs: 30_000,
+      description: 'the two valid dead letters on the original topic',
+    });
+    const copies = seen.filter((m) => ids.includes(m.headers[Headers.messageId]));
+    // One copy each: the dry run sent nothing, the invalid one was not sent.
+    expect(copies.map((m) => ({ key: m.key, value: m.text, id: m.headers[Headers.messageId] }))).toEqual(
+      records.slice(0, 2).map((record, index) => ({ key: record.key, value: record.value, id: ids[index] })),
+    );
+    expect(copies.flatMap((m) => Object.keys(m.headers).filter((name) => name.startsWith('dlq-')))).toEqual([]);
+  });
+
+  it('when dlq show meets control characters and binary in a dead letter, then it prints them escaped and as hex', async () => {
+    const topic = uniqueName('test.ops-show').replace(/_/g, '-');
+    await ensureTopics(createKafka({ brokers: infrastructure.brokers, clientId: 'ops-test' }), [deadLetterTopic(topic)], 1);
+    const id = randomUUID();
+    await publishRecords(infrastructure.brokers, deadLetterTopic(topic), [
+      {
+        key: 'k\u001b]0;pwned\u0007',
+        value: Buffer.from([0x00, 0x9b, 0x32, 0x4a, 0xff]),
+        headers: { [Headers.messageId]: id, [DeadLetterHeaders.reason]: 'NOT_JSON', [DeadLetterHeaders.error]: 'bad\u001b[2Jvalue' },
+      },
     ]);
-    expect(records.flatMap((record) => Object.keys(record.headers).filter((name) => name.startsWith('dlq-')))).toEqual([]);
+    const run = await runOps(infrastructure, ['dlq', 'show', id, '--topic', topic]);
+    expect(run.code).toBe(0);
+    // eslint-disable-next-line no-control-regex -- matching control characters is the point
+    expect(run.stdout).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f-\u009f]/);
+    expect(run.stdout).toContain('key:    k\\u{001b}]0;pwned\\u{0007}');
+    expect(run.stdout).toContain('bad\\u{001b}[2Jvalue');
+    expect(run.stdout).toContain('(binary, 5 bytes) 009b324aff');
   });
 
   it('when dlq replay gets neither --all nor --offset, then it refuses with the usage and exit code 2', async () => {

@@ -1,5 +1,5 @@
 import { createCommandsTable } from '@app/commands';
-import { createDataSource, type DatabaseConfig } from '@app/database';
+import { createDataSource, type DatabaseConfig, databaseSsl } from '@app/database';
 import { CreateInboxMessages1764460800020, InboxMessage } from '@app/inbox';
 import { AddOutboxPendingRetryIndex1764460800410, CreateOutboxMessages1764460800010, OutboxMessage } from '@app/outbox';
 import { CreateStock1764460800300 } from './migrations/1764460800300-create-stock.js';
@@ -32,6 +32,7 @@ export function createInventoryDataSource(config: DatabaseConfig) {
     connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
     lockTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
+    ssl: databaseSsl(config),
     entities: inventoryEntities,
     migrations: inventoryMigrations,
     applicationName: 'inventory',

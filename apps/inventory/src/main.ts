@@ -7,7 +7,7 @@ import { armFailpoints } from '@app/failpoints';
 import { configureHttpApp } from '@app/http';
 import { NestPinoLogger, startTelemetry } from '@app/telemetry';
 import { connectInboxKafka, consumedTopics, inboxTopics } from '@app/inbox';
-import { assertInboxOutlivesTopics, createKafka, ensureTopics, kafkaServerOptions, topicSettings } from '@app/kafka';
+import { assertInboxOutlivesTopics, createKafka, ensureTopics, kafkaClientOptions, kafkaServerOptions, topicSettings } from '@app/kafka';
 import { inventoryApiDocs } from './inventory.api-docs.js';
 import { inventoryEnv } from './inventory.config.js';
 import { inventoryConsumes } from './inventory.consumes.js';
@@ -18,7 +18,7 @@ bootstrapOrExit('inventory', async () => {
   armFailpoints();
   const config = loadConfig(inventoryEnv);
   startTelemetry('inventory', config);
-  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID });
+  const kafka = createKafka(kafkaClientOptions(config));
   await ensureTopics(kafka, [...inboxTopics(inventoryConsumes), Topics.reservations], config.KAFKA_TOPIC_PARTITIONS, topicSettings(config));
   // A replay older than the inbox's memory would be applied twice: refuse to run like that.
   await assertInboxOutlivesTopics(kafka, consumedTopics(inventoryConsumes), config.INBOX_RETENTION_MS);

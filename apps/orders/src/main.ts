@@ -7,7 +7,7 @@ import { armFailpoints } from '@app/failpoints';
 import { configureHttpApp } from '@app/http';
 import { NestPinoLogger, startTelemetry } from '@app/telemetry';
 import { connectInboxKafka, consumedTopics, inboxTopics } from '@app/inbox';
-import { assertInboxOutlivesTopics, createKafka, ensureTopics, kafkaServerOptions, topicSettings } from '@app/kafka';
+import { assertInboxOutlivesTopics, createKafka, ensureTopics, kafkaClientOptions, kafkaServerOptions, topicSettings } from '@app/kafka';
 import { ordersApiDocs } from './orders.api-docs.js';
 import { ordersConsumes } from './orders.consumes.js';
 import { ordersEnv } from './orders.config.js';
@@ -19,7 +19,7 @@ bootstrapOrExit('orders', async () => {
   const config = loadConfig(ordersEnv);
   startTelemetry('orders', config);
   // Topics exist before the first publish or subscribe: production brokers rarely auto-create.
-  const kafka = createKafka({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID });
+  const kafka = createKafka(kafkaClientOptions(config));
   await ensureTopics(kafka, [Topics.orders, ...inboxTopics(ordersConsumes)], config.KAFKA_TOPIC_PARTITIONS, topicSettings(config));
   // A replay older than the inbox's memory would be applied twice: refuse to run like that.
   await assertInboxOutlivesTopics(kafka, consumedTopics(ordersConsumes), config.INBOX_RETENTION_MS);

@@ -5,7 +5,7 @@ import { DatabaseModule } from '@app/database';
 import { HealthModule } from '@app/health';
 import { IdempotencyCleanupModule } from '@app/idempotency';
 import { consumedTopics, InboxModule } from '@app/inbox';
-import { ConsumerLagModule, KafkaModule } from '@app/kafka';
+import { ConsumerLagModule, kafkaClientOptions, KafkaModule } from '@app/kafka';
 import { MetricsModule } from '@app/metrics';
 import { OutboxModule } from '@app/outbox';
 import { TelemetryModule } from '@app/telemetry';
@@ -25,7 +25,7 @@ export class OrdersAppModule {
         AuthModule.forRoot(config),
         DatabaseModule.forRoot({ useFactory: () => createOrdersDataSource(config) }),
         TelemetryModule,
-        KafkaModule.forRoot({ useFactory: () => ({ brokers: config.KAFKA_BROKERS, clientId: config.KAFKA_CLIENT_ID }) }),
+        KafkaModule.forRoot({ useFactory: () => kafkaClientOptions(config) }),
         MetricsModule.forRoot({ service: 'orders' }),
         ConsumerLagModule.forRoot({
           groupId: config.KAFKA_CONSUMER_GROUP,

@@ -1,4 +1,4 @@
-import { createDataSource, type DatabaseConfig } from '@app/database';
+import { createDataSource, type DatabaseConfig, databaseSsl } from '@app/database';
 import {
   AddIdempotencyKeysCreatedAtIndex1764460800400,
   CreateIdempotencyKeys1764460800000,
@@ -32,6 +32,7 @@ export function createOrdersDataSource(config: DatabaseConfig) {
     connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
     lockTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
+    ssl: databaseSsl(config),
     entities: ordersEntities,
     migrations: ordersMigrations,
     applicationName: 'orders',

@@ -89,3 +89,13 @@ describe('OrderFields.lines (the list rules of a request, whose lines are valida
     expect(problems([{ sku: 'A', quantity: 1000 }])).toEqual([]);
   });
 });
+
+describe('OrderCreated total (issue 16: a forged total is never checked against its lines)', () => {
+  it('when totalCents differs from the sum of the lines, then it names totalCents and the sum', () => {
+    const order = created([{ sku: 'A', quantity: 2, unitPriceCents: 150 }]);
+    expect(validate({ ...order, totalCents: 100_000_000 })).toEqual([
+      'payload.totalCents must equal the sum of the lines (300), got 100000000',
+    ]);
+    expect(validate(order)).toEqual([]);
+  });
+});

@@ -82,6 +82,24 @@ export const OrderFields = {
 } as const;
 
 const orderLine = tolerantRecord({ sku: OrderFields.sku, quantity: OrderFields.quantity, unitPriceCents: OrderFields.unitPriceCents });
+export type OrderLine = z.infer<typeof orderLine>;
+
+/**
+ * `totalCents` must be the sum of its lines: consumers act on both (inventory on the lines, points
+ * on the total), so a record where they differ (a forgery, or a producer bug) is refused at the inbox
+ * instead of reserving one thing and crediting another.
+ */
+const totalMatchesLines = z.superRefine((order: { items: OrderLine[]; totalCents: number }, context) => {
+  const sum = order.items.reduce((total, line) => total + line.quantity * line.unitPriceCents, 0);
+  if (order.totalCents !== sum) {
+    context.addIssue({
+      code: 'custom',
+      path: ['totalCents'],
+      input: order.totalCents,
+      message: `must equal the sum of the lines (${sum}), got ${order.totalCents}`,
+    });
+  }
+});
 
 const orderCreated = tolerantRecord({
   orderId: uuid(),
@@ -89,7 +107,7 @@ const orderCreated = tolerantRecord({
   items: linesOf(orderLine),
   totalCents: OrderFields.totalCents,
   createdAt: timestamp(),
-});
+}).check(totalMatchesLines);
 
 const orderCancelled = tolerantRecord({
   orderId: uuid(),
@@ -97,7 +115,6 @@ const orderCancelled = tolerantRecord({
   cancelledAt: timestamp(),
 });
 
-export type OrderLine = z.infer<typeof orderLine>;
 export type OrderCreated = z.infer<typeof orderCreated>;
 export type OrderCancelled = z.infer<typeof orderCancelled>;
 
@@ -108,11 +125,13 @@ export const OrderEvents = {
     type: 'OrderCreated',
     schemaVersion: 1,
     schema: orderCreated,
+    aggregateIdField: 'orderId',
   } satisfies MessageDeclaration<OrderCreated>,
   OrderCancelled: {
     topic: Topics.orders,
     type: 'OrderCancelled',
     schemaVersion: 1,
     schema: orderCancelled,
+    aggregateIdField: 'orderId',
   } satisfies MessageDeclaration<OrderCancelled>,
 } as const;

@@ -88,17 +88,20 @@ export const ReservationEvents = {
     type: 'StockReserved',
     schemaVersion: 1,
     schema: stockReserved,
+    aggregateIdField: 'orderId',
   } satisfies MessageDeclaration<StockReserved>,
   StockRejected: {
     topic: Topics.reservations,
     type: 'StockRejected',
     schemaVersion: 1,
     schema: stockRejected,
+    aggregateIdField: 'orderId',
   } satisfies MessageDeclaration<StockRejected>,
   StockReleased: {
     topic: Topics.reservations,
     type: 'StockReleased',
     schemaVersion: 1,
     schema: stockReleased,
+    aggregateIdField: 'orderId',
   } satisfies MessageDeclaration<StockReleased>,
 } as const;

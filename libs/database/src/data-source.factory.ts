@@ -1,6 +1,8 @@
+import type { TlsOptions } from 'node:tls';
 import pg from 'pg';
 import { DataSource, type MixedList, type EntitySchema } from 'typeorm';
 import { databaseUrl } from './database-url.js';
+import type { DatabaseSsl } from './database-ssl.js';
 
 export interface DataSourceFactoryOptions {
   serverUrl: string;
@@ -29,6 +31,8 @@ export interface DataSourceFactoryOptions {
    * statement queues behind a stuck transaction's lock for as long as that transaction lives.
    */
   lockTimeoutMs?: number;
+  /** pg's `ssl` of every connection, from `databaseSsl(config)`; default false (plaintext). */
+  ssl?: DatabaseSsl;
 }
 
 /**
@@ -52,6 +56,8 @@ export function createDataSource(options: DataSourceFactoryOptions): DataSource 
     applicationName: options.applicationName,
     // TypeORM passes it to pg's pool as `connectionTimeoutMillis`, which bounds both waits.
     connectTimeoutMS: options.connectTimeoutMs ?? 0,
+    // TypeORM types it as server-side TlsOptions; pg hands it to tls.connect, which takes ConnectionOptions.
+    ssl: (options.ssl ?? false) as boolean | TlsOptions,
     logging: ['error', 'warn'],
     // Passed by pg to each new connection's startup packet, so they hold from its first statement.
     extra: { statement_timeout: options.statementTimeoutMs ?? 0, lock_timeout: options.lockTimeoutMs ?? 0 },

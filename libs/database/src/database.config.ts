@@ -35,6 +35,16 @@ export function databaseEnv(defaultName: string) {
       min: 0,
       max: 86_400_000,
     }),
+    DATABASE_SSL_MODE: env.string({
+      description:
+        "TLS to Postgres, as libpq's sslmode: disable, require (encrypted, certificate unchecked), verify-ca (certificate must chain to the CA) or verify-full (and match the host name; use this in production)",
+      default: 'disable',
+      pattern: /^(disable|require|verify-ca|verify-full)$/,
+    }),
+    DATABASE_SSL_CA_FILE: env.string({
+      description: "PEM file of the CA that signed the server's certificate, for verify-ca and verify-full; empty: the system's CAs",
+      default: '',
+    }),
     DATABASE_LOCK_TIMEOUT_MS: env.integer({
       description:
         'Postgres lock_timeout of every pool connection: waiting longer for a row or table lock fails the statement (0 = none); the caller retries, instead of queueing behind a stuck transaction',
@@ -46,7 +56,12 @@ export function databaseEnv(defaultName: string) {
 }
 
 type DatabaseEnv = EnvConfig<ReturnType<typeof databaseEnv>>;
-type DatabaseTimeouts = 'DATABASE_CONNECT_TIMEOUT_MS' | 'DATABASE_STATEMENT_TIMEOUT_MS' | 'DATABASE_LOCK_TIMEOUT_MS';
+type DatabaseTimeouts =
+  | 'DATABASE_CONNECT_TIMEOUT_MS'
+  | 'DATABASE_STATEMENT_TIMEOUT_MS'
+  | 'DATABASE_LOCK_TIMEOUT_MS'
+  | 'DATABASE_SSL_MODE'
+  | 'DATABASE_SSL_CA_FILE';
 
-/** What {@link databaseEnv} yields; the timeouts default to none here, the apps always pass theirs. */
+/** What {@link databaseEnv} yields; the timeouts default to none and TLS to off here, the apps always pass theirs. */
 export type DatabaseConfig = Omit<DatabaseEnv, DatabaseTimeouts> & Partial<Pick<DatabaseEnv, DatabaseTimeouts>>;

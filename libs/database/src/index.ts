@@ -1,5 +1,6 @@
 export { databaseEnv, type DatabaseConfig } from './database.config.js';
 export { databaseUrl } from './database-url.js';
+export { databaseSsl, type DatabaseSsl } from './database-ssl.js';
 export { createDataSource, type DataSourceFactoryOptions } from './data-source.factory.js';
 export { ensureDatabaseExists, dropDatabase } from './database-admin.js';
 export { migrateDatabase, revertAllMigrations, waitUntilMigrated, type WaitUntilMigratedOptions } from './migration-runner.js';

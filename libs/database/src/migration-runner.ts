@@ -1,12 +1,13 @@
 import type { DataSource } from 'typeorm';
 import { ensureDatabaseExists } from './database-admin.js';
+import type { DatabaseSsl } from './database-ssl.js';
 
 /**
  * Creates the service's database when missing and applies its pending migrations. Used by the
  * `migrate` entry point of each app (`npm run db:migrate`, docker compose) and by tests.
  */
 export async function migrateDatabase(dataSource: DataSource, serverUrl: string, database: string): Promise<string[]> {
-  await ensureDatabaseExists(serverUrl, database);
+  await ensureDatabaseExists(serverUrl, database, (dataSource.options as { ssl?: DatabaseSsl }).ssl ?? false);
   const ownsConnection = !dataSource.isInitialized;
   if (ownsConnection) await dataSource.initialize();
   try {

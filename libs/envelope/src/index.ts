@@ -1,4 +1,4 @@
-export { Headers, DeadLetterHeaders } from './headers.js';
+export { Headers, DeadLetterHeaders, DeadLetterStubHeaders } from './headers.js';
 export { CodedError, type ErrorCode } from './coded.error.js';
 export { headerText } from './header-text.js';
 export { deadLetterTopic } from './dead-letter-topic.js';
@@ -14,3 +14,6 @@ export {
 } from './standard-schema.js';
 export type { MessageDeclaration } from './message-declaration.js';
 export { checkEnvelope, type EnvelopeCheck, type InvalidReason, type ValidMessage } from './envelope-check.js';
+export { aggregateIdentityProblem } from './aggregate-identity.js';
+export { signatureHeaders, signatureProblem, SIGNED_HEADERS, type SignedParts, type SigningKey } from './message-signature.js';
+export { messageSigning, messageSigningEnv, type MessageSigning, type MessageSigningConfig } from './message-signing.config.js';

@@ -12,4 +12,11 @@ export interface MessageDeclaration<Payload = unknown> {
   readonly type: string;
   readonly schemaVersion: number;
   readonly schema: StandardSchemaV1<unknown, Payload>;
+  /**
+   * The payload field that holds the aggregate id. When set, the inbox refuses a record whose key
+   * and `aggregate-id` header do not both equal it (see `aggregateIdentityProblem`). Default: unset,
+   * nothing checked; a domain declaration should always set it, or a producer can route a message
+   * about one aggregate with another's key.
+   */
+  readonly aggregateIdField?: string;
 }

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { Kafka, type Producer } from 'kafkajs';
+import kafkajs, { Kafka, type Message, type Producer } from 'kafkajs';
+import { DeadLetterHeaders, DeadLetterStubHeaders, deadLetterTopic, Headers } from '@app/envelope';
 import { ACKS_ALL, createIdempotentProducer } from '@app/kafka';
-import { DeadLetterHeaders, deadLetterTopic } from '@app/envelope';
 import type { RawInboxMessage } from './inbox-envelope.js';
 
 export interface DeadLetter {
@@ -23,11 +23,30 @@ function encodeValue(value: unknown): string | Buffer | null {
   return JSON.stringify(value);
 }
 
+/** Errors of a record the topic refuses for its size (`max.message.bytes`): retrying cannot help. */
+function isTooLarge(error: unknown): boolean {
+  const type = (error as { type?: string }).type;
+  return type === 'MESSAGE_TOO_LARGE' || type === 'RECORD_LIST_TOO_LARGE';
+}
+
+function byteLength(value: string | Buffer | null | undefined): number {
+  return value === null || value === undefined ? 0 : Buffer.byteLength(value);
+}
+
+/** Kept on a stub when short enough to be an id, not a payload smuggled in a header. */
+const shortText = (value: string | Buffer | undefined) => (value !== undefined && byteLength(value) <= 200 ? value : undefined);
+
 /**
  * Publishes a message that cannot be handled to `<topic>.dlq`, with the original key, value and
- * headers plus the reason. Awaited with acks=all on the workspace's idempotent producer
- * (`createIdempotentProducer`): the caller commits the offset only after this resolves, so a
- * message is never both skipped and absent from the DLQ, even when a broker dies meanwhile.
+ * headers plus the reason, gzip-compressed (a dead letter carries more headers than the original,
+ * and must still fit where the original did). Awaited with acks=all on the workspace's idempotent
+ * producer (`createIdempotentProducer`): the caller commits the offset only after this resolves, so
+ * a message is never both skipped and absent from the DLQ, even when a broker dies meanwhile.
+ *
+ * A copy the dead-letter topic refuses for its size (its `max.message.bytes`) would otherwise fail
+ * every retry and stop the partition for good: it is replaced by a stub with the record's
+ * coordinates (topic, partition, offset, message id, reason, original size) and no value, so the
+ * partition moves on and the original can still be read from the source topic while it is retained.
  */
 @Injectable()
 export class DeadLetterPublisher {
@@ -42,40 +61,15 @@ export class DeadLetterPublisher {
    * same moment, and concurrent sends on an idempotent producer can lose records (kafkajs#1005).
    */
   publish(letter: DeadLetter): Promise<void> {
-    const sent = this.queue.then(() => this.send(letter));
+    const sent = this.queue.then(() => this.publishNow(letter));
     this.queue = sent.catch(() => undefined);
     return sent;
   }
 
-  private async send(letter: DeadLetter): Promise<void> {
-    const original: Record<string, string | Buffer> = {};
-    for (const [name, value] of Object.entries(letter.message.headers ?? {})) {
-      const encoded = encodeValue(value);
-      if (encoded !== null) original[name] = encoded;
-    }
+  private async publishNow(letter: DeadLetter): Promise<void> {
     try {
       const producer = await this.connected();
-      await producer.send({
-        topic: deadLetterTopic(letter.message.topic),
-        acks: ACKS_ALL,
-        messages: [
-          {
-            key: letter.message.key,
-            value: encodeValue(letter.message.value),
-            headers: {
-              ...original,
-              [DeadLetterHeaders.reason]: letter.reason,
-              [DeadLetterHeaders.error]: letter.error.slice(0, 4000),
-              [DeadLetterHeaders.attempts]: String(letter.attempts),
-              [DeadLetterHeaders.consumer]: letter.consumer,
-              [DeadLetterHeaders.originalTopic]: letter.message.topic,
-              [DeadLetterHeaders.originalPartition]: String(letter.message.partition),
-              [DeadLetterHeaders.originalOffset]: letter.message.offset,
-              [DeadLetterHeaders.deadLetteredAt]: new Date().toISOString(),
-            },
-          },
-        ],
-      });
+      await this.copyOrStub(producer, letter);
     } catch (error) {
       // A failed send rolls kafkajs's idempotent sequence numbers back even when the broker kept
       // the record (kafkajs#598): the next send on this producer could be acknowledged as a
@@ -83,6 +77,55 @@ export class DeadLetterPublisher {
       this.retire();
       throw error;
     }
+  }
+
+  private async copyOrStub(producer: Producer, letter: DeadLetter): Promise<void> {
+    const original: Record<string, string | Buffer> = {};
+    for (const [name, value] of Object.entries(letter.message.headers ?? {})) {
+      const encoded = encodeValue(value);
+      if (encoded !== null) original[name] = encoded;
+    }
+    const about = {
+      [DeadLetterHeaders.reason]: letter.reason,
+      [DeadLetterHeaders.attempts]: String(letter.attempts),
+      [DeadLetterHeaders.consumer]: letter.consumer,
+      [DeadLetterHeaders.originalTopic]: letter.message.topic,
+      [DeadLetterHeaders.originalPartition]: String(letter.message.partition),
+      [DeadLetterHeaders.originalOffset]: letter.message.offset,
+      [DeadLetterHeaders.deadLetteredAt]: new Date().toISOString(),
+    };
+    const value = encodeValue(letter.message.value);
+    const copy: Message = {
+      key: letter.message.key,
+      value,
+      headers: { ...original, ...about, [DeadLetterHeaders.error]: letter.error.slice(0, 4000) },
+    };
+    try {
+      await this.send(producer, letter.message.topic, copy);
+    } catch (error) {
+      if (!isTooLarge(error)) throw error;
+      const size =
+        byteLength(letter.message.key) +
+        byteLength(value) +
+        Object.entries(original).reduce((sum, [name, header]) => sum + Buffer.byteLength(name) + byteLength(header), 0);
+      const messageId = shortText(original[Headers.messageId]);
+      await this.send(producer, letter.message.topic, {
+        key: shortText(letter.message.key ?? undefined) ?? null,
+        value: null,
+        headers: {
+          ...about,
+          ...(messageId !== undefined && { [Headers.messageId]: messageId }),
+          ...(shortText(original[Headers.messageType]) !== undefined && { [Headers.messageType]: original[Headers.messageType] }),
+          [DeadLetterHeaders.error]: `${letter.error.slice(0, 500)} (stub: the record of ${size} bytes is too large for the dead-letter topic)`,
+          [DeadLetterStubHeaders.stub]: 'true',
+          [DeadLetterStubHeaders.originalSize]: String(size),
+        },
+      });
+    }
+  }
+
+  private async send(producer: Producer, topic: string, message: Message): Promise<void> {
+    await producer.send({ topic: deadLetterTopic(topic), acks: ACKS_ALL, compression: kafkajs.CompressionTypes.GZIP, messages: [message] });
   }
 
   private async connected(): Promise<Producer> {

@@ -1,4 +1,4 @@
-import { checkEnvelope, type InvalidReason, type MessageDeclaration, payloadHash } from '@app/envelope';
+import { checkEnvelope, type InvalidReason, type MessageDeclaration, type MessageSigning, payloadHash } from '@app/envelope';
 import type { InboxEnvelope, RawInboxMessage } from './inbox-envelope.js';
 
 export type InboxEnvelopeCheck = { valid: true; envelope: InboxEnvelope } | { valid: false; reason: InvalidReason; error: string };
@@ -6,9 +6,16 @@ export type InboxEnvelopeCheck = { valid: true; envelope: InboxEnvelope } | { va
 /**
  * The envelope check of `@app/envelope` against the declarations the handler `consumer` accepts,
  * plus where the message came from and its payload hash: what the inbox claims and a handler reads.
+ * With `signing` keys, the envelope's signature is verified too. An invalid message must be
+ * dead-lettered without claiming its id: a forged copy must never suppress the real one.
  */
-export function validateEnvelope(raw: RawInboxMessage, accepts: readonly MessageDeclaration[], consumer: string): InboxEnvelopeCheck {
-  const check = checkEnvelope(raw, accepts, consumer);
+export function validateEnvelope(
+  raw: RawInboxMessage,
+  accepts: readonly MessageDeclaration[],
+  consumer: string,
+  signing?: MessageSigning,
+): InboxEnvelopeCheck {
+  const check = checkEnvelope(raw, accepts, consumer, signing);
   if (!check.valid) return check;
   const { messageId, messageType, schemaVersion, payload, headers } = check.message;
   return {

@@ -1,6 +1,9 @@
 import { env, type EnvConfig } from '@app/config';
+import { messageSigningEnv } from '@app/envelope';
 
 export const inboxEnv = {
+  // Verification of envelope signatures: refused records are dead-lettered before they claim.
+  ...messageSigningEnv,
   INBOX_MAX_ATTEMPTS: env.integer({
     description: 'Handler attempts per message before it is dead-lettered; each holds up its partition',
     default: 5,

@@ -3,6 +3,7 @@ import { delay, retryDelayMs } from '@app/backoff';
 import { TransactionContext } from '@app/database';
 import { failpoint } from '@app/failpoints';
 import { DeadLetterPublisher } from './dead-letter.publisher.js';
+import { messageSigning, type MessageSigning } from '@app/envelope';
 import { validateEnvelope } from './envelope-validator.js';
 import { failpointContext } from './failpoint-context.js';
 import { InboxFailpoints } from './inbox.failpoints.js';
@@ -83,7 +84,12 @@ export class InboxConsumer {
     @Inject(DeadLetterPublisher) private readonly deadLetters: DeadLetterPublisher,
     @Inject(InboxMetrics) private readonly metrics: InboxMetrics,
     @Inject(INBOX_CONFIG) private readonly config: InboxConfig,
-  ) {}
+  ) {
+    this.signing = messageSigning(config);
+  }
+
+  /** The keys that verify envelope signatures (`MESSAGE_SIGNING_KEYS`), read once; none means unsigned records pass. */
+  private readonly signing: MessageSigning;
 
   /** Consumes `batch` through `route` in chunks of `INBOX_BATCH_SIZE`; returns the outcome of each record handled, in order. */
   async consume(batch: InboxBatch, route: InboxRoute): Promise<InboxOutcome[]> {
@@ -157,7 +163,7 @@ export class InboxConsumer {
   private classify(records: readonly RawInboxMessage[], route: InboxRoute, telemetry: Map<RawInboxMessage, MessageTelemetry>): Classified {
     const chunk: Classified = { invalid: [], unique: new Map(), laterCopies: [] };
     for (const record of records) {
-      const check = validateEnvelope(record, route.accepts, route.consumer);
+      const check = validateEnvelope(record, route.accepts, route.consumer, this.signing);
       if (!check.valid) {
         chunk.invalid.push({ record, reason: check.reason, error: check.error, attempts: 0 });
         continue;

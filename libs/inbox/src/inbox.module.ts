@@ -1,3 +1,4 @@
+import { messageSigning } from '@app/envelope';
 import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { retentionJob } from '@app/database';
 import { DeadLetterPublisher } from './dead-letter.publisher.js';
@@ -27,6 +28,8 @@ class DeadLetterCloser implements OnApplicationShutdown {
 @Module({})
 export class InboxModule {
   static forRoot(config: InboxConfig, consumes: AppConsumes): DynamicModule {
+    // Bad signing keys fail the start-up, naming the variable, not the first message.
+    messageSigning(config);
     return {
       module: InboxModule,
       providers: [

@@ -3,9 +3,18 @@ export {
   ACKS_ALL,
   createKafka,
   createIdempotentProducer,
+  kafkaClientOptions,
   type IdempotentProducerOptions,
   type KafkaClientOptions,
 } from './kafka.factory.js';
+export {
+  kafkaSecurity,
+  kafkaSecurityEnv,
+  kafkaSecurityFromEnvironment,
+  type KafkaSecurity,
+  type KafkaSecurityConfig,
+} from './kafka-security.config.js';
+export { registerCappedGzip, cappedGzipCodec, DEFAULT_MAX_INFLATED_BATCH_BYTES } from './capped-gzip.codec.js';
 export { ensureTopics, describeCluster, topicSettings, type TopicSettings } from './kafka-admin.js';
 export { restartAfterCrash, type RestartAfterCrashOptions } from './consumer-crash.restart.js';
 export { kafkaServerOptions } from './kafka-server.options.js';

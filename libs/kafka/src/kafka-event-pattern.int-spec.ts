@@ -3,11 +3,13 @@ import { Controller, type INestMicroservice, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Ctx, EventPattern, KafkaContext, Payload } from '@nestjs/microservices';
 import type { Producer } from 'kafkajs';
+import { loadConfig } from '@app/config';
 import { testInfrastructure } from '@test/fixtures';
 import { uniqueName, waitFor } from '@tools/local-stack';
 import { ensureTopics } from './kafka-admin.js';
 import { createIdempotentProducer, createKafka } from './kafka.factory.js';
 import { kafkaServerOptions } from './kafka-server.options.js';
+import { kafkaEnv } from './kafka.config.js';
 
 const { brokers } = testInfrastructure();
 
@@ -34,6 +36,7 @@ describe('Nest Kafka transport against the real broker', () => {
     await ensureTopics(kafka, [topic], 1);
     microservice = await NestFactory.createMicroservice(SmokeModule, {
       ...kafkaServerOptions({
+        ...loadConfig(kafkaEnv('smoke-test'), { KAFKA_BROKERS: brokers.join(',') }),
         KAFKA_BROKERS: brokers,
         KAFKA_CLIENT_ID: 'smoke-test',
         KAFKA_CONSUMER_GROUP: uniqueName('test-smoke-group'),

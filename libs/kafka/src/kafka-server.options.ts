@@ -1,5 +1,7 @@
 import { type KafkaOptions, Transport } from '@nestjs/microservices';
+import { registerCappedGzip } from './capped-gzip.codec.js';
 import type { KafkaConfig } from './kafka.config.js';
+import { kafkaSecurity } from './kafka-security.config.js';
 
 /**
  * Options of the Nest Kafka transport an app consumes with (the inbox's `InboxKafkaServer`).
@@ -9,11 +11,12 @@ import type { KafkaConfig } from './kafka.config.js';
  *   record's offset only after its transaction committed, so "offset after commit" holds.
  */
 export function kafkaServerOptions(config: KafkaConfig, overrides: { fromBeginning?: boolean } = {}): KafkaOptions {
+  registerCappedGzip(config.KAFKA_MAX_INFLATED_BATCH_BYTES);
   return {
     transport: Transport.KAFKA,
     options: {
       postfixId: '',
-      client: { clientId: config.KAFKA_CLIENT_ID, brokers: config.KAFKA_BROKERS, retry: { retries: 8 } },
+      client: { ...kafkaSecurity(config), clientId: config.KAFKA_CLIENT_ID, brokers: config.KAFKA_BROKERS, retry: { retries: 8 } },
       consumer: {
         groupId: config.KAFKA_CONSUMER_GROUP,
         allowAutoTopicCreation: false,

@@ -1,4 +1,5 @@
 import { env, type EnvConfig } from '@app/config';
+import { kafkaSecurityEnv } from './kafka-security.config.js';
 
 /** Environment variables of every app that talks to Kafka. */
 export function kafkaEnv(defaultClientId: string) {
@@ -42,6 +43,14 @@ export function kafkaEnv(defaultClientId: string) {
       min: 1,
       max: 100,
     }),
+    KAFKA_MAX_INFLATED_BATCH_BYTES: env.integer({
+      description:
+        'Most bytes one gzip-compressed batch may inflate to in this process; a batch beyond it is not inflated, and its records are dead-lettered as stubs. Higher admits larger batches and costs that much memory per batch; keep it above the fetch size (kafkajs maxBytes, 10 MiB)',
+      default: 64 * 1024 * 1024,
+      min: 1024,
+      max: 1024 * 1024 * 1024,
+    }),
+    ...kafkaSecurityEnv,
     KAFKA_SESSION_TIMEOUT_MS: env.integer({
       description:
         'Consumer session timeout: how long a dead member holds its partitions before a rebalance; lower fails over faster, but a long GC pause or handler then costs a rebalance',

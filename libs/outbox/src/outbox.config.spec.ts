@@ -15,6 +15,9 @@ function problemsOf(source: Record<string, string>): readonly string[] {
 describe('outbox configuration', () => {
   it('when nothing is set, then every variable has its documented default', () => {
     expect(loadConfig(outboxEnv, {})).toEqual({
+      MESSAGE_SIGNING_KEYS: '',
+      MESSAGE_SIGNING_KEY_ID: '',
+      MESSAGE_SIGNATURES_REQUIRED: true,
       OUTBOX_RELAY_ENABLED: true,
       OUTBOX_POLL_INTERVAL_MS: 1000,
       OUTBOX_LISTEN_ENABLED: true,

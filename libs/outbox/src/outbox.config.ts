@@ -1,7 +1,10 @@
 import { env, type EnvConfig } from '@app/config';
+import { messageSigningEnv } from '@app/envelope';
 
 /** Every outbox option, with its default and what changing it costs (see docs/configuration.md and docs/outbox.md). */
 export const outboxEnv = {
+  // The relay signs with MESSAGE_SIGNING_KEY_ID when it is set.
+  ...messageSigningEnv,
   OUTBOX_RELAY_ENABLED: env.boolean({
     description: 'Run the relay in this process; turn off in replicas that should only write',
     default: true,

@@ -35,8 +35,9 @@ export class OutboxListener {
 
   private async connect(): Promise<void> {
     if (this.closed || this.client) return;
-    const options = this.dataSource.options as { url?: string };
-    const client = new pg.Client({ connectionString: options.url, application_name: 'outbox-listener' });
+    // The pool's URL and TLS: the listener's connection is as protected as the pool's.
+    const options = this.dataSource.options as { url?: string; ssl?: pg.ClientConfig['ssl'] };
+    const client = new pg.Client({ connectionString: options.url, ssl: options.ssl, application_name: 'outbox-listener' });
     this.client = client;
     client.on('notification', () => {
       if (this.client === client) this.onNotify();

@@ -1,3 +1,4 @@
+import { messageSigning } from '@app/envelope';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { retentionJob } from '@app/database';
 import { OUTBOX_CONFIG, type OutboxConfig } from './outbox.config.js';
@@ -20,6 +21,8 @@ import { OutboxWriter } from './outbox.writer.js';
 @Module({})
 export class OutboxModule {
   static forRoot(config: OutboxConfig): DynamicModule {
+    // Bad signing keys fail the start-up, naming the variable, not the first message.
+    messageSigning(config);
     return {
       module: OutboxModule,
       providers: [

@@ -1,6 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { type Kafka, Partitioners, type PartitionMetadata, type ProducerBatch } from 'kafkajs';
+import { loadConfig } from '@app/config';
+import { messageSigning, signatureProblem } from '@app/envelope';
 import type { OutboxMessage } from './outbox-message.entity.js';
+import { outboxEnv } from './outbox.config.js';
 import { OutboxPublisher } from './outbox.publisher.js';
 
 /** A kafkajs producer stand-in: records what it was asked to send and fails when told to. */
@@ -92,6 +95,24 @@ describe('OutboxPublisher', () => {
       acks: -1,
       topicMessages: [{ topic: 'orders.order.v1', messages: [{ key: 'o1', value: '{"id":"m1"}', headers: { 'message-id': 'm1' } }] }],
     });
+  });
+
+  it('when a signing key id is configured, then each record carries a signature over its envelope that the consumers keys verify', async () => {
+    const keys = `old:${Buffer.alloc(32, 1).toString('base64')},new:${Buffer.alloc(32, 2).toString('base64')}`;
+    const config = { ...loadConfig(outboxEnv, {}), MESSAGE_SIGNING_KEYS: keys, MESSAGE_SIGNING_KEY_ID: 'new' };
+    const { kafka, producers } = fakeKafka(() => undefined);
+    await new OutboxPublisher(kafka, config).publish([row('m1', 'o1')]);
+    const [sent] = producers[0].sent[0].topicMessages![0].messages;
+    const headers = sent.headers as Record<string, string>;
+    expect(headers['message-signature-key-id']).toBe('new');
+    const verifying = messageSigning({ ...config, MESSAGE_SIGNING_KEY_ID: '' });
+    const parts = { topic: 'orders.order.v1', key: 'o1', headers, payload: JSON.parse(String(sent.value)) };
+    expect(signatureProblem(parts, verifying.keys)).toBeUndefined();
+    expect(signatureProblem({ ...parts, payload: { id: 'm2' } }, verifying.keys)).toBe('signature does not match the envelope');
+    // Without a key id, nothing is signed.
+    const unsigned = fakeKafka(() => undefined);
+    await new OutboxPublisher(unsigned.kafka, { ...config, MESSAGE_SIGNING_KEY_ID: '' }).publish([row('m1', 'o1')]);
+    expect(unsigned.producers[0].sent[0].topicMessages![0].messages[0].headers).toEqual({ 'message-id': 'm1' });
   });
 
   // kafkajs rolls idempotent sequence numbers back after a failed request even when the broker

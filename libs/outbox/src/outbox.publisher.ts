@@ -1,8 +1,10 @@
-import { Inject, Injectable, Logger } from '@nestjs/common';
+import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { type Admin, Kafka, type Message, Partitioners, type PartitionMetadata, type Producer } from 'kafkajs';
+import { messageSigning, signatureHeaders, type SigningKey } from '@app/envelope';
 import { ACKS_ALL, createIdempotentProducer } from '@app/kafka';
 import { isBrokerUnavailable } from './broker-unavailable.js';
 import type { OutboxMessage } from './outbox-message.entity.js';
+import { OUTBOX_CONFIG, type OutboxConfig } from './outbox.config.js';
 import { isPartitionUnavailable } from './partition-unavailable.js';
 import { PublishDeadline } from './publish-deadline.js';
 
@@ -11,15 +13,23 @@ export interface PublishOutcome {
   failed: { row: OutboxMessage; error: Error }[];
 }
 
-function toKafkaMessage(row: OutboxMessage): Message {
-  return { key: row.key, value: JSON.stringify(row.payload), headers: row.headers };
+/**
+ * The record of `row`; signed with `signWith` when given. Signed here, at publish time, not when
+ * the row is written: the key then never sits in the database, and a rotation applies to every row
+ * not yet published.
+ */
+function toKafkaMessage(row: OutboxMessage, signWith?: SigningKey): Message {
+  const headers = signWith
+    ? { ...row.headers, ...signatureHeaders({ topic: row.topic, key: row.key, headers: row.headers, payload: row.payload }, signWith) }
+    : row.headers;
+  return { key: row.key, value: JSON.stringify(row.payload), headers };
 }
 
-function groupByTopic(rows: OutboxMessage[]) {
+function groupByTopic(rows: OutboxMessage[], signWith?: SigningKey) {
   const byTopic = new Map<string, Message[]>();
   for (const row of rows) {
     const messages = byTopic.get(row.topic) ?? [];
-    messages.push(toKafkaMessage(row));
+    messages.push(toKafkaMessage(row, signWith));
     byTopic.set(row.topic, messages);
   }
   return [...byTopic].map(([topic, messages]) => ({ topic, messages }));
@@ -47,8 +57,15 @@ export class OutboxPublisher {
   // The same key-to-partition function kafkajs applies by default (murmur2, Java-compatible), so
   // the groups below are exactly the partitions the rows would land in.
   private readonly partitioner = Partitioners.DefaultPartitioner();
+  /** The key records are signed with (`MESSAGE_SIGNING_KEY_ID`); undefined: not signed. */
+  private readonly signWith: SigningKey | undefined;
 
-  constructor(@Inject(Kafka) private readonly kafka: Kafka) {}
+  constructor(
+    @Inject(Kafka) private readonly kafka: Kafka,
+    @Optional() @Inject(OUTBOX_CONFIG) config?: OutboxConfig,
+  ) {
+    this.signWith = config ? messageSigning(config).signWith : undefined;
+  }
 
   private async connected(): Promise<Producer> {
     if (!this.producer) {
@@ -73,7 +90,7 @@ export class OutboxPublisher {
       await deadline.race(
         (async () => {
           const producer = await this.connected();
-          await producer.sendBatch({ acks: ACKS_ALL, topicMessages: groupByTopic(rows) });
+          await producer.sendBatch({ acks: ACKS_ALL, topicMessages: groupByTopic(rows, this.signWith) });
         })(),
       );
     } catch (error) {

@@ -277,15 +277,16 @@ describe('inventory consuming order events (real process, real Postgres and Kafk
         eventRecord(
           Topics.orders,
           'OrderCreated',
-          { ...first, totalCents: first.totalCents + 1 },
-          { messageId: original.headers![Headers.messageId], key },
+          { ...first, customerId: `${first.customerId}-impostor` },
+          { messageId: original.headers![Headers.messageId] },
         ),
       ],
     ];
     const deadBefore = Object.fromEntries(
       await Promise.all(poison.map(async ([reason]) => [reason, await metric('inbox_dead_lettered_total', { reason })])),
     );
-    const positions = await publish([...poison.map(([, , record]) => record), valid]);
+    // One partition by choice, not by a shared key: a record keyed unlike its payload's order is refused as AGGREGATE_MISMATCH.
+    const positions = await publish([...poison.map(([, , record]) => record), valid].map((record) => ({ ...record, partition: 0 })));
     expect(new Set(positions.map((position) => position.partition)).size).toBe(1);
 
     await processed(valid.headers![Headers.messageId]);
@@ -302,7 +303,7 @@ describe('inventory consuming order events (real process, real Postgres and Kafk
         },
       });
       expect(letter.headers[DeadLetterHeaders.error]).toBeTruthy();
-      expect(letter.key).toBe(key);
+      expect(letter.key).toBe(record.key);
       // The original value travels unchanged (parsed here when it is JSON, compared as text when not).
       expect(letter.value ?? letter.text).toEqual(reason === 'NOT_JSON' ? record.value : JSON.parse(String(record.value)));
       expect((await metric('inbox_dead_lettered_total', { reason })) - deadBefore[reason]).toBe(1);
@@ -319,8 +320,9 @@ describe('inventory consuming order events (real process, real Postgres and Kafk
     // lets it through, the reservations primary key refuses it, on every attempt.
     const second = eventRecord(Topics.orders, 'OrderCreated', order);
     const after = orderCreated([{ sku: APPLE, quantity: 1 }]);
-    const follower = eventRecord(Topics.orders, 'OrderCreated', after, { key: order.orderId });
-    const positions = await publish([original, second, follower]);
+    const follower = eventRecord(Topics.orders, 'OrderCreated', after);
+    // One partition by choice: keyed by another order, the follower would be refused as AGGREGATE_MISMATCH.
+    const positions = await publish([original, second, follower].map((record) => ({ ...record, partition: 0 })));
     await processed(follower.headers![Headers.messageId]);
 
     const letter = await deadLetterOf(positions[1]);
