@@ -133,7 +133,7 @@ describe('loyalty reversals through crashes (real inventory and loyalty processe
     const order = await reservedOrder();
     const reversal = `loyalty-reversal:${order.orderId}`;
     await loyalty.stop();
-    await loyalty.restart({ failpoints: [`loyalty.after-commit-before-response@${reversal}`] });
+    await loyalty.restart({ failpoints: [`loyalty.after-commit-before-response@reversal-of-${order.orderId}`] });
     await cancel(order);
 
     await loyalty.waitForFailpoint('loyalty.after-commit-before-response');

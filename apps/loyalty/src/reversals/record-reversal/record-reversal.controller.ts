@@ -36,7 +36,13 @@ export class RecordReversalController {
     { 422: `${LoyaltyErrorCodes.REVERSAL_MISMATCH} or IDEMPOTENCY.KEY_REUSED` },
   )
   @HttpCode(201)
-  @Idempotent({ required: true, status: 201, afterCommitFailpoint: LoyaltyFailpoints.afterCommitBeforeResponse })
+  @Idempotent({
+    required: true,
+    status: 201,
+    afterCommitFailpoint: LoyaltyFailpoints.afterCommitBeforeResponse,
+    // Scoped apart from the order's accrual, which passes the same window: a test arms one of them.
+    failpointScope: (reversal: ReversalResponse) => `reversal-of-${reversal.orderId}`,
+  })
   reverse(@Body() request: RecordReversalRequest) {
     annotateLog({ orderId: request.orderId });
     return this.service.reverse(request);
