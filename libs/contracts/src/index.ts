@@ -1,5 +1,5 @@
 export { Topics, type TopicName } from './topics.js';
-export { codePointLength, oneOf, text, timestamp, uuid } from './field-schemas.js';
+export { codePointLength, oneOf, text, timestamp, tolerantRecord, uuid } from './field-schemas.js';
 export { OrderLimits } from './order-limits.js';
 export {
   OrderEvents,

@@ -1,0 +1,209 @@
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { describe, expect, it } from '@jest/globals';
+import { MessageCatalog, Topics } from '@app/contracts';
+import { checkEnvelope, Headers } from '@app/envelope';
+import type { InboxEnvelope, LockNeeds } from '@app/inbox';
+import { buildAsyncApiDocument } from '../../scripts/asyncapi-document.js';
+import { OrderEventsAccepted, OrderShipped, sampleConsumes, OrderEventsHandler, StockBatchLocks } from './order-shipped.fixture.js';
+
+// docs/extending.md tells a contributor which files to touch and which helpers to call. This spec
+// follows it: the sample declaration (the guide's code, in order-shipped.fixture.ts) goes through
+// the helpers the apps use, and the page's file links, named functions and imports must exist.
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const GUIDE = 'docs/extending.md';
+const guide = readFileSync(join(root, GUIDE), 'utf8');
+const fixture = readFileSync(new URL('./order-shipped.fixture.ts', import.meta.url), 'utf8');
+
+const ORDER_ID = '0b6f5c1e-6f5e-4d8a-9d43-5a8f0f0c2b11';
+const shipment: OrderShipped = { orderId: ORDER_ID, customerId: 'c-1', carrier: 'DHL', shippedAt: '2026-12-01T12:00:00.000Z' };
+
+/** A record of `OrderShipped` as the outbox writes it: envelope headers, key and JSON value. */
+function sampleRecord(key = ORDER_ID) {
+  return {
+    topic: Topics.orders,
+    key,
+    value: JSON.stringify(shipment),
+    headers: {
+      [Headers.messageId]: '7d0f1f0e-0c1b-4a59-9b1e-0e3c9c4b7a10',
+      [Headers.messageType]: OrderShipped.type,
+      [Headers.schemaVersion]: String(OrderShipped.schemaVersion),
+      [Headers.aggregateId]: ORDER_ID,
+    },
+  };
+}
+
+/** The guide split into blocks: paragraphs and list items outside code, and fenced code blocks. */
+function blocksOf(markdown: string): { prose: string[]; code: string[] } {
+  const prose: string[] = [];
+  const code: string[] = [];
+  let current: string[] = [];
+  let fence: string[] | undefined;
+  const flush = () => {
+    if (current.length > 0) prose.push(current.join('\n'));
+    current = [];
+  };
+  for (const line of markdown.split('\n')) {
+    if (/^\s*```/.test(line)) {
+      if (fence) {
+        code.push(fence.join('\n'));
+        fence = undefined;
+      } else {
+        flush();
+        fence = [];
+      }
+    } else if (fence) fence.push(line);
+    else if (line.trim() === '' || /^#{1,6}\s/.test(line)) flush();
+    else {
+      if (/^\s*(?:-|\d+\.)\s/.test(line)) flush();
+      current.push(line);
+    }
+  }
+  flush();
+  return { prose, code };
+}
+
+const { prose, code } = blocksOf(guide);
+const linksOf = (block: string) =>
+  [...block.matchAll(/\]\(([^)\s#]+)(?:#[^)]*)?\)/g)]
+    .map(([, target]) => join(dirname(GUIDE), target))
+    .filter((path) => !/^[a-z]+:/i.test(path));
+const source = (path: string) => readFileSync(join(root, path), 'utf8');
+const mentions = (text: string, name: string) => new RegExp(`\\b${name}\\b`).test(text);
+
+/** Problems with the functions a block names (`` `OutboxWriter.add()` ``): each must be in a file the block links. */
+function unnamedCalls(block: string): string[] {
+  const files = linksOf(block).filter((path) => existsSync(join(root, path)) && /\.(ts|json|ya?ml)$/.test(path));
+  const problems: string[] = [];
+  for (const [, span] of block.matchAll(/`@?([A-Za-z_$][\w$.]*)\(\)`/g)) {
+    const names = span.split('.').filter((name) => name !== 'this');
+    // `CommandsModule.forRoot()`: the class and its method; `this.tx.run()`: the method.
+    const wanted = /^[A-Z]/.test(names[0]) ? [names[0], names.at(-1)!] : [names.at(-1)!];
+    if (!files.some((file) => wanted.every((name) => mentions(source(file), name)))) {
+      problems.push(`${span}() is in none of ${files.join(', ') || '(no linked file)'}`);
+    }
+  }
+  return problems;
+}
+
+/** Problems with a code block's imports: each name imported from `@app/<lib>` must be exported by its index.ts. */
+function unexportedImports(block: string): string[] {
+  const problems: string[] = [];
+  for (const [, names, library] of block.matchAll(/import(?: type)? \{([^}]*)\} from '@app\/([\w-]+)'/g)) {
+    const index = `libs/${library}/src/index.ts`;
+    if (!existsSync(join(root, index))) {
+      problems.push(`@app/${library}: no ${index}`);
+      continue;
+    }
+    for (const name of names
+      .split(',')
+      .map((part) => part.replace(/^\s*type\s+/, '').trim())
+      .filter(Boolean)) {
+      if (!mentions(source(index), name)) problems.push(`${name} is not exported by @app/${library}`);
+    }
+  }
+  return problems;
+}
+
+describe('docs/extending.md, followed', () => {
+  it('when the sample message is declared as the guide shows, then the fixture holds that declaration verbatim', () => {
+    const declaration = code[0]
+      .split('\n')
+      .filter((line) => !line.startsWith('import '))
+      .join('\n')
+      .trim();
+    expect(declaration).toContain("type: 'OrderShipped'");
+    expect(fixture).toContain(declaration);
+  });
+
+  it('when inventory declares the topic with the new message, then consumedTopic accepts it and routes it to its typed handler and lock entry', async () => {
+    const [consumed] = sampleConsumes;
+    expect(consumed.accepts.map((message) => message.type)).toEqual(['OrderCreated', 'OrderCancelled', 'OrderShipped']);
+    const handler = new OrderEventsHandler();
+    const locks = new StockBatchLocks();
+    const instances = new Map<unknown, unknown>([
+      [OrderEventsHandler, handler],
+      [StockBatchLocks, locks],
+    ]);
+    const route = consumed.route(<T>(type: new (...args: never[]) => T) => instances.get(type) as T);
+
+    const check = checkEnvelope(sampleRecord(), route.accepts, consumed.consumer);
+    expect(check).toMatchObject({ valid: true, message: { messageType: 'OrderShipped', payload: shipment } });
+    if (!check.valid) return;
+    const envelope: InboxEnvelope = { ...check.message, topic: Topics.orders, partition: 0, offset: '0', key: ORDER_ID, payloadHash: 'h' };
+    await route.lock([envelope]);
+    await route.handle('OrderShipped', [envelope]);
+    expect(locks.taken).toEqual([[{ skus: [] }]]);
+    expect(handler.shipped).toEqual([ORDER_ID]);
+  });
+
+  it('when a record of the new message is keyed by another order or lacks a field, then the inbox check refuses it before any handler', () => {
+    const accepts = sampleConsumes[0].accepts;
+    expect(checkEnvelope(sampleRecord('11111111-1111-4111-8111-111111111111'), accepts, 'guide')).toMatchObject({
+      valid: false,
+      reason: 'AGGREGATE_MISMATCH',
+    });
+    const { carrier: _carrier, ...withoutCarrier } = shipment;
+    expect(checkEnvelope({ ...sampleRecord(), value: JSON.stringify(withoutCarrier) }, accepts, 'guide')).toMatchObject({
+      valid: false,
+      reason: 'SCHEMA_VIOLATION',
+    });
+  });
+
+  it('when a message type is added without its lock entry, then it does not compile', () => {
+    // @ts-expect-error OrderShipped has no entry: a message that needs no locks still says so.
+    const needs: LockNeeds<OrderEventsAccepted, string> = { OrderCreated: () => 'a', OrderCancelled: () => 'b' };
+    expect(Object.keys(needs)).toHaveLength(2);
+  });
+
+  it('when the message is in the catalog (step 6), then the AsyncAPI document lists it on its topic', () => {
+    const before = MessageCatalog[Topics.orders];
+    MessageCatalog[Topics.orders] = { ...before, OrderShipped };
+    try {
+      const document = buildAsyncApiDocument('0.0.0') as { components: { messages: Record<string, { payload: unknown }> } };
+      expect(document.components.messages.OrderShipped?.payload).toMatchObject({
+        required: expect.arrayContaining(['orderId', 'carrier']),
+      });
+      expect(JSON.stringify(document)).toContain('#/components/messages/OrderShipped');
+    } finally {
+      MessageCatalog[Topics.orders] = before;
+    }
+  });
+
+  it('when the guide links a file, then it exists; and it names the files of every step', () => {
+    const links = prose.flatMap(linksOf);
+    expect(links.filter((path) => !existsSync(join(root, path)))).toEqual([]);
+    expect(links).toEqual(
+      expect.arrayContaining([
+        'libs/contracts/src/order-events.ts',
+        'libs/outbox/src/outbox.writer.ts',
+        'apps/inventory/src/inventory.consumes.ts',
+        'apps/inventory/src/reservations/stock-batch-locks.ts',
+        'scripts/asyncapi-document.ts',
+        'libs/commands/src/commands.module.ts',
+        'libs/commands/src/command.writer.ts',
+      ]),
+    );
+  });
+
+  it('when the guide names a function in a paragraph, then a file that paragraph links defines or uses it', () => {
+    expect(prose.flatMap(unnamedCalls)).toEqual([]);
+    // Not vacuous: the guide names the helpers of every step (checkEnvelope, CommandWriter.enqueue, ...).
+    expect(prose.join('\n').match(/`@?[\w$.]+\(\)`/g)?.length).toBeGreaterThanOrEqual(20);
+  });
+
+  it('when a code block of the guide imports from a library, then the library exports every name', () => {
+    expect(code.filter((block) => block.includes("from '@app/")).length).toBeGreaterThanOrEqual(3);
+    expect(code.flatMap(unexportedImports)).toEqual([]);
+  });
+
+  it('when a paragraph names a function no linked file has, then the check says so (the checks can fail)', () => {
+    expect(unnamedCalls('Call `noSuchHelper()` of [`topics.ts`](../libs/contracts/src/topics.ts).')).toEqual([
+      'noSuchHelper() is in none of libs/contracts/src/topics.ts',
+    ]);
+    expect(unexportedImports("import { Topics, NoSuchThing } from '@app/contracts';")).toEqual([
+      'NoSuchThing is not exported by @app/contracts',
+    ]);
+  });
+});
