@@ -281,6 +281,7 @@ describe('malformed requests to the orders API (real orders process)', () => {
     const unpriced = await requestJson('POST', `${orders.baseUrl}/orders`, {
       body: withLine({ sku: 'SKU-NOT-SOLD' }),
       headers: { 'Idempotency-Key': key },
+      token,
     });
     expect(unpriced.status).toBe(422);
     expect(await countRows(serverUrl, database, TABLES)).toEqual(before);

@@ -149,7 +149,9 @@ describe('loyalty accruals over HTTP (real process, real Postgres)', () => {
       'INSERT INTO accruals (customer_id, order_id, points) SELECT $1, gen_random_uuid(), n FROM generate_series(1, 120) AS n',
       [customerId],
     );
-    const list = (query: string) => requestJson('GET', `${loyalty.baseUrl}/accruals?customerId=${encodeURIComponent(customerId)}${query}`);
+    // The caller's own accruals: the customer is the token's subject, never a query parameter.
+    const token = await customerToken(customerId);
+    const list = (query: string) => requestJson('GET', `${loyalty.baseUrl}/accruals?${query.replace(/^&/, '')}`, { token });
 
     const seen: string[] = [];
     const sizes: number[] = [];
