@@ -142,12 +142,12 @@ describe('error answers of every app (real processes)', () => {
   it('when an order names a SKU that is not on the price list, then orders answers 422 ORDERS.UNKNOWN_SKU naming the line', async () => {
     const response = await requestJson('POST', `${orders.baseUrl}/orders`, {
       body: {
-        customerId: 'c',
         items: [
           { sku: 'SKU-1', quantity: 1 },
           { sku: uniqueSku('SKU-UNPRICED'), quantity: 1 },
         ],
       },
+      token: await customerToken('c'),
     });
     expectProblem(response, 422, 'ORDERS.UNKNOWN_SKU');
     expect(response.body.fields).toEqual(['items[1].sku']);

@@ -101,6 +101,7 @@ describe('loyalty reversals and balances over HTTP (real process, real Postgres)
   it('when a reversal has no Idempotency-Key or an invalid body, then 400 names it', async () => {
     const missingKey = await requestJson('POST', `${loyalty.baseUrl}/reversals`, {
       body: { customerId: 'c', orderId: randomUUID(), points: 1 },
+      token: await serviceToken(),
     });
     expect(missingKey.status).toBe(400);
     expect(missingKey.body.fields).toEqual(['Idempotency-Key']);
