@@ -5,13 +5,16 @@ import { NestFactory } from '@nestjs/core';
 import type { NestExpressApplication } from '@nestjs/platform-express';
 import { IsString, MaxLength } from 'class-validator';
 import pg from 'pg';
+import { AuthModule, authEnv } from '@app/auth';
+import { loadConfig } from '@app/config';
 import { createDataSource, databaseUrl, DatabaseModule, migrateDatabase } from '@app/database';
 import { armFailpoints } from '@app/failpoints';
 import { configureHttpApp } from '@app/http';
-import { testInfrastructure } from '@test/fixtures';
+import { customerToken, testAuthEnv, testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase, queryTestDatabase, requestJson, uniqueName } from '@tools/local-stack';
 import { AddIdempotencyKeysCreatedAtIndex1764460800400 } from './add-idempotency-keys-created-at-index.migration.js';
 import { CreateIdempotencyKeys1764460800000 } from './create-idempotency-keys.migration.js';
+import { ScopeIdempotencyKeysByPrincipal1764460800620 } from './scope-idempotency-keys-by-principal.migration.js';
 import { IdempotencyKey } from './idempotency-key.entity.js';
 import { IdempotencyModule } from './idempotency.module.js';
 import { Idempotent } from './idempotent.decorator.js';
@@ -45,8 +48,14 @@ describe('IdempotencyInterceptor bounds (real HTTP app, real Postgres)', () => {
   let app: NestExpressApplication;
   let baseUrl: string;
 
-  const post = (key: string, body: unknown, timeoutMs = 30_000) =>
-    requestJson('POST', `${baseUrl}/things`, { body, headers: { 'Idempotency-Key': key }, timeoutMs });
+  // Idempotent routes are authenticated: keys are scoped by the caller (issue 16).
+  const post = async (key: string, body: unknown, timeoutMs = 30_000) =>
+    requestJson('POST', `${baseUrl}/things`, {
+      body,
+      headers: { 'Idempotency-Key': key },
+      timeoutMs,
+      token: await customerToken('things-client'),
+    });
   const storedKeys = async (key: string) =>
     (
       await queryTestDatabase<{ n: number }>(serverUrl, database, 'SELECT count(*)::int AS n FROM idempotency_keys WHERE key = $1', [key])
@@ -59,13 +68,24 @@ describe('IdempotencyInterceptor bounds (real HTTP app, real Postgres)', () => {
         serverUrl,
         database,
         entities: [IdempotencyKey],
-        migrations: [CreateIdempotencyKeys1764460800000, AddIdempotencyKeysCreatedAtIndex1764460800400],
+        migrations: [
+          CreateIdempotencyKeys1764460800000,
+          AddIdempotencyKeysCreatedAtIndex1764460800400,
+          ScopeIdempotencyKeysByPrincipal1764460800620,
+        ],
         poolSize: 4,
         // Without the control below, the claim waits on the test's table lock: fail it soon.
         lockTimeoutMs: 3_000,
       });
     await migrateDatabase(dataSource(), serverUrl, database);
-    @Module({ imports: [DatabaseModule.forRoot({ useFactory: dataSource }), IdempotencyModule], controllers: [ThingsController] })
+    @Module({
+      imports: [
+        AuthModule.forRoot(loadConfig(authEnv, testAuthEnv())),
+        DatabaseModule.forRoot({ useFactory: dataSource }),
+        IdempotencyModule,
+      ],
+      controllers: [ThingsController],
+    })
     class ThingsModule {}
     app = await NestFactory.create<NestExpressApplication>(ThingsModule, { logger: false });
     configureHttpApp(app, { bodyLimitBytes: 65_536, docs: { title: 'things', description: 'test app' } });
