@@ -1,7 +1,7 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { testInfrastructure, TestServices } from '@test/fixtures';
+import { testAuthEnv, testInfrastructure, TestServices } from '@test/fixtures';
 import { findRepoRoot, freePort, NodeProcess, uniqueName } from '@tools/local-stack';
 
 const repoRoot = findRepoRoot();
@@ -60,6 +60,8 @@ describe('the Nest CLI (nest-cli.json, real processes)', () => {
       cwd: repoRoot,
       env: {
         ...databaseEnv,
+        // The run's token issuer and inventory's client credentials: authentication is never off.
+        ...testAuthEnv(),
         NODE_ENV: 'test',
         KAFKA_BROKERS: brokers.join(','),
         KAFKA_CLIENT_ID: group,
