@@ -1,26 +1,9 @@
 import type { Admin, Kafka } from 'kafkajs';
 import type { KafkaConfig } from './kafka.config.js';
+import { retryUntil } from './retry-until.js';
 
 /** How long {@link ensureTopics} keeps trying by default: a fresh broker elects leaders in seconds. */
 const ENSURE_TOPICS_TIMEOUT_MS = 60_000;
-const RETRY_DELAY_MS = 200;
-
-/**
- * Runs `attempt` until it resolves or `deadline` (epoch ms) passes, then rethrows the last error
- * with `what` in front. For the answers a cluster gives while it settles: NOT_CONTROLLER, a
- * coordinator still loading, "This server does not host this topic-partition" for a topic the
- * controller created and the broker has not heard of yet.
- */
-async function retryUntil<T>(deadline: number, what: string, attempt: () => Promise<T>): Promise<T> {
-  for (;;) {
-    try {
-      return await attempt();
-    } catch (error) {
-      if (Date.now() + RETRY_DELAY_MS >= deadline) throw new Error(`${what}: ${(error as Error).message}`, { cause: error });
-      await new Promise((resolve) => setTimeout(resolve, RETRY_DELAY_MS));
-    }
-  }
-}
 
 /** True when every error in `error` (a kafkajs aggregate or a single one) is TOPIC_ALREADY_EXISTS. */
 function isAlreadyExists(error: unknown): boolean {

@@ -1,20 +1,29 @@
 import kafkajs, { type Kafka } from 'kafkajs';
+import { retryUntil } from './retry-until.js';
 
 // From the default export: Node's CommonJS named-export detection misses this one in kafkajs.
 const { ConfigResourceTypes } = kafkajs;
 
+/** How long {@link topicRetentionMs} keeps asking while the cluster settles, as `ensureTopics` does. */
+const DESCRIBE_TIMEOUT_MS = 60_000;
+
 /**
  * `retention.ms` of each topic as the broker applies it (topic override or broker default);
- * `Infinity` for -1 (kept for ever).
+ * `Infinity` for -1 (kept for ever). Retried until a deadline: a process that starts while a broker
+ * of the cluster is dead and not yet fenced may be sent to it (ECONNREFUSED), and must not exit for
+ * that (issue 15: the chaos soak saw inventory exit at start-up exactly so).
  */
 export async function topicRetentionMs(kafka: Kafka, topics: string[]): Promise<Map<string, number>> {
+  const deadline = Date.now() + DESCRIBE_TIMEOUT_MS;
   const admin = kafka.admin();
-  await admin.connect();
+  await retryUntil(deadline, 'Connecting the Kafka admin client', () => admin.connect());
   try {
-    const { resources } = await admin.describeConfigs({
-      includeSynonyms: false,
-      resources: topics.map((name) => ({ type: ConfigResourceTypes.TOPIC, name, configNames: ['retention.ms'] })),
-    });
+    const { resources } = await retryUntil(deadline, `Reading retention.ms of ${topics.join(', ')}`, () =>
+      admin.describeConfigs({
+        includeSynonyms: false,
+        resources: topics.map((name) => ({ type: ConfigResourceTypes.TOPIC, name, configNames: ['retention.ms'] })),
+      }),
+    );
     return new Map(
       resources.map((resource) => {
         const value = Number(resource.configEntries.find((entry) => entry.configName === 'retention.ms')?.configValue);
