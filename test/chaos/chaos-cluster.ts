@@ -54,7 +54,6 @@ export type ServiceTarget = Exclude<ChaosTarget, 'broker'>;
  * dispatcher polls every 100 ms and retries after at most 1 s. Nothing here weakens a guarantee.
  */
 const HEALING_ENV: Record<string, string> = {
-  OUTBOX_RETRY_MAX_MS: '2000',
   LOYALTY_DISPATCH_INTERVAL_MS: '100',
   LOYALTY_RETRY_BASE_MS: '100',
   LOYALTY_RETRY_MAX_MS: '1000',

@@ -80,9 +80,13 @@ export class ChaosMonkey {
     this.loop = this.run();
   }
 
-  /** Resolves once at least `count` kills happened (the kills go on meanwhile). */
-  async waitForKills(count: number): Promise<void> {
-    while (this.totalKills < count && !this.stopping) await sleep(100);
+  get totalBrokerKills(): number {
+    return Object.values(this.brokerKills).reduce((sum, n) => sum + n, 0);
+  }
+
+  /** Resolves once at least `count` kills, `brokers` of them broker kills, happened (the kills go on meanwhile). */
+  async waitForKills(count: number, brokers = 0): Promise<void> {
+    while ((this.totalKills < count || this.totalBrokerKills < brokers) && !this.stopping) await sleep(100);
   }
 
   /** Ends the kills, waits until every victim is back, and stops watching. */

@@ -13,12 +13,21 @@ describe('chaos soak options and seeded choices', () => {
       killEveryMs: 1500,
       seed: 42,
       minKills: 30,
+      minBrokerKills: 0,
       echo: true,
     });
     expect(parseChaosArgs([], 7).seed).toBe(7);
     expect(parseChaosArgs(['--kafka-nodes', '3', '--kill-brokers'], 7)).toMatchObject({ kafkaNodes: 3, killBrokers: true });
     expect(parseChaosArgs(['--no-kill-brokers'], 7)).toMatchObject({ kafkaNodes: 1, killBrokers: false });
     expect(() => parseChaosArgs(['--kafka-nodes', '0'])).toThrow(/--kafka-nodes must be 1 to 5/);
+  });
+
+  it('when a cluster soak kills brokers, then the kills go on until ten were broker kills, unless told otherwise', () => {
+    expect(parseChaosArgs(['--kafka-nodes', '3', '--kill-brokers'], 7).minBrokerKills).toBe(10);
+    expect(parseChaosArgs(['--kafka-nodes', '3', '--kill-brokers', '--min-broker-kills', '4'], 7).minBrokerKills).toBe(4);
+    expect(parseChaosArgs(['--kafka-nodes', '3', '--no-kill-brokers'], 7).minBrokerKills).toBe(0);
+    expect(parseChaosArgs(['--kill-brokers'], 7).minBrokerKills).toBe(0);
+    expect(() => parseChaosArgs(['--no-kill-brokers', '--min-broker-kills', '3'], 7)).toThrow(/--min-broker-kills needs --kill-brokers/);
   });
 
   it('when flags are unknown or malformed, then every problem is reported at once', () => {

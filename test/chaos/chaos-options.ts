@@ -13,6 +13,12 @@ export interface ChaosOptions {
    * slowly, so kills per second vary). Default 0: the kills end with the load.
    */
   minKills: number;
+  /**
+   * The kills go on after the load until at least this many were broker kills. Default 10 on a
+   * cluster with `--kill-brokers` (a broker is one victim in six, so a fast machine's load alone may
+   * end with fewer), else 0.
+   */
+  minBrokerKills: number;
   /** Share of acknowledged orders the client then cancels. Default 0.25. */
   cancelRatio: number;
   /** How long the system may take to become quiet after the load before the checker runs anyway. Default 180 s. */
@@ -25,7 +31,10 @@ export interface ChaosOptions {
   killBrokers: boolean;
 }
 
-export const DEFAULT_CHAOS_OPTIONS: Omit<ChaosOptions, 'seed'> = {
+/** Broker kills a cluster soak waits for when `--min-broker-kills` is not given. */
+const CLUSTER_MIN_BROKER_KILLS = 10;
+
+export const DEFAULT_CHAOS_OPTIONS: Omit<ChaosOptions, 'seed' | 'minBrokerKills'> = {
   orders: 500,
   rate: 8,
   killEveryMs: 2000,
@@ -43,6 +52,7 @@ const NUMERIC_FLAGS = {
   '--kill-every-ms': 'killEveryMs',
   '--seed': 'seed',
   '--min-kills': 'minKills',
+  '--min-broker-kills': 'minBrokerKills',
   '--cancel-ratio': 'cancelRatio',
   '--quiet-timeout-ms': 'quietTimeoutMs',
   '--kafka-nodes': 'kafkaNodes',
@@ -50,7 +60,7 @@ const NUMERIC_FLAGS = {
 
 /** Parses the command line; every problem is reported at once. */
 export function parseChaosArgs(argv: string[], randomSeed = Math.floor(Math.random() * 2 ** 31)): ChaosOptions {
-  const options: ChaosOptions = { ...DEFAULT_CHAOS_OPTIONS, seed: randomSeed };
+  const options: ChaosOptions = { ...DEFAULT_CHAOS_OPTIONS, seed: randomSeed, minBrokerKills: -1 };
   const problems: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
@@ -77,13 +87,17 @@ export function parseChaosArgs(argv: string[], randomSeed = Math.floor(Math.rand
   if (!(options.rate > 0)) problems.push('--rate must be above 0');
   if (!(options.killEveryMs >= 100)) problems.push('--kill-every-ms must be at least 100');
   if (!Number.isInteger(options.minKills) || options.minKills < 0) problems.push('--min-kills must be a non-negative integer');
+  if (options.minBrokerKills === -1) options.minBrokerKills = options.killBrokers && options.kafkaNodes > 1 ? CLUSTER_MIN_BROKER_KILLS : 0;
+  else if (!Number.isInteger(options.minBrokerKills) || options.minBrokerKills < 0)
+    problems.push('--min-broker-kills must be a non-negative integer');
+  else if (options.minBrokerKills > 0 && !options.killBrokers) problems.push('--min-broker-kills needs --kill-brokers');
   if (!Number.isInteger(options.seed) || options.seed < 0) problems.push('--seed must be a non-negative integer');
   if (!(options.cancelRatio >= 0 && options.cancelRatio <= 1)) problems.push('--cancel-ratio must be between 0 and 1');
   if (!Number.isInteger(options.kafkaNodes) || options.kafkaNodes < 1 || options.kafkaNodes > 5)
     problems.push('--kafka-nodes must be 1 to 5');
   if (problems.length > 0) {
     throw new Error(
-      `chaos: ${problems.join('; ')}\nusage: npm run chaos -- [--orders N] [--rate R] [--kill-every-ms M] [--seed S] [--min-kills K] [--cancel-ratio P] [--quiet-timeout-ms T] [--kafka-nodes N] [--kill-brokers | --no-kill-brokers] [--echo]`,
+      `chaos: ${problems.join('; ')}\nusage: npm run chaos -- [--orders N] [--rate R] [--kill-every-ms M] [--seed S] [--min-kills K] [--min-broker-kills B] [--cancel-ratio P] [--quiet-timeout-ms T] [--kafka-nodes N] [--kill-brokers | --no-kill-brokers] [--echo]`,
     );
   }
   return options;

@@ -19,6 +19,7 @@ describe('chaos soak, short (real processes, real broker, SIGKILL)', () => {
         rate: 4,
         killEveryMs: 1200,
         minKills: 10,
+        minBrokerKills: 0,
         seed: SEED,
         cancelRatio: 0.25,
         quietTimeoutMs: 120_000,

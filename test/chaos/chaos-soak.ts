@@ -81,8 +81,11 @@ export async function runChaosSoak(options: ChaosOptions, log: (line: string) =>
       skus: [...cluster.initialStock.keys()],
       random: random.fork('orders'),
     });
-    if (monkey.totalKills < options.minKills) log(`chaos: load done with ${monkey.totalKills} kills; killing on until ${options.minKills}`);
-    await monkey.waitForKills(options.minKills);
+    if (monkey.totalKills < options.minKills || monkey.totalBrokerKills < options.minBrokerKills)
+      log(
+        `chaos: load done with ${monkey.totalKills} kills (${monkey.totalBrokerKills} of brokers); killing on until ${options.minKills} (${options.minBrokerKills} of brokers)`,
+      );
+    await monkey.waitForKills(options.minKills, options.minBrokerKills);
     await monkey.stop();
     await leaders.stop();
     const loadMs = Date.now() - loadStarted;

@@ -57,6 +57,13 @@ export const outboxEnv = {
     min: 1,
     max: 86_400_000,
   }),
+  OUTBOX_UNAVAILABLE_RETRY_MAX_MS: env.integer({
+    description:
+      'Cap of the retry delay when Kafka says the partition or the cluster is unavailable (no leader, a leader change, too few in-sync replicas, a broker unreachable): a state that ends when the controller fences the dead broker, so a row retries at most this long after it, whatever backoff it has built up. Lower shortens the stall after a leader change; each retry costs one produce request per unavailable partition',
+    default: 1000,
+    min: 1,
+    max: 86_400_000,
+  }),
   OUTBOX_RETENTION_MS: env.integer({
     description: 'Published rows older than this are deleted by cleanup; keep enough to investigate incidents',
     default: 7 * 24 * 3_600_000,

@@ -5,7 +5,7 @@ import { ACKS_ALL, createIdempotentProducer } from '@app/kafka';
 import { isBrokerUnavailable } from './broker-unavailable.js';
 import type { OutboxMessage } from './outbox-message.entity.js';
 import { OUTBOX_CONFIG, type OutboxConfig } from './outbox.config.js';
-import { isPartitionUnavailable } from './partition-unavailable.js';
+import { isPartitionUnavailable, PartitionWithoutLeader } from './partition-unavailable.js';
 import { PublishDeadline } from './publish-deadline.js';
 
 export interface PublishOutcome {
@@ -137,7 +137,7 @@ export class OutboxPublisher {
         continue;
       }
       if (group.leader < 0) {
-        outcome.failed.push(...failAll(group.rows, new Error(`${group.name} has no leader`)).failed);
+        outcome.failed.push(...failAll(group.rows, new PartitionWithoutLeader(group.name)).failed);
         continue;
       }
       try {

@@ -32,6 +32,8 @@ const baseConfig = {
   OUTBOX_LISTEN_ENABLED: 'false',
   OUTBOX_RETRY_BASE_MS: '60000',
   OUTBOX_RETRY_MAX_MS: '120000',
+  // The backoff assertions below read the exponential delay; the cap for an unavailable cluster has its own test.
+  OUTBOX_UNAVAILABLE_RETRY_MAX_MS: '120000',
 };
 const config = loadConfig(outboxEnv, baseConfig);
 

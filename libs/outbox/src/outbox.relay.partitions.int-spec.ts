@@ -34,6 +34,8 @@ const baseConfig = {
   OUTBOX_LISTEN_ENABLED: 'false',
   OUTBOX_RETRY_BASE_MS: '60000',
   OUTBOX_RETRY_MAX_MS: '120000',
+  // The backoff assertions below read the exponential delay; the cap for an unavailable cluster has its own test.
+  OUTBOX_UNAVAILABLE_RETRY_MAX_MS: '120000',
 };
 
 const partitionOf = (() => {
@@ -204,6 +206,44 @@ describe('OutboxRelay when part of Kafka fails (real Postgres and Kafka)', () =>
     } finally {
       await moduleRef.close();
       await recorder.stop();
+    }
+  });
+
+  it('when a partition has no leader, then its rows retry within OUTBOX_UNAVAILABLE_RETRY_MAX_MS whatever backoff they built up, while a message-level failure keeps its exponential backoff', async () => {
+    const topic = uniqueName('test.outbox-unavailable.v1').replace(/_/g, '-');
+    await ensureTopics(createKafka({ brokers, clientId: uniqueName('test-topics') }), [topic], PARTITIONS);
+    const moduleRef = await relayModule(database, brokers, { OUTBOX_UNAVAILABLE_RETRY_MAX_MS: '1000' }, (kafka) =>
+      kafkaWithBadPartition(kafka, 1),
+    );
+    try {
+      const dataSource = moduleRef.get(DataSource);
+      const bad = Array.from({ length: 30 }, (_, n) => uniqueName(`gone${n}`)).filter((id) => partitionOf(topic, id) === 1);
+      expect(bad.length).toBeGreaterThan(0);
+      // A record larger than the broker's message.max.bytes: refused for what it is, not for where it goes.
+      const tooLarge = Array.from({ length: 30 }, (_, n) => uniqueName(`too-large${n}`)).find((id) => partitionOf(topic, id) !== 1)!;
+      const oversized = { ...event(topic, tooLarge), payload: { aggregateId: tooLarge, padding: 'x'.repeat(1_100_000) } };
+      await write(moduleRef, [...bad.map((id) => event(topic, id)), oversized]);
+      // Rows that have failed eight times: the exponential step is far above the cap by now.
+      await dataSource.query('UPDATE outbox_messages SET attempts = 8 WHERE topic = $1', [topic]);
+
+      await moduleRef.get(OutboxRelay).publishBatch();
+
+      const rows: { aggregate_id: string; published_at: Date | null; last_error: string; wait: string }[] = await dataSource.query(
+        'SELECT aggregate_id, published_at, last_error, EXTRACT(EPOCH FROM next_attempt_at - now()) AS wait FROM outbox_messages WHERE topic = $1',
+        [topic],
+      );
+      const gone = rows.filter((one) => bad.includes(one.aggregate_id));
+      expect(gone).toHaveLength(bad.length);
+      for (const row of gone) {
+        expect(row.published_at).toBeNull();
+        expect(row.last_error).toMatch(/leader/);
+        expect(Number(row.wait)).toBeLessThanOrEqual(1);
+      }
+      const large = rows.find((one) => one.aggregate_id === tooLarge)!;
+      expect(large.published_at).toBeNull();
+      expect(Number(large.wait)).toBeGreaterThan(29);
+    } finally {
+      await moduleRef.close();
     }
   });
 

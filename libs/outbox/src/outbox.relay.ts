@@ -8,7 +8,9 @@ import { OUTBOX_CONFIG, type OutboxConfig } from './outbox.config.js';
 import { OutboxMetrics } from './outbox.metrics.js';
 import { OutboxPublisher } from './outbox.publisher.js';
 import { endPublishSpans, startPublishSpans } from './outbox-publish-spans.js';
-import { PublishDeadline } from './publish-deadline.js';
+import { isBrokerUnavailable } from './broker-unavailable.js';
+import { isPartitionUnavailable } from './partition-unavailable.js';
+import { isPublishDeadlineExceeded, PublishDeadline } from './publish-deadline.js';
 import { RelayFailpoints } from './outbox.failpoints.js';
 
 /**
@@ -230,19 +232,33 @@ export class OutboxRelay {
     this.metrics.published.inc(rows.length);
   }
 
+  /**
+   * One statement for every failed row. A row whose error says the partition or the cluster is
+   * unavailable (a leader change, a dead broker not yet fenced, too few in-sync replicas, no answer
+   * before the publish deadline) retries
+   * within `OUTBOX_UNAVAILABLE_RETRY_MAX_MS`: that state ends when the controller fences the broker,
+   * and a row must not then wait out the exponential backoff it built up while the leader was gone
+   * (the ~20 s leader-kill stall of issue 15). Other failures back off up to `OUTBOX_RETRY_MAX_MS`.
+   */
   private async scheduleRetries(manager: EntityManager, failures: { row: OutboxMessage; error: Error }[]): Promise<void> {
-    for (const { row, error } of failures) {
-      const delayMs = retryDelayMs(row.attempts + 1, this.config.OUTBOX_RETRY_BASE_MS, this.config.OUTBOX_RETRY_MAX_MS);
-      await manager.query(
-        `UPDATE outbox_messages
-         SET attempts = attempts + 1, last_error = $2, next_attempt_at = now() + make_interval(secs => $3::float / 1000)
-         WHERE id = $1`,
-        [row.id, `${error.name}: ${error.message}`.slice(0, 2000), delayMs],
-      );
-    }
-    if (failures.length > 0) {
-      this.metrics.publishFailures.inc(failures.length);
-      this.logger.warn(`${failures.length} outbox row(s) failed to publish (${failures[0].error.message}); retrying with backoff`);
-    }
+    if (failures.length === 0) return;
+    const delays = failures.map(({ row, error }) => this.retryDelay(row, error));
+    await manager.query(
+      `UPDATE outbox_messages o
+       SET attempts = o.attempts + 1, last_error = f.error, next_attempt_at = now() + make_interval(secs => f.delay_ms / 1000)
+       FROM unnest($1::uuid[], $2::text[], $3::float8[]) AS f(id, error, delay_ms)
+       WHERE o.id = f.id`,
+      [failures.map(({ row }) => row.id), failures.map(({ error }) => `${error.name}: ${error.message}`.slice(0, 2000)), delays],
+    );
+    this.metrics.publishFailures.inc(failures.length);
+    this.logger.warn(`${failures.length} outbox row(s) failed to publish (${failures[0].error.message}); retrying with backoff`);
+  }
+
+  private retryDelay(row: OutboxMessage, error: Error): number {
+    const transient = isPartitionUnavailable(error) || isBrokerUnavailable(error) || isPublishDeadlineExceeded(error);
+    const max = transient
+      ? Math.min(this.config.OUTBOX_UNAVAILABLE_RETRY_MAX_MS, this.config.OUTBOX_RETRY_MAX_MS)
+      : this.config.OUTBOX_RETRY_MAX_MS;
+    return retryDelayMs(row.attempts + 1, this.config.OUTBOX_RETRY_BASE_MS, max);
   }
 }

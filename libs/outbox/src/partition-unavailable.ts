@@ -27,3 +27,13 @@ export function isPartitionUnavailable(error: unknown): boolean {
   }
   return false;
 }
+
+/** A partition the metadata shows without a leader: failed without a send, and judged like LEADER_NOT_AVAILABLE. */
+export class PartitionWithoutLeader extends Error {
+  override readonly name = 'OutboxPartitionWithoutLeader';
+  readonly type = 'LEADER_NOT_AVAILABLE';
+
+  constructor(partition: string) {
+    super(`${partition} has no leader`);
+  }
+}

@@ -3,6 +3,11 @@ class PublishDeadlineExceeded extends Error {
   override readonly name = 'OutboxPublishDeadlineExceeded';
 }
 
+/** True when `error` is a send abandoned at its deadline (the broker did not answer in time) or at stop. */
+export function isPublishDeadlineExceeded(error: unknown): boolean {
+  return error instanceof PublishDeadlineExceeded;
+}
+
 /**
  * The time one relay batch may spend talking to Kafka, fallbacks included. The relay holds its
  * advisory lock and an open transaction while it publishes; without a bound, a broker that stops
