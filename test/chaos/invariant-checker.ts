@@ -87,11 +87,15 @@ export async function checkInvariants(
 
   const orders = await sql('orders', 'SELECT id::text, customer_id, status, total_cents FROM orders');
   const keys = await sql('orders', "SELECT key, response_status, response_body->>'id' AS order_id FROM idempotency_keys");
-  const ordersOutbox = await sql('orders', 'SELECT count(*)::int AS n FROM outbox_messages WHERE published_at IS NULL');
+  // What a stuck row says about itself: a violation then tells a relay that keeps failing (and why) from one that never tried.
+  const pendingOutboxRows = `SELECT id::text, topic, aggregate_id, attempts, coalesce(last_error, '') AS last_error,
+            round(extract(epoch FROM next_attempt_at - now()))::int AS due_in_s, round(extract(epoch FROM now() - created_at))::int AS age_s
+     FROM outbox_messages WHERE published_at IS NULL ORDER BY seq`;
+  const ordersOutbox = await sql('orders', pendingOutboxRows);
   const stock = await sql('inventory', 'SELECT sku, available, reserved FROM stock_items');
   const reservations = await sql('inventory', 'SELECT order_id::text, status, items FROM reservations');
   const commands = await sql('inventory', 'SELECT id, order_id::text, status, points, attempts FROM loyalty_commands');
-  const inventoryOutbox = await sql('inventory', 'SELECT count(*)::int AS n FROM outbox_messages WHERE published_at IS NULL');
+  const inventoryOutbox = await sql('inventory', pendingOutboxRows);
   const cancelledEarly = await sql('inventory', 'SELECT count(*)::int AS n FROM cancelled_orders');
   const accruals = await sql('loyalty', 'SELECT order_id::text, customer_id, points FROM accruals');
   const reversals = await sql('loyalty', 'SELECT order_id::text, customer_id, points FROM reversals');
@@ -254,8 +258,10 @@ export async function checkInvariants(
   }
 
   // 9. Nothing left to send.
-  if (Number(ordersOutbox[0].n) > 0) v.add('pending outbox rows (orders)', String(ordersOutbox[0].n));
-  if (Number(inventoryOutbox[0].n) > 0) v.add('pending outbox rows (inventory)', String(inventoryOutbox[0].n));
+  const describePending = (row: Row) =>
+    `${row.topic} ${row.aggregate_id}: ${row.attempts} attempt(s), age ${row.age_s} s, next in ${row.due_in_s} s, last error ${row.last_error || 'none'}`;
+  for (const row of ordersOutbox) v.add('pending outbox row (orders)', describePending(row));
+  for (const row of inventoryOutbox) v.add('pending outbox row (inventory)', describePending(row));
   for (const command of commands) if (command.status !== 'DONE') v.add('loyalty command not DONE', `${command.id}: ${command.status}`);
 
   // 10. No dead letter.
