@@ -1,7 +1,7 @@
 import type { ExecutionContext, ValidationPipe } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { strictValidationPipe } from './validation.pipe.js';
 
 let pipe: ValidationPipe | undefined;
@@ -23,7 +23,7 @@ export async function validateRequestBody(context: ExecutionContext): Promise<vo
     { index: number; data?: string }
   >;
   const types = (Reflect.getMetadata('design:paramtypes', controller.prototype as object, method) ?? []) as (new () => unknown)[];
-  const body = context.switchToHttp().getRequest<Request>().body as Record<string, unknown> | undefined;
+  const body = context.switchToHttp().getRequest<FastifyRequest>().body as Record<string, unknown> | undefined;
   for (const [key, { index, data }] of Object.entries(parameters)) {
     // Nest keys a route argument `<RouteParamtypes>:<index>`.
     if (key.split(':')[0] !== String(RouteParamtypes.BODY)) continue;
