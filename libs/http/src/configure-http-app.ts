@@ -41,7 +41,9 @@ export function configureHttpApp(app: NestFastifyApplication, options: HttpAppOp
   // to the routes when the server becomes ready, after `app.init()` has registered Nest's.
   fastify.addHook('onRequest', securityHeaders());
   fastify.addHook('onRequest', jsonBodiesOnly());
-  app.useBodyParser('application/json', { bodyLimit: options.bodyLimitBytes }, (_request, body, done) => done(null, parseJsonBody(body)));
+  app.useBodyParser('application/json', { bodyLimit: options.bodyLimitBytes }, (_request, body, done) =>
+    done(null, parseJsonBody(body, options.bodyLimitBytes)),
+  );
   fastify.addHook('preValidation', jsonDepthLimit(options.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH));
   // Its preHandler hook makes the request's span the active context in the handler.
   httpTelemetry(fastify);

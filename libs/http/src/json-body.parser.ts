@@ -1,4 +1,4 @@
-import { BadRequestException } from '@nestjs/common';
+import { BadRequestException, PayloadTooLargeException } from '@nestjs/common';
 
 /**
  * The `application/json` body parser, as Express' body-parser parsed it before the move to
@@ -6,8 +6,13 @@ import { BadRequestException } from '@nestjs/common';
  * `REQUEST.MALFORMED_JSON`; a `__proto__` key stays an ordinary field, which validation refuses
  * as unknown), an empty body as none (`undefined`, as Express 5 leaves it), and only an object or an array at the top (body-parser's
  * `strict`). A refusal is a 400 whose cause is the `SyntaxError`, which the problem filter names.
+ *
+ * `limitBytes` is checked here too: Fastify enforces the parser's `bodyLimit` on matched routes
+ * only, and reads a body sent to an unknown route up to its server-wide limit (1 MiB), where
+ * Express' body-parser, which ran before routing, answered 413 above `HTTP_BODY_LIMIT_BYTES`.
  */
-export function parseJsonBody(body: Buffer): unknown {
+export function parseJsonBody(body: Buffer, limitBytes: number): unknown {
+  if (body.length > limitBytes) throw new PayloadTooLargeException('request entity too large');
   if (body.length === 0) return undefined;
   const text = body.toString('utf8');
   const first = /\S/.exec(text)?.[0];
