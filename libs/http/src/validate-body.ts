@@ -11,8 +11,8 @@ let pipe: ValidationPipe | undefined;
  * its 400 when one is invalid. Nest runs pipes inside `next.handle()`, after every interceptor's
  * "before" code; an interceptor that opens a transaction or takes a lock first (the idempotency
  * interceptor) calls this so a malformed body is refused without touching the database (issue
- * 16). The pipe runs again inside the handler's pipeline on the valid body: the cost of a
- * second validation of a body that passed, bounded by the body limit.
+ * 16). The handler's own pipe then meets the same body object and takes the instance validated
+ * here (see `BoundsFirstValidationPipe`): each body is validated once per request.
  */
 export async function validateRequestBody(context: ExecutionContext): Promise<void> {
   pipe ??= strictValidationPipe();
