@@ -66,6 +66,8 @@ async function plainServer(
       DATABASE_NAME: database,
       KAFKA_BROKERS: infrastructure.brokers.join(','),
       PORT: String(port),
+      // The run's issuer: the plain servers verify the token as the orders app does.
+      ...infrastructure.authEnv,
     },
   });
   const baseUrl = `http://127.0.0.1:${port}`;
@@ -90,7 +92,7 @@ export async function runHttpBench(
   const ordersDb = await services.createDatabase('bench_http_orders');
   const orders = await services.start({ service: 'orders', database: ordersDb });
   await seedBenchPrices(infrastructure.serverUrl, ordersDb);
-  // The plain servers ignore the token; the orders app verifies it, a cost of the real thing.
+  // Every server verifies the token against the run's issuer: the same cost on both sides.
   const tokens = await CustomerTokens.sign(infrastructure.issuer);
   const withOutbox = await measure('orders app (with outbox)', orders.baseUrl, tokens, options, log);
   await orders.stop();

@@ -5,8 +5,12 @@
 //               itself costs, apart from the framework.
 //   dual-write  the insert, then an awaited producer send (acks -1) after the commit: the naive
 //               design the outbox replaces (a crash between the two loses the event).
+// Every mode authenticates as the orders app does: the customer is the `sub` of the bearer token,
+// verified with jose against the same JWKS, issuer and audience (AUTH_*), so the baseline pays the
+// same signature check per request and the comparison measures the framework, not the auth.
 import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import { createRemoteJWKSet, jwtVerify } from 'jose';
 import pg from 'pg';
 import { databaseUrl } from '@app/database';
 import { createKafka } from '@app/kafka';
@@ -27,6 +31,27 @@ const producer =
       })
     : undefined;
 
+// The verifier's settings of libs/auth (token-verifier.ts): asymmetric algorithms, `sub` and `exp` required.
+const keys = createRemoteJWKSet(new URL(process.env.AUTH_JWKS_URL!), { timeoutDuration: 5000, cooldownDuration: 30_000 });
+const verifyOptions = {
+  issuer: process.env.AUTH_ISSUER!,
+  audience: process.env.AUTH_AUDIENCE!,
+  algorithms: ['RS256', 'PS256', 'ES256', 'ES384', 'EdDSA'],
+  clockTolerance: 5,
+  requiredClaims: ['sub', 'exp'],
+};
+
+/** The customer the bearer token names (`sub`), or undefined when there is no valid token. */
+async function customerOf(request: IncomingMessage): Promise<string | undefined> {
+  const token = /^Bearer (\S+)$/.exec(request.headers.authorization ?? '')?.[1];
+  if (!token) return undefined;
+  try {
+    return (await jwtVerify(token, keys, verifyOptions)).payload.sub;
+  } catch {
+    return undefined;
+  }
+}
+
 interface Line {
   sku: string;
   quantity: number;
@@ -41,7 +66,7 @@ function readBody(request: IncomingMessage): Promise<string> {
   });
 }
 
-async function placeOrder(body: { customerId: string; items: Line[] }): Promise<Record<string, unknown>> {
+async function placeOrder(customerId: string, body: { items: Line[] }): Promise<Record<string, unknown>> {
   const id = randomUUID();
   const createdAt = new Date().toISOString();
   const client = await pool.connect();
@@ -56,10 +81,10 @@ async function placeOrder(body: { customerId: string; items: Line[] }): Promise<
     const prices = new Map(rows.map((row) => [row.sku, Number(row.unit_price_cents)]));
     const items = body.items.map((item) => ({ ...item, unitPriceCents: prices.get(item.sku) ?? 0 }));
     const totalCents = items.reduce((sum, item) => sum + item.quantity * item.unitPriceCents, 0);
-    payload = { orderId: id, customerId: body.customerId, items, totalCents, createdAt };
+    payload = { orderId: id, customerId, items, totalCents, createdAt };
     await client.query("INSERT INTO orders (id, customer_id, status, total_cents) VALUES ($1, $2, 'PENDING', $3)", [
       id,
-      body.customerId,
+      customerId,
       totalCents,
     ]);
     for (const [index, item] of items.entries()) {
@@ -87,7 +112,7 @@ async function placeOrder(body: { customerId: string; items: Line[] }): Promise<
     client.release();
   }
   if (producer) await producer.send({ topic, acks: -1, messages: [{ key: id, value: JSON.stringify(payload) }] });
-  return { id, customerId: body.customerId, status: 'PENDING', items: payload.items, totalCents: payload.totalCents, createdAt };
+  return { id, customerId, status: 'PENDING', items: payload.items, totalCents: payload.totalCents, createdAt };
 }
 
 async function handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -100,12 +125,17 @@ async function handle(request: IncomingMessage, response: ServerResponse): Promi
     return;
   }
   try {
-    const body = JSON.parse(await readBody(request)) as { customerId: string; items: Line[] };
-    if (typeof body.customerId !== 'string' || !Array.isArray(body.items) || body.items.length === 0) {
+    const customerId = await customerOf(request);
+    if (customerId === undefined) {
+      response.writeHead(401, { 'www-authenticate': 'Bearer' }).end();
+      return;
+    }
+    const body = JSON.parse(await readBody(request)) as { items: Line[] };
+    if (!Array.isArray(body.items) || body.items.length === 0) {
       response.writeHead(400).end();
       return;
     }
-    response.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(await placeOrder(body)));
+    response.writeHead(201, { 'content-type': 'application/json' }).end(JSON.stringify(await placeOrder(customerId, body)));
   } catch (error) {
     response.writeHead(500, { 'content-type': 'text/plain' }).end((error as Error).message);
   }

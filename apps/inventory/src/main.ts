@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { bootstrapOrExit, loadConfig } from '@app/config';
 import { Topics } from '@app/contracts';
 import { armFailpoints } from '@app/failpoints';
@@ -22,7 +22,9 @@ bootstrapOrExit('inventory', async () => {
   await ensureTopics(kafka, [...inboxTopics(inventoryConsumes), Topics.reservations], config.KAFKA_TOPIC_PARTITIONS, topicSettings(config));
   // A replay older than the inbox's memory would be applied twice: refuse to run like that.
   await assertInboxOutlivesTopics(kafka, consumedTopics(inventoryConsumes), config.INBOX_RETENTION_MS);
-  const app = await NestFactory.create<NestExpressApplication>(InventoryAppModule.forRoot(config), { logger: new NestPinoLogger() });
+  const app = await NestFactory.create<NestFastifyApplication>(InventoryAppModule.forRoot(config), new FastifyAdapter(), {
+    logger: new NestPinoLogger(),
+  });
   configureHttpApp(app, {
     bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,
     shutdownTimeoutMs: config.HTTP_SHUTDOWN_TIMEOUT_MS,

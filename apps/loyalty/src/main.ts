@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { bootstrapOrExit, loadConfig } from '@app/config';
 import { armFailpoints } from '@app/failpoints';
 import { configureHttpApp } from '@app/http';
@@ -14,7 +14,9 @@ bootstrapOrExit('loyalty', async () => {
   armFailpoints();
   const config = loadConfig(loyaltyEnv);
   startTelemetry('loyalty', config);
-  const app = await NestFactory.create<NestExpressApplication>(LoyaltyAppModule.forRoot(config), { logger: new NestPinoLogger() });
+  const app = await NestFactory.create<NestFastifyApplication>(LoyaltyAppModule.forRoot(config), new FastifyAdapter(), {
+    logger: new NestPinoLogger(),
+  });
   configureHttpApp(app, {
     bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,
     shutdownTimeoutMs: config.HTTP_SHUTDOWN_TIMEOUT_MS,

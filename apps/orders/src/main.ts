@@ -1,6 +1,6 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { bootstrapOrExit, loadConfig } from '@app/config';
 import { Topics } from '@app/contracts';
 import { armFailpoints } from '@app/failpoints';
@@ -23,7 +23,9 @@ bootstrapOrExit('orders', async () => {
   await ensureTopics(kafka, [Topics.orders, ...inboxTopics(ordersConsumes)], config.KAFKA_TOPIC_PARTITIONS, topicSettings(config));
   // A replay older than the inbox's memory would be applied twice: refuse to run like that.
   await assertInboxOutlivesTopics(kafka, consumedTopics(ordersConsumes), config.INBOX_RETENTION_MS);
-  const app = await NestFactory.create<NestExpressApplication>(OrdersAppModule.forRoot(config), { logger: new NestPinoLogger() });
+  const app = await NestFactory.create<NestFastifyApplication>(OrdersAppModule.forRoot(config), new FastifyAdapter(), {
+    logger: new NestPinoLogger(),
+  });
   configureHttpApp(app, {
     bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,
     shutdownTimeoutMs: config.HTTP_SHUTDOWN_TIMEOUT_MS,

@@ -1,6 +1,6 @@
 import { type CanActivate, type ExecutionContext, HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { ProblemException } from '@app/http';
 import { AuthErrorCodes } from './auth.error-codes.js';
 import { IS_PUBLIC, PRINCIPAL_PROPERTY, REQUIRED_SCOPES } from './auth.decorators.js';
@@ -26,12 +26,12 @@ export class AuthGuard implements CanActivate {
     if (context.getType() !== 'http') return true;
     const targets = [context.getHandler(), context.getClass()];
     if (this.reflector.getAllAndOverride<boolean>(IS_PUBLIC, targets)) return true;
-    const request = context.switchToHttp().getRequest<Request & Record<string, unknown>>();
-    const response = context.switchToHttp().getResponse<Response>();
-    const header = request.header('authorization');
+    const request = context.switchToHttp().getRequest<FastifyRequest & Record<string, unknown>>();
+    const response = context.switchToHttp().getResponse<FastifyReply>();
+    const header = request.headers.authorization;
     const token = header ? BEARER.exec(header)?.[1] : undefined;
     if (!token) {
-      response.setHeader('WWW-Authenticate', 'Bearer');
+      response.header('WWW-Authenticate', 'Bearer');
       throw unauthenticated(header ? 'the Authorization header is not "Bearer <JWT>"' : 'a bearer token is required');
     }
     let principal;
@@ -39,14 +39,14 @@ export class AuthGuard implements CanActivate {
       principal = await this.verifier.verify(token);
     } catch (error) {
       if (!(error instanceof TokenRejectedError)) throw error;
-      response.setHeader('WWW-Authenticate', `Bearer error="invalid_token", error_description="${error.message}"`);
+      response.header('WWW-Authenticate', `Bearer error="invalid_token", error_description="${error.message}"`);
       throw unauthenticated(error.message);
     }
     request[PRINCIPAL_PROPERTY] = principal;
     const required = this.reflector.getAllAndOverride<string[] | undefined>(REQUIRED_SCOPES, targets) ?? [];
     const missing = required.filter((scope) => !principal.scopes.includes(scope));
     if (missing.length > 0) {
-      response.setHeader('WWW-Authenticate', `Bearer error="insufficient_scope", scope="${required.join(' ')}"`);
+      response.header('WWW-Authenticate', `Bearer error="insufficient_scope", scope="${required.join(' ')}"`);
       throw new ProblemException(HttpStatus.FORBIDDEN, AuthErrorCodes.FORBIDDEN, `this operation needs the scope ${missing.join(', ')}`);
     }
     return true;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Body, Controller, Get, HttpCode, Module, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Type } from 'class-transformer';
 import { ValidateNested } from 'class-validator';
 import { z } from 'zod';
@@ -13,7 +13,7 @@ import { MAX_REPORTED_PROBLEMS } from './validation.pipe.js';
 
 /**
  * Issue 16, part 8: the bounds every app's HTTP side gets from `configureHttpApp`, proven on a
- * real Express server with a request class shaped like an order (a bounded list of validated
+ * real Fastify server with a request class shaped like an order (a bounded list of validated
  * lines). No database: nothing here reaches one.
  */
 const LINES_MAX = 50;
@@ -55,11 +55,11 @@ class ThingsController {
 class ThingsModule {}
 
 describe('configureHttpApp bounds and headers (real HTTP server)', () => {
-  let app: NestExpressApplication;
+  let app: NestFastifyApplication;
   let baseUrl: string;
 
   beforeAll(async () => {
-    app = await NestFactory.create<NestExpressApplication>(ThingsModule, { logger: false });
+    app = await NestFactory.create<NestFastifyApplication>(ThingsModule, new FastifyAdapter(), { logger: false });
     configureHttpApp(app, { bodyLimitBytes: 65_536, docs: { title: 'things', description: 'test app' } });
     await app.listen(0, '127.0.0.1');
     baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');

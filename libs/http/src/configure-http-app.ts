@@ -1,12 +1,13 @@
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type ApiDocsOptions, setupApiDocs } from './api-docs.js';
 import { httpTelemetry } from '@app/telemetry';
 import { ProblemDetailsFilter } from './problem-details.filter.js';
 import { armShutdownDeadline } from './shutdown-deadline.js';
 import { strictValidationPipe } from './validation.pipe.js';
-import { DEFAULT_JSON_MAX_DEPTH, jsonDepthLimit } from './json-depth.middleware.js';
-import { jsonBodiesOnly } from './json-only.middleware.js';
-import { securityHeaders } from './security-headers.middleware.js';
+import { parseJsonBody } from './json-body.parser.js';
+import { DEFAULT_JSON_MAX_DEPTH, jsonDepthLimit } from './json-depth.hook.js';
+import { jsonBodiesOnly } from './json-only.hook.js';
+import { securityHeaders } from './security-headers.hook.js';
 
 /** What `configureHttpApp` takes from the app. */
 export interface HttpAppOptions {
@@ -33,15 +34,19 @@ export interface HttpAppOptions {
  * document at `/docs-json` with its UI at `/docs`, a span and a log line per request, and shutdown
  * hooks so SIGTERM drains consumers and closes pools in order, within `shutdownTimeoutMs`.
  */
-export function configureHttpApp(app: NestExpressApplication, options: HttpAppOptions): void {
-  app.disable('x-powered-by');
+export function configureHttpApp(app: NestFastifyApplication, options: HttpAppOptions): void {
+  const fastify = app.getHttpAdapter().getInstance();
   // Order matters: headers before anything may answer; the media type before any parser reads.
-  app.use(securityHeaders());
-  app.use(jsonBodiesOnly());
-  app.useBodyParser('json', { limit: options.bodyLimitBytes });
-  app.use(jsonDepthLimit(options.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH));
-  // After the body parser, so the request's span is the active context in the handler.
-  app.use(httpTelemetry());
+  // Fastify sends no X-Powered-By. Hooks added now apply to every route: Fastify attaches them
+  // to the routes when the server becomes ready, after `app.init()` has registered Nest's.
+  fastify.addHook('onRequest', securityHeaders());
+  fastify.addHook('onRequest', jsonBodiesOnly());
+  app.useBodyParser('application/json', { bodyLimit: options.bodyLimitBytes }, (_request, body, done) =>
+    done(null, parseJsonBody(body, options.bodyLimitBytes)),
+  );
+  fastify.addHook('preValidation', jsonDepthLimit(options.jsonMaxDepth ?? DEFAULT_JSON_MAX_DEPTH));
+  // Its preHandler hook makes the request's span the active context in the handler.
+  httpTelemetry(fastify);
   app.useGlobalPipes(strictValidationPipe());
   app.useGlobalFilters(new ProblemDetailsFilter());
   app.enableShutdownHooks();

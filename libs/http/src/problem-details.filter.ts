@@ -1,9 +1,16 @@
 import { STATUS_CODES } from 'node:http';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
-import type { Response } from 'express';
 import { PROBLEM_JSON, type ProblemDetails, problemType } from './problem-details.js';
 import { ProblemException } from './problem.exception.js';
 import { RequestErrorCodes } from './request-error-codes.js';
+
+/** What the filter uses of Fastify's reply; `raw` is the Node response under it. */
+interface ProblemReply {
+  status(code: number): this;
+  type(contentType: string): this;
+  send(body: string): unknown;
+  raw?: { headersSent: boolean; end(): void };
+}
 
 /** What the filter knows of an error before it becomes a body. */
 interface Problem {
@@ -15,9 +22,10 @@ interface Problem {
 }
 
 /**
- * A 4xx raised by Nest or Express itself (no code of ours): the route table's 404, body-parser's
- * 400 for broken JSON and 413 for a large body, a parse pipe's 400. Its message is safe to show:
- * Nest's express adapter already replaced any message an error marked `expose: false`.
+ * A 4xx raised by Nest or Fastify itself (no code of ours): the route table's 404, the JSON
+ * parser's 400 for broken JSON (`parseJsonBody`), Fastify's 413 for a large body, a parse pipe's
+ * 400. Its message is safe to show: Nest's Fastify adapter maps only 4xx Fastify errors, whose
+ * messages name no internals, to an HttpException.
  */
 function frameworkProblem(exception: HttpException): Problem {
   const status: HttpStatus = exception.getStatus();
@@ -47,8 +55,8 @@ function problemOf(exception: unknown): Problem {
  * The one place that writes error bodies: every exception that reaches the HTTP layer (a
  * {@link ProblemException}, a validation failure, an unknown route, a body the parser refused, a
  * bug) leaves as RFC 9457 `application/problem+json` with a stable `code`. Registered globally by
- * `configureHttpApp`, so it also covers Nest's not-found handler and Express' body-parser errors,
- * which Nest routes through global filters.
+ * `configureHttpApp`, so it also covers Nest's not-found handler and the errors of Fastify's body
+ * parsing and of the hooks of `configureHttpApp`, which Nest routes through global filters.
  */
 @Catch()
 export class ProblemDetailsFilter implements ExceptionFilter {
@@ -59,11 +67,11 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     // side (`inheritAppConfig`); there the error goes back unchanged to the inbox, which owns
     // retries and dead letters.
     if (host.getType() !== 'http') throw exception;
-    const response = host.switchToHttp().getResponse<Response>();
+    const response = host.switchToHttp().getResponse<ProblemReply>();
     const problem = problemOf(exception);
     if (problem.status >= 500) this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
-    if (response.headersSent) {
-      response.end();
+    if (response.raw?.headersSent) {
+      response.raw.end();
       return;
     }
     const fieldProblems = problem.fieldProblems ?? [];

@@ -16,7 +16,7 @@ export const RequestErrorCodes = {
   UNSUPPORTED_MEDIA_TYPE: 'REQUEST.UNSUPPORTED_MEDIA_TYPE',
   /** No route matches the method and path. */
   ROUTE_NOT_FOUND: 'REQUEST.ROUTE_NOT_FOUND',
-  /** Any other refusal of the HTTP layer (a 4xx raised by Nest or Express with no code of ours). */
+  /** Any other refusal of the HTTP layer (a 4xx raised by Nest or Fastify with no code of ours). */
   REFUSED: 'REQUEST.REFUSED',
   /** A fault of the server; the detail says nothing more on purpose, the log has the stack. */
   INTERNAL_ERROR: 'SERVER.INTERNAL_ERROR',

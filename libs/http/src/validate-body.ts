@@ -1,7 +1,7 @@
 import type { ExecutionContext, ValidationPipe } from '@nestjs/common';
 import { ROUTE_ARGS_METADATA } from '@nestjs/common/constants.js';
 import { RouteParamtypes } from '@nestjs/common/enums/route-paramtypes.enum.js';
-import type { Request } from 'express';
+import type { FastifyRequest } from 'fastify';
 import { strictValidationPipe } from './validation.pipe.js';
 
 let pipe: ValidationPipe | undefined;
@@ -11,8 +11,8 @@ let pipe: ValidationPipe | undefined;
  * its 400 when one is invalid. Nest runs pipes inside `next.handle()`, after every interceptor's
  * "before" code; an interceptor that opens a transaction or takes a lock first (the idempotency
  * interceptor) calls this so a malformed body is refused without touching the database (issue
- * 16). The pipe runs again inside the handler's pipeline on the valid body: the cost of a
- * second validation of a body that passed, bounded by the body limit.
+ * 16). The handler's own pipe then meets the same body object and takes the instance validated
+ * here (see `BoundsFirstValidationPipe`): each body is validated once per request.
  */
 export async function validateRequestBody(context: ExecutionContext): Promise<void> {
   pipe ??= strictValidationPipe();
@@ -23,7 +23,7 @@ export async function validateRequestBody(context: ExecutionContext): Promise<vo
     { index: number; data?: string }
   >;
   const types = (Reflect.getMetadata('design:paramtypes', controller.prototype as object, method) ?? []) as (new () => unknown)[];
-  const body = context.switchToHttp().getRequest<Request>().body as Record<string, unknown> | undefined;
+  const body = context.switchToHttp().getRequest<FastifyRequest>().body as Record<string, unknown> | undefined;
   for (const [key, { index, data }] of Object.entries(parameters)) {
     // Nest keys a route argument `<RouteParamtypes>:<index>`.
     if (key.split(':')[0] !== String(RouteParamtypes.BODY)) continue;

@@ -24,6 +24,13 @@ function flatten(errors: ValidationError[], parent = ''): FieldProblem[] {
 }
 
 /**
+ * The instance each raw body became, by request class: a body validated before the handler's
+ * pipeline (`validateRequestBody`, by the idempotency interceptor) is not validated a second time
+ * when the handler's own pipe meets the same object. Weak: an entry lives as long as its request.
+ */
+const validated = new WeakMap<object, { metatype: unknown; instance: unknown }>();
+
+/**
  * Validation in two passes. First the list bounds alone (the `LIST_BOUNDS_GROUP` checks) on a
  * shallow copy of the raw value: nothing is transformed and no item is visited, so an over-long
  * list costs a count and is one problem. (Building 21,000 line instances alone took seconds.)
@@ -33,6 +40,8 @@ class BoundsFirstValidationPipe extends ValidationPipe {
   override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
     const { metatype } = metadata;
     if (typeof metatype === 'function' && value !== null && typeof value === 'object' && !Array.isArray(value)) {
+      const earlier = validated.get(value);
+      if (earlier?.metatype === metatype) return earlier.instance;
       const shallow = Object.assign(Object.create(metatype.prototype as object) as object, value);
       const bounds = await validate(shallow, {
         groups: [LIST_BOUNDS_GROUP],
@@ -40,6 +49,9 @@ class BoundsFirstValidationPipe extends ValidationPipe {
         validationError: { target: false, value: false },
       });
       if (bounds.length > 0) throw await this.exceptionFactory(bounds);
+      const instance: unknown = await super.transform(value, metadata);
+      validated.set(value, { metatype, instance });
+      return instance;
     }
     return super.transform(value, metadata);
   }

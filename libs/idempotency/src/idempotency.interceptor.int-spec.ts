@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { Body, Controller, HttpCode, Module, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { IsString, MaxLength } from 'class-validator';
 import pg from 'pg';
 import { AuthModule, authEnv } from '@app/auth';
@@ -45,7 +45,7 @@ class ThingsController {
 
 describe('IdempotencyInterceptor bounds (real HTTP app, real Postgres)', () => {
   let database: string;
-  let app: NestExpressApplication;
+  let app: NestFastifyApplication;
   let baseUrl: string;
 
   // Idempotent routes are authenticated: keys are scoped by the caller (issue 16).
@@ -87,7 +87,7 @@ describe('IdempotencyInterceptor bounds (real HTTP app, real Postgres)', () => {
       controllers: [ThingsController],
     })
     class ThingsModule {}
-    app = await NestFactory.create<NestExpressApplication>(ThingsModule, { logger: false });
+    app = await NestFactory.create<NestFastifyApplication>(ThingsModule, new FastifyAdapter(), { logger: false });
     configureHttpApp(app, { bodyLimitBytes: 65_536, docs: { title: 'things', description: 'test app' } });
     await app.listen(0, '127.0.0.1');
     baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');

@@ -1,6 +1,6 @@
 import { type CallHandler, type ExecutionContext, HttpStatus, Inject, Injectable, type NestInterceptor } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
-import type { Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { from, lastValueFrom, type Observable } from 'rxjs';
 import type { Principal } from '@app/auth';
 import { failpoint } from '@app/failpoints';
@@ -26,9 +26,10 @@ export class IdempotencyInterceptor implements NestInterceptor {
 
   intercept(context: ExecutionContext, next: CallHandler): Observable<unknown> {
     const options = this.reflector.get<IdempotentOptions>(IDEMPOTENT_OPTIONS, context.getHandler());
-    const request = context.switchToHttp().getRequest<Request>();
-    const response = context.switchToHttp().getResponse<Response>();
-    const key = request.header(IDEMPOTENCY_KEY_HEADER);
+    const request = context.switchToHttp().getRequest<FastifyRequest>();
+    const response = context.switchToHttp().getResponse<FastifyReply>();
+    // Node joins a repeated header into one string (", "), which the format check refuses.
+    const key = request.headers[IDEMPOTENCY_KEY_HEADER] as string | undefined;
     if (key === undefined) {
       if (options.required) {
         throw new ProblemException(HttpStatus.BAD_REQUEST, IdempotencyErrorCodes.KEY_REQUIRED, 'Idempotency-Key header is required', [
@@ -43,7 +44,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
         { field: 'Idempotency-Key', detail },
       ]);
     }
-    const fingerprint = requestFingerprint(request.method, request.path, request.body);
+    const fingerprint = requestFingerprint(request.method, request.url.split('?', 1)[0], request.body);
     return from(
       (async () => {
         // Before the transaction, not in it (Nest runs pipes inside next.handle()): a malformed
@@ -52,7 +53,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
         // The handler runs inside the store's transaction, so its writes and the key commit together.
         // The global auth guard ran first: every idempotent route is authenticated, and a key
         // belongs to its caller only.
-        const principal = (request as Request & { principal?: Principal }).principal;
+        const principal = (request as FastifyRequest & { principal?: Principal }).principal;
         if (!principal) throw new Error('idempotent route without an authenticated principal: is AuthModule imported?');
         const outcome = await this.store.execute(principal.subject, key, fingerprint, options.status, () =>
           lastValueFrom(next.handle(), { defaultValue: undefined }),
@@ -74,7 +75,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
         }
         if (outcome.kind === 'replayed') {
           this.metrics.replays.inc({ route });
-          response.setHeader('Idempotent-Replayed', 'true');
+          response.header('Idempotent-Replayed', 'true');
         }
         return outcome.body;
       })(),

@@ -1,3 +1,3 @@
 export { MetricsModule } from './metrics.module.js';
 export { MetricsController } from './metrics.controller.js';
-export { HttpMetricsMiddleware, routeLabel, UNMATCHED_ROUTE } from './http-metrics.middleware.js';
+export { routeLabel, UNMATCHED_ROUTE } from './http-metrics.hooks.js';

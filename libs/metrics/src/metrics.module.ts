@@ -1,6 +1,8 @@
-import { type DynamicModule, type MiddlewareConsumer, Module, type NestModule } from '@nestjs/common';
+import { type DynamicModule, Inject, Module, type OnModuleInit } from '@nestjs/common';
+import { HttpAdapterHost } from '@nestjs/core';
+import type { FastifyInstance } from 'fastify';
 import { collectDefaultMetrics, Registry } from 'prom-client';
-import { HttpMetricsMiddleware } from './http-metrics.middleware.js';
+import { registerHttpMetrics } from './http-metrics.hooks.js';
 import { MetricsController } from './metrics.controller.js';
 
 /**
@@ -12,7 +14,12 @@ import { MetricsController } from './metrics.controller.js';
  * a registry per importing module would split `/metrics`.
  */
 @Module({})
-export class MetricsModule implements NestModule {
+export class MetricsModule implements OnModuleInit {
+  constructor(
+    @Inject(HttpAdapterHost) private readonly adapterHost: HttpAdapterHost,
+    @Inject(Registry) private readonly registry: Registry,
+  ) {}
+
   static forRoot(options: { service: string }): DynamicModule {
     return {
       module: MetricsModule,
@@ -33,8 +40,10 @@ export class MetricsModule implements NestModule {
     };
   }
 
-  configure(consumer: MiddlewareConsumer): void {
-    // `{*path}` (path-to-regexp 8): every path, including `/` and paths no route matches (404s).
-    consumer.apply(HttpMetricsMiddleware).forRoutes('{*path}');
+  onModuleInit(): void {
+    // Module init runs before the server is ready, which is when Fastify attaches root hooks to
+    // every route, the not-found one included. A context without an HTTP server has nothing to time.
+    const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
+    if (fastify) registerHttpMetrics(fastify, this.registry);
   }
 }

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from '@jest/globals';
 import { NestFactory } from '@nestjs/core';
-import type { NestExpressApplication } from '@nestjs/platform-express';
+import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { loadConfig } from '@app/config';
 import { OrderEvents } from '@app/contracts';
 import { migrateDatabase, TransactionContext } from '@app/database';
@@ -27,7 +27,7 @@ const CUSTOMER = 'atomicity';
  */
 describe('POST /orders atomicity (real HTTP app, real Postgres)', () => {
   let database: string;
-  let app: NestExpressApplication;
+  let app: NestFastifyApplication;
   let baseUrl: string;
   const constraints: { table: string; name: string }[] = [];
 
@@ -57,7 +57,7 @@ describe('POST /orders atomicity (real HTTP app, real Postgres)', () => {
     });
     await migrateDatabase(createOrdersDataSource(config), serverUrl, database);
     await seedPrices(serverUrl, database, { 'SKU-ATOM': 150 });
-    app = await NestFactory.create<NestExpressApplication>(OrdersAppModule.forRoot(config), { logger: false });
+    app = await NestFactory.create<NestFastifyApplication>(OrdersAppModule.forRoot(config), new FastifyAdapter(), { logger: false });
     configureHttpApp(app, { bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES, docs: ordersApiDocs });
     await app.listen(0, '127.0.0.1');
     baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');

@@ -1,8 +1,8 @@
-import type { NextFunction, Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import helmet from 'helmet';
 
-/** The paths of Swagger UI (`setupApiDocs`): the one HTML page this project serves. */
-const isDocsPage = (path: string) => path === '/docs' || path.startsWith('/docs/');
+/** The paths of Swagger UI (`setupApiDocs`): the one HTML page this project serves. Query strings do not count. */
+const isDocsPage = (url: string) => /^\/docs(\/|\?|$)/.test(url);
 
 // Helmet's set (nosniff, no-referrer, HSTS, COOP/CORP, no X-Powered-By, ...), with framing denied
 // outright: no page of ours is meant to be shown inside another site's frame (clickjacking).
@@ -40,10 +40,12 @@ const docs = helmet({
  * nosniff`, `X-Frame-Options: DENY` and CSP `frame-ancestors 'none'`, `Referrer-Policy:
  * no-referrer`, `Strict-Transport-Security` (honoured once served over TLS), no `X-Powered-By`;
  * a CSP of `default-src 'none'` on API answers and a `'self'`-only CSP on the Swagger UI page.
- * Set by helmet, the maintained middleware for it. Register first, before anything may answer.
+ * Set by helmet, the maintained middleware for it, as a Fastify `onRequest` hook: helmet only
+ * sets headers on the Node response (`reply.raw`), which Fastify merges into every answer it
+ * sends, errors and 404s included. Register first, before anything may answer.
  */
 export function securityHeaders() {
-  return (request: Request, response: Response, next: NextFunction): void => {
-    (isDocsPage(request.path) ? docs : api)(request, response, next);
+  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
+    (isDocsPage(request.url) ? docs : api)(request.raw, reply.raw, (error) => done(error as Error | undefined));
   };
 }

@@ -1,5 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
-import type { NextFunction, Request, Response } from 'express';
+import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { ProblemException } from './problem.exception.js';
 import { RequestErrorCodes } from './request-error-codes.js';
 
@@ -22,19 +22,19 @@ function jsonDepthExceeds(value: unknown, limit: number): boolean {
 }
 
 /**
- * Refuses a parsed JSON body nested deeper than `maxDepth` with 400 `REQUEST.BODY_TOO_DEEP`.
- * JSON.parse itself takes any depth, but what runs next recurses (class-transformer, the
- * validator, the idempotency fingerprint, JSON.stringify): 64 KiB of `[` overflowed the stack
- * there and answered 500 (issue 16). The walk is iterative and stops at the limit, so its cost is
- * bounded by the body limit. Register after the JSON body parser.
+ * A Fastify `preValidation` hook (it runs once the body is parsed, before the handler) that refuses
+ * a JSON body nested deeper than `maxDepth` with 400 `REQUEST.BODY_TOO_DEEP`. JSON.parse itself
+ * takes any depth, but what runs next recurses (class-transformer, the validator, the idempotency
+ * fingerprint, JSON.stringify): 64 KiB of `[` overflowed the stack there and answered 500 (issue
+ * 16). The walk is iterative and stops at the limit, so its cost is bounded by the body limit.
  */
 export function jsonDepthLimit(maxDepth: number) {
-  return (request: Request, _response: Response, next: NextFunction): void => {
+  return (request: FastifyRequest, _reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     if (jsonDepthExceeds(request.body, maxDepth)) {
       const detail = `Body nests objects or arrays more than ${maxDepth} levels deep`;
-      next(new ProblemException(HttpStatus.BAD_REQUEST, RequestErrorCodes.BODY_TOO_DEEP, detail, [{ field: 'body', detail }]));
+      done(new ProblemException(HttpStatus.BAD_REQUEST, RequestErrorCodes.BODY_TOO_DEEP, detail, [{ field: 'body', detail }]));
       return;
     }
-    next();
+    done();
   };
 }
