@@ -13,7 +13,7 @@ bootstrapOrExit('loyalty', async () => {
   // First: a FAILPOINTS outside a test launcher stops the process before anything else runs.
   armFailpoints();
   const config = loadConfig(loyaltyEnv);
-  startTelemetry('loyalty', config);
+  await startTelemetry('loyalty', config);
   const app = await NestFactory.create<NestExpressApplication>(LoyaltyAppModule.forRoot(config), { logger: new NestPinoLogger() });
   configureHttpApp(app, {
     bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,
