@@ -26,7 +26,11 @@ function rssMb(pid: number): number {
 async function main(): Promise<void> {
   const extraEnv = benchAppEnv();
   const infrastructure = await provisionInfrastructure(log);
-  const services = new ServiceSet({ serverUrl: infrastructure.serverUrl, brokers: infrastructure.brokers, authEnv: infrastructure.authEnv });
+  const services = new ServiceSet({
+    serverUrl: infrastructure.serverUrl,
+    brokers: infrastructure.brokers,
+    authEnv: infrastructure.authEnv,
+  });
   try {
     const loyalty = await services.start({ service: 'loyalty', database: await services.createDatabase('idle_loyalty'), env: extraEnv });
     const inventory = await services.start({

@@ -170,7 +170,11 @@ async function main(): Promise<void> {
     let loyalty: ServiceProcess | undefined;
     if (sections.has('inbox') || sections.has('e2e') || sections.has('drain'))
       await section(results, 'loyalty start', async () => {
-        loyalty = await services.start({ service: 'loyalty', database: await services.createDatabase('bench_loyalty'), env: benchAppEnv() });
+        loyalty = await services.start({
+          service: 'loyalty',
+          database: await services.createDatabase('bench_loyalty'),
+          env: benchAppEnv(),
+        });
       });
     if (loyalty && sections.has('inbox')) {
       const loyaltyUrl = loyalty.baseUrl;
