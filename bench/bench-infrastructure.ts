@@ -45,6 +45,20 @@ export async function provisionInfrastructure(log: (text: string) => void): Prom
   return { serverUrl, brokers, kafkaSource, repoRoot, issuer, authEnv: issuer.appEnv() };
 }
 
+/**
+ * Variables added to every app the end-to-end figure and the idle-memory figure start, from
+ * BENCH_APP_ENV (a JSON object), to compare a setting in one run against the defaults in another:
+ * e.g. '{"LOG_LEVEL":"warn"}' or '{"NODE_OPTIONS":"--max-old-space-size=96"}'. Empty by default.
+ */
+export function benchAppEnv(): Record<string, string> {
+  const raw = process.env.BENCH_APP_ENV;
+  if (!raw) return {};
+  const parsed = JSON.parse(raw) as unknown;
+  if (typeof parsed !== 'object' || parsed === null || Object.values(parsed).some((value) => typeof value !== 'string'))
+    throw new Error(`BENCH_APP_ENV must be a JSON object of strings, got ${raw}`);
+  return parsed as Record<string, string>;
+}
+
 export async function releaseInfrastructure(infrastructure: BenchInfrastructure): Promise<void> {
   await infrastructure.issuer.close();
   stopKafkaStartedBy(infrastructure.kafkaSource, infrastructure.repoRoot);

@@ -10,7 +10,7 @@ import { type BacklogSample, backlogVerdict } from './backlog-trend.js';
 import type { E2eRun, ProcessCost } from './bench-results.js';
 import { loopCpu } from './loop-cpu.js';
 import { brokerPorts, listeningPids, postgresPids } from './loop-processes.js';
-import type { BenchInfrastructure } from './bench-infrastructure.js';
+import { benchAppEnv, type BenchInfrastructure } from './bench-infrastructure.js';
 import { seedStock } from './inbox-consumer.bench.js';
 import { openModelLoad } from './open-model-load.js';
 import { CustomerTokens, orderBody, postOrder, seedBenchPrices } from './order-requests.js';
@@ -37,10 +37,10 @@ export async function startE2eStack(infrastructure: BenchInfrastructure, service
   const inventory = await services.start({
     service: 'inventory',
     database: databases.inventory,
-    env: { LOYALTY_BASE_URL: loyalty.baseUrl },
+    env: { ...benchAppEnv(), LOYALTY_BASE_URL: loyalty.baseUrl },
   });
   await seedStock(infrastructure.serverUrl, databases.inventory);
-  const orders = await services.start({ service: 'orders', database: databases.orders });
+  const orders = await services.start({ service: 'orders', database: databases.orders, env: benchAppEnv() });
   await seedBenchPrices(infrastructure.serverUrl, databases.orders);
   const tokens = await CustomerTokens.sign(infrastructure.issuer);
   return { orders, inventory, loyalty, databases, serverUrl: infrastructure.serverUrl, brokers: infrastructure.brokers, tokens };

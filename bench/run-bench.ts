@@ -17,6 +17,7 @@ import {
   toJson,
 } from './bench-results.js';
 import {
+  benchAppEnv,
   type BenchInfrastructure,
   postgresVersion,
   projectKafkaVersion,
@@ -169,7 +170,11 @@ async function main(): Promise<void> {
     let loyalty: ServiceProcess | undefined;
     if (sections.has('inbox') || sections.has('e2e') || sections.has('drain'))
       await section(results, 'loyalty start', async () => {
-        loyalty = await services.start({ service: 'loyalty', database: await services.createDatabase('bench_loyalty') });
+        loyalty = await services.start({
+          service: 'loyalty',
+          database: await services.createDatabase('bench_loyalty'),
+          env: benchAppEnv(),
+        });
       });
     if (loyalty && sections.has('inbox')) {
       const loyaltyUrl = loyalty.baseUrl;

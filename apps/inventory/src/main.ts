@@ -17,7 +17,7 @@ bootstrapOrExit('inventory', async () => {
   // First: a FAILPOINTS outside a test launcher stops the process before anything else runs.
   armFailpoints();
   const config = loadConfig(inventoryEnv);
-  startTelemetry('inventory', config);
+  await startTelemetry('inventory', config);
   const kafka = createKafka(kafkaClientOptions(config));
   await ensureTopics(kafka, [...inboxTopics(inventoryConsumes), Topics.reservations], config.KAFKA_TOPIC_PARTITIONS, topicSettings(config));
   // A replay older than the inbox's memory would be applied twice: refuse to run like that.

@@ -13,7 +13,7 @@ bootstrapOrExit('loyalty', async () => {
   // First: a FAILPOINTS outside a test launcher stops the process before anything else runs.
   armFailpoints();
   const config = loadConfig(loyaltyEnv);
-  startTelemetry('loyalty', config);
+  await startTelemetry('loyalty', config);
   const app = await NestFactory.create<NestFastifyApplication>(LoyaltyAppModule.forRoot(config), new FastifyAdapter(), {
     logger: new NestPinoLogger(),
   });

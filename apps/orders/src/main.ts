@@ -17,7 +17,7 @@ bootstrapOrExit('orders', async () => {
   // First: a FAILPOINTS outside a test launcher stops the process before anything else runs.
   armFailpoints();
   const config = loadConfig(ordersEnv);
-  startTelemetry('orders', config);
+  await startTelemetry('orders', config);
   // Topics exist before the first publish or subscribe: production brokers rarely auto-create.
   const kafka = createKafka(kafkaClientOptions(config));
   await ensureTopics(kafka, [Topics.orders, ...inboxTopics(ordersConsumes)], config.KAFKA_TOPIC_PARTITIONS, topicSettings(config));

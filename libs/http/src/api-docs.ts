@@ -1,5 +1,5 @@
 import type { INestApplication } from '@nestjs/common';
-import { DocumentBuilder, SwaggerModule } from '@nestjs/swagger';
+import { DocumentBuilder, type OpenAPIObject, SwaggerModule } from '@nestjs/swagger';
 
 /**
  * The OpenAPI extension that marks an operation open to callers without a token (set by
@@ -17,11 +17,18 @@ export interface ApiDocsOptions {
 
 /**
  * Serves the app's OpenAPI 3 document at `GET /docs-json` and Swagger UI at `GET /docs`. The
- * document is built from the controllers' decorators at start-up (the swagger CLI plugin is not
- * used: the build is swc, so every property is declared with `@ApiProperty`). Call before
- * `app.init()`: routes added after init sit behind Nest's 404 handler.
+ * document is built from the controllers' decorators (the swagger CLI plugin is not used: the build
+ * is swc, so every property is declared with `@ApiProperty`) on the first request for it, not at
+ * start-up: a running service is rarely asked for it, and building it walks every controller and DTO
+ * (about 1-2 MB of heap kept for the life of the process, docs/performance.md). The routes are still
+ * registered here. Call before `app.init()`: routes added after init sit behind Nest's 404 handler.
  */
 export function setupApiDocs(app: INestApplication, options: ApiDocsOptions): void {
+  SwaggerModule.setup('docs', app, () => buildApiDocument(app, options), { jsonDocumentUrl: 'docs-json', raw: ['json'] });
+}
+
+/** The app's OpenAPI document, with the bearer requirement on every operation not marked public. */
+function buildApiDocument(app: INestApplication, options: ApiDocsOptions): OpenAPIObject {
   const config = new DocumentBuilder()
     .setTitle(options.title)
     .setDescription(options.description)
@@ -42,5 +49,5 @@ export function setupApiDocs(app: INestApplication, options: ApiDocsOptions): vo
       else operation.security = [{ [BEARER_SCHEME]: [] }];
     }
   }
-  SwaggerModule.setup('docs', app, document, { jsonDocumentUrl: 'docs-json', raw: ['json'] });
+  return document;
 }

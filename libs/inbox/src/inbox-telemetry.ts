@@ -88,8 +88,10 @@ export function inMessageScopeOf<T>(envelope: InboxEnvelope, fn: () => T): T {
 }
 
 /**
- * Ends the message's span and writes its one info line: outcome, where it came from, how long it
- * took, and the ids (message, correlation, order when the handler annotated it, trace).
+ * Ends the message's span and writes its one line: outcome, where it came from, how long it took,
+ * and the ids (message, correlation, order when the handler annotated it, trace). At info, except a
+ * failure (error) and a dead letter (warn): `LOG_LEVEL=warn`, which drops the per-message lines to
+ * save their CPU (about 14 us each, docs/performance.md), must not drop those.
  */
 export function endMessageTelemetry(message: MessageTelemetry, outcome: string, error?: unknown): void {
   message.span.setAttribute('inbox.outcome', outcome);
@@ -99,9 +101,10 @@ export function endMessageTelemetry(message: MessageTelemetry, outcome: string, 
     message.span.end();
   }
   const logger = appLogger();
-  if (!logger.isLevelEnabled('info')) return;
+  const level = error !== undefined ? 'error' : outcome === 'dead-lettered' ? 'warn' : 'info';
+  if (!logger.isLevelEnabled(level)) return;
   const { record } = message;
-  logger.info(
+  logger[level](
     {
       ...message.fields,
       traceId: message.span.spanContext().traceId,

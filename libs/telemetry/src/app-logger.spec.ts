@@ -5,7 +5,7 @@ import { annotateLog, runWithLogFields } from './log-fields.js';
 import { contextFromTraceparent, withContext } from './trace-context.js';
 import { appTracer, startTracing } from './tracing.js';
 
-startTracing({ serviceName: 'unit', otlpEndpoint: '' });
+await startTracing({ serviceName: 'unit', otlpEndpoint: '' });
 
 function capture(level = 'info'): Record<string, unknown>[] {
   const lines: Record<string, unknown>[] = [];

@@ -1,6 +1,6 @@
 import type { LoggerService } from '@nestjs/common';
 import { type DestinationStream, type Logger, pino } from 'pino';
-import pinoPretty from 'pino-pretty';
+import { createRequire } from 'node:module';
 import { currentLogFields } from './log-fields.js';
 import { currentTraceId } from './trace-context.js';
 
@@ -13,6 +13,15 @@ export interface LoggingOptions {
 }
 
 let root: Logger = pino({ level: 'info', base: undefined });
+
+/**
+ * pino-pretty, loaded only when a terminal asks for it: a deployed service logs JSON and never
+ * needs it (about 2 MB of RSS, docs/performance.md). `require` because it is CommonJS and must be
+ * loaded synchronously here; the type comes from the package all the same.
+ */
+function loadPinoPretty(): typeof import('pino-pretty') {
+  return createRequire(import.meta.url)('pino-pretty') as typeof import('pino-pretty');
+}
 
 /**
  * Every line carries the current trace id and the unit of work's identifiers (message id, order
@@ -35,7 +44,7 @@ export function configureLogging(options: LoggingOptions, output?: DestinationSt
   const destination: DestinationStream =
     output ??
     (pretty
-      ? pinoPretty({
+      ? loadPinoPretty()({
           colorize: process.stdout.isTTY === true,
           sync: true,
           singleLine: true,

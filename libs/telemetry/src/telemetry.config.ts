@@ -8,6 +8,13 @@ export const telemetryEnv = {
     default: '',
     protocols: ['http', 'https'],
   }),
+  OTEL_TRACES_SAMPLE_PERCENT: env.integer({
+    description:
+      'With an OTLP endpoint: percentage of new traces recorded and exported (0-100), parent-based (a sampled incoming traceparent is always recorded, so traces stay whole); lower it to save the recording and export of the spans left out',
+    default: 100,
+    min: 0,
+    max: 100,
+  }),
   LOG_LEVEL: env.string({
     description: 'Lowest level logged: fatal, error, warn, info (one line per HTTP request and handled message), debug, trace or silent',
     default: 'info',

@@ -4,7 +4,7 @@ import { appTracer, startTracing } from './tracing.js';
 import { contextFromTraceparent, currentTraceId, currentTraceparent, formatTraceparent, traceIdOf, withContext } from './trace-context.js';
 
 // As the apps run without OTEL_EXPORTER_OTLP_ENDPOINT: context propagates, nothing is recorded.
-startTracing({ serviceName: 'unit', otlpEndpoint: '' });
+await startTracing({ serviceName: 'unit', otlpEndpoint: '' });
 
 const TRACE_ID = '4bf92f3577b34da6a3ce929d0e0e4736';
 const PARENT_ID = '00f067aa0ba902b7';

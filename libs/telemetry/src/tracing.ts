@@ -1,9 +1,15 @@
 import { context, propagation, type Span, SpanKind, SpanStatusCode, trace, type Tracer } from '@opentelemetry/api';
 import { AsyncLocalStorageContextManager } from '@opentelemetry/context-async-hooks';
 import { W3CTraceContextPropagator } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
 import { resourceFromAttributes } from '@opentelemetry/resources';
-import { AlwaysOffSampler, AlwaysOnSampler, BatchSpanProcessor, ParentBasedSampler, TracerProvider } from '@opentelemetry/sdk-trace';
+import {
+  AlwaysOffSampler,
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  type SpanProcessor,
+  TraceIdRatioBasedSampler,
+  TracerProvider,
+} from '@opentelemetry/sdk-trace';
 
 /*
  * Why explicit spans and no auto-instrumentation: the apps are ES modules (Nest 12 is ESM-only).
@@ -29,36 +35,54 @@ export interface TracingOptions {
   serviceName: string;
   /** OTLP/HTTP base URL; empty: spans are not recorded, only their context propagates. */
   otlpEndpoint: string;
+  /**
+   * Percentage of new traces recorded and exported when an endpoint is set
+   * (`OTEL_TRACES_SAMPLE_PERCENT`). Default 100. Parent-based: a request or message whose
+   * `traceparent` says sampled is always recorded, one that says not sampled never is, so a trace
+   * is whole or absent across the three services. Lowering it saves the recording and export of
+   * every span of the traces left out (docs/performance.md); a trace left out still propagates its
+   * ids, so log lines keep their trace id.
+   */
+  samplePercent?: number;
 }
 
 /**
  * Installs the context manager, the W3C propagator and a tracer provider, once per process, before
- * the app is built. With an endpoint, spans are batched and exported over OTLP/HTTP (JSON). Without
- * one, every span is a non-recording span: it still gets its own span id and carries the trace id
- * on (log lines and `traceparent` headers stay correct), but records and exports nothing, so the
- * per-message cost is an id and an AsyncLocalStorage scope. The cost of that choice: a service
- * without an endpoint propagates the sampled flag as 00.
+ * the app is built. With an endpoint, spans are sampled (parent-based, {@link TracingOptions.samplePercent}
+ * of new traces), batched and exported over OTLP/HTTP (JSON). Without one, every span is a
+ * non-recording span: it still gets its own span id and carries the trace id on (log lines and
+ * `traceparent` headers stay correct), but records and exports nothing, so the per-message cost is
+ * an id and an AsyncLocalStorage scope. The cost of that choice: a service without an endpoint
+ * propagates the sampled flag as 00.
+ *
+ * The OTLP exporter module is imported only when an endpoint is set (about 4 MB of RSS a process
+ * without export does not pay, docs/performance.md); without one, everything here runs before this
+ * function's first `await`, so tracing is installed when it returns even if the caller does not wait.
  */
-export function startTracing(options: TracingOptions): { shutdown(): Promise<void> } {
-  exporting = options.otlpEndpoint !== '';
+export async function startTracing(options: TracingOptions): Promise<{ shutdown(): Promise<void> }> {
+  const spanProcessors = options.otlpEndpoint !== '' ? [await otlpExport(options.otlpEndpoint)] : [];
+  exporting = spanProcessors.length > 0;
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   provider = new TracerProvider({
     resource: resourceFromAttributes({ 'service.name': options.serviceName }),
-    sampler: exporting ? new ParentBasedSampler({ root: new AlwaysOnSampler() }) : new AlwaysOffSampler(),
-    spanProcessors: exporting
-      ? [
-          new BatchSpanProcessor({
-            exporter: new OTLPTraceExporter({ url: new URL('v1/traces', withSlash(options.otlpEndpoint)).href }),
-            // A short delay: traces show up while a demo or a test is still looking.
-            scheduledDelayMillis: 500,
-          }),
-        ]
-      : [],
+    sampler: exporting
+      ? new ParentBasedSampler({ root: new TraceIdRatioBasedSampler((options.samplePercent ?? 100) / 100) })
+      : new AlwaysOffSampler(),
+    spanProcessors,
   });
   trace.setGlobalTracerProvider(provider);
   tracer = trace.getTracer(options.serviceName);
   return { shutdown: () => provider?.shutdown() ?? Promise.resolve() };
+}
+
+async function otlpExport(endpoint: string): Promise<SpanProcessor> {
+  const { OTLPTraceExporter } = await import('@opentelemetry/exporter-trace-otlp-http');
+  return new BatchSpanProcessor({
+    exporter: new OTLPTraceExporter({ url: new URL('v1/traces', withSlash(endpoint)).href }),
+    // A short delay: traces show up while a demo or a test is still looking.
+    scheduledDelayMillis: 500,
+  });
 }
 
 function withSlash(url: string): string {
