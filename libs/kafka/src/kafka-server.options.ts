@@ -23,6 +23,8 @@ export function kafkaServerOptions(config: KafkaConfig, overrides: { fromBeginni
         sessionTimeout: config.KAFKA_SESSION_TIMEOUT_MS,
         // Kafka's advice: at most a third of the session timeout.
         heartbeatInterval: Math.floor(config.KAFKA_SESSION_TIMEOUT_MS / 10),
+        minBytes: config.KAFKA_FETCH_MIN_BYTES,
+        maxWaitTimeInMs: config.KAFKA_FETCH_MAX_WAIT_MS,
       },
       subscribe: { fromBeginning: overrides.fromBeginning ?? true },
       run: { partitionsConsumedConcurrently: config.KAFKA_PARTITIONS_CONSUMED_CONCURRENTLY },

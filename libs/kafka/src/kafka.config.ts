@@ -43,6 +43,20 @@ export function kafkaEnv(defaultClientId: string) {
       min: 1,
       max: 100,
     }),
+    KAFKA_FETCH_MIN_BYTES: env.integer({
+      description:
+        'Bytes a consumer fetch waits for before the broker answers (kafkajs minBytes), up to KAFKA_FETCH_MAX_WAIT_MS: higher gathers more records per fetch, so fewer fetch requests, inbox transactions and offset commits per message, at up to KAFKA_FETCH_MAX_WAIT_MS more latency when traffic is light',
+      default: 1,
+      min: 1,
+      max: 10 * 1024 * 1024,
+    }),
+    KAFKA_FETCH_MAX_WAIT_MS: env.integer({
+      description:
+        'Longest the broker holds a consumer fetch waiting for KAFKA_FETCH_MIN_BYTES (kafkajs maxWaitTimeInMs); with KAFKA_FETCH_MIN_BYTES=1 it only bounds an idle poll',
+      default: 5000,
+      min: 0,
+      max: 60_000,
+    }),
     KAFKA_MAX_INFLATED_BATCH_BYTES: env.integer({
       description:
         'Most bytes one gzip-compressed batch may inflate to in this process; a batch beyond it is not inflated, and its records are dead-lettered as stubs. Higher admits larger batches and costs that much memory per batch; keep it above the fetch size (kafkajs maxBytes, 10 MiB)',
