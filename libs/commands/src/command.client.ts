@@ -1,3 +1,5 @@
+import { Agent as HttpAgent, request as httpRequest } from 'node:http';
+import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
 import type { AccessTokenSource } from './commands.options.js';
 
 export type CallOutcome =
@@ -20,6 +22,33 @@ export function classifyStatus(status: number): CallOutcome['kind'] {
   return 'retry';
 }
 
+/**
+ * Kept-alive connections to the partner, at most `maxSockets` of them (the dispatcher passes its
+ * concurrency, so a call never waits for a socket and the partner never sees more connections than
+ * calls in flight). Why: a new TCP connection per call cost the partner an accept and a handshake
+ * per command (issue 17, "keep-alive to loyalty"). A kept socket the partner closes while idle
+ * fails at most the call that picked it up, as a network error: that call is retried with the same
+ * Idempotency-Key, which the partner answers from its stored response. Close with {@link destroy}.
+ */
+export class PartnerConnections {
+  readonly http: HttpAgent;
+  readonly https: HttpsAgent;
+
+  constructor(maxSockets: number) {
+    // scheduling 'lifo': under a light load the most recently used sockets stay warm and the rest
+    // time out, instead of every socket being kept barely alive.
+    const options = { keepAlive: true, maxSockets, maxFreeSockets: maxSockets, scheduling: 'lifo' as const };
+    this.http = new HttpAgent(options);
+    this.https = new HttpsAgent(options);
+  }
+
+  /** Closes every socket; calls in flight fail as network errors (and are retried). */
+  destroy(): void {
+    this.http.destroy();
+    this.https.destroy();
+  }
+}
+
 /** One attempt at a command: where, what, and under which key. */
 export interface CommandCall {
   url: URL;
@@ -32,6 +61,48 @@ export interface CommandCall {
   traceparent?: string;
   /** The caller's credentials, sent as `Authorization: Bearer`. */
   tokenSource: AccessTokenSource;
+  /** The pool of kept-alive connections; without it, one connection per call (Node's default agent). */
+  connections?: PartnerConnections;
+}
+
+interface HttpAnswer {
+  status: number;
+  text: string;
+}
+
+/**
+ * A `POST` over `node:http(s)`, answered with its status and body text; rejects on a network error
+ * or when `timeoutMs` passes before the body has arrived in full. Not `fetch`: its streams and
+ * header objects cost inventory about 9 % of its CPU in a backlog drain (docs/performance.md).
+ */
+function post(call: CommandCall, headers: Record<string, string>, body: string): Promise<HttpAnswer> {
+  const https = call.url.protocol === 'https:';
+  const agent = https ? call.connections?.https : call.connections?.http;
+  return new Promise((resolve, reject) => {
+    const request = (https ? httpsRequest : httpRequest)(
+      call.url,
+      { method: 'POST', headers: { ...headers, 'content-length': String(Buffer.byteLength(body)) }, agent },
+      (response) => {
+        const chunks: Buffer[] = [];
+        response.on('data', (chunk: Buffer) => chunks.push(chunk));
+        response.on('end', () => {
+          clearTimeout(timer);
+          resolve({ status: response.statusCode ?? 0, text: Buffer.concat(chunks).toString('utf8') });
+        });
+        response.on('error', fail);
+      },
+    );
+    // One deadline for the whole exchange, as fetch's AbortSignal.timeout gave: connect, send, answer.
+    const timer = setTimeout(() => {
+      request.destroy(Object.assign(new Error(`no answer within ${call.timeoutMs} ms`), { name: 'TimeoutError' }));
+    }, call.timeoutMs);
+    function fail(error: Error) {
+      clearTimeout(timer);
+      reject(error);
+    }
+    request.on('error', fail);
+    request.end(body);
+  });
 }
 
 /**
@@ -42,23 +113,21 @@ export interface CommandCall {
 export async function sendCommand(call: CommandCall): Promise<CallOutcome> {
   try {
     const token = await call.tokenSource.token();
-    const response = await fetch(call.url, {
-      method: 'POST',
-      headers: {
+    const { status, text } = await post(
+      call,
+      {
         'content-type': 'application/json',
         authorization: `Bearer ${token}`,
         'idempotency-key': call.idempotencyKey,
         ...(call.traceparent ? { traceparent: call.traceparent } : {}),
       },
-      body: JSON.stringify(call.body),
-      signal: AbortSignal.timeout(call.timeoutMs),
-    });
-    const text = await response.text();
-    if (response.status === 401) call.tokenSource.invalidate();
-    const kind = classifyStatus(response.status);
-    if (kind === 'accepted') return { kind, status: response.status };
-    if (kind === 'rejected') return { kind, status: response.status, error: `HTTP ${response.status}: ${text.slice(0, 500)}` };
-    return { kind, error: `HTTP ${response.status}: ${text.slice(0, 500)}` };
+      JSON.stringify(call.body),
+    );
+    if (status === 401) call.tokenSource.invalidate();
+    const kind = classifyStatus(status);
+    if (kind === 'accepted') return { kind, status };
+    if (kind === 'rejected') return { kind, status, error: `HTTP ${status}: ${text.slice(0, 500)}` };
+    return { kind, error: `HTTP ${status}: ${text.slice(0, 500)}` };
   } catch (error) {
     return { kind: 'retry', error: `${(error as Error).name}: ${(error as Error).message}` };
   }
