@@ -5,7 +5,8 @@ import { retryDelayMs } from '@app/backoff';
 import { failpoint } from '@app/failpoints';
 import { OneRunAtATime } from '@app/scheduling';
 import { appTracer, contextFromTraceparent, endWithError, formatTraceparent, SpanKind } from '@app/telemetry';
-import { type CallOutcome, sendCommand } from './command.client.js';
+import { type CallOutcome, PartnerConnections, sendCommand } from './command.client.js';
+import { CoalescedMarks } from './coalesced-marks.js';
 import { CommandMetrics } from './command.metrics.js';
 import { COMMANDS_OPTIONS, type CommandsOptions } from './commands.options.js';
 import { runConcurrently } from './run-concurrently.js';
@@ -42,12 +43,22 @@ const claimDue = (table: string) => `
  * require our claim to still be the current one, so a replica whose lease expired cannot undo the
  * work of the replica that holds the command now. `DONE` does not: the partner acknowledged the key,
  * which is true whoever asked.
+ *
+ * `DONE` takes a set of ids ($1): the dispatcher's marks are coalesced (see CoalescedMarks), one
+ * statement for the calls answered while the previous mark ran. The rows are locked in id order
+ * first, so two replicas marking overlapping sets (after a lease expired) queue instead of
+ * deadlocking.
  */
 const markDone = (table: string) => `
-  UPDATE ${table}
-  SET status = 'DONE', attempts = attempts + 1, last_error = NULL, completed_at = now(), claim_id = NULL
-  WHERE id = $1 AND status = 'PENDING'
-  RETURNING id`;
+  WITH target AS (
+    SELECT id FROM ${table}
+    WHERE id = ANY($1::text[]) AND status = 'PENDING'
+    ORDER BY id
+    FOR UPDATE)
+  UPDATE ${table} c
+  SET status = 'DONE', attempts = c.attempts + 1, last_error = NULL, completed_at = now(), claim_id = NULL
+  FROM target WHERE c.id = target.id AND c.status = 'PENDING'
+  RETURNING c.id`;
 const markParked = (table: string) => `
   UPDATE ${table}
   SET status = 'PARKED', attempts = attempts + 1, last_error = $3, claim_id = NULL
@@ -89,6 +100,14 @@ export function claimLeaseMs(options: Pick<CommandsOptions, 'batchSize' | 'concu
 export class CommandDispatcher {
   private readonly logger = new Logger(CommandDispatcher.name);
   private readonly sql: { claimDue: string; markDone: string; markParked: string; scheduleRetry: string };
+  /** Kept-alive connections to the partner, as many as calls in flight. */
+  private readonly connections: PartnerConnections;
+  /** DONE marks, one statement for the calls answered while the previous one ran. */
+  private readonly doneMarks = new CoalescedMarks(async (ids) => {
+    // TypeORM answers an UPDATE with [rows, rowCount].
+    const [rows] = await this.dataSource.query<[{ id: string }[], number]>(this.sql.markDone, [ids]);
+    return new Set(rows.map((row) => row.id));
+  });
   /** One cycle at a time; a tick during a cycle gets one more after it; stop awaits the calls in flight. */
   private readonly cycles = new OneRunAtATime(
     () => this.dispatchDue(),
@@ -102,6 +121,7 @@ export class CommandDispatcher {
   ) {
     const { table } = options;
     this.sql = { claimDue: claimDue(table), markDone: markDone(table), markParked: markParked(table), scheduleRetry: scheduleRetry(table) };
+    this.connections = new PartnerConnections(options.concurrency);
   }
 
   /**
@@ -118,8 +138,9 @@ export class CommandDispatcher {
   }
 
   /** Starts no new batch, and waits for the calls in flight to be answered and recorded. */
-  stop(): Promise<void> {
-    return this.cycles.stop();
+  async stop(): Promise<void> {
+    await this.cycles.stop();
+    this.connections.destroy();
   }
 
   /**
@@ -154,6 +175,7 @@ export class CommandDispatcher {
       timeoutMs: this.options.requestTimeoutMs,
       traceparent: formatTraceparent(span.spanContext()),
       tokenSource: this.options.tokenSource,
+      connections: this.connections,
     });
     span.setAttribute('command.outcome', outcome.kind);
     if (outcome.kind === 'accepted') span.end();
@@ -169,7 +191,8 @@ export class CommandDispatcher {
   private async record(command: DueCommand, claimId: string, outcome: CallOutcome): Promise<void> {
     if (outcome.kind === 'accepted') {
       await failpoint(DispatcherFailpoints.afterAcceptedBeforeMark, command.id);
-      if (await this.changed(this.sql.markDone, [command.id])) this.metrics.done.inc();
+      if (await this.doneMarks.mark(command.id)) this.metrics.done.inc();
+      else this.metrics.staleOutcomes.inc();
     } else if (outcome.kind === 'rejected') {
       if (await this.changed(this.sql.markParked, [command.id, claimId, outcome.error])) {
         this.metrics.parked.inc();
