@@ -1,4 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
+import type pg from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
 import { retryDelayMs } from '@app/backoff';
 import { failpoint } from '@app/failpoints';
@@ -22,6 +23,7 @@ import { RelayFailpoints } from './outbox.failpoints.js';
  * batch throughput. See docs/outbox.md, "How the outbox closes the gap".
  */
 const RELAY_LOCK = 'outbox_messages.relay';
+const BEGIN_AND_LOCK = `START TRANSACTION; SELECT pg_try_advisory_xact_lock(hashtext('${RELAY_LOCK}')) AS leader`;
 
 /**
  * Due rows in commit order, skipping every aggregate whose earliest pending row is waiting out a
@@ -49,6 +51,23 @@ const SELECT_DUE_ROWS = `
       WHERE d.aggregate_type = o.aggregate_type AND d.aggregate_id = o.aggregate_id AND d.seq < o.seq)
   ORDER BY o.seq
   LIMIT $1`;
+
+/**
+ * The mark of the batch Kafka acknowledged last ($3) and the read of the batch to send after the
+ * one now in flight, in one statement: one Postgres round trip per batch instead of two (issue 17).
+ * The UPDATE runs in a data-modifying CTE, whose changes the SELECT of the same statement does not
+ * see (one snapshot), so the caller puts the marked ids in `$2` too: the rows just marked are
+ * excluded by id, not by `published_at`. Per-key order is as in {@link SELECT_DUE_ROWS}: the marked
+ * rows are all acked, and the rows read are still the next ones in `seq` order.
+ */
+const MARK_AND_SELECT_DUE_ROWS = `
+  WITH marked AS (
+    UPDATE outbox_messages SET published_at = now(), attempts = attempts + 1, last_error = NULL
+    WHERE id = ANY($3::uuid[])
+    RETURNING id),
+  ${SELECT_DUE_ROWS.trim().slice('WITH '.length)}`;
+
+const MARK_PUBLISHED = 'UPDATE outbox_messages SET published_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = ANY($1::uuid[])';
 
 export interface BatchResult {
   /** False when another relay holds the lock. */
@@ -145,7 +164,7 @@ export class OutboxRelay {
 
   /**
    * Up to `maxBatches` batches in one transaction under one advisory lock, pipelined: while Kafka
-   * acknowledges batch k, Postgres marks batch k-1 and reads batch k+1, so the relay's Postgres
+   * acknowledges batch k, Postgres marks batch k-1 and reads batch k+1 (one statement), so the relay's Postgres
    * work hides behind the broker's round trip instead of adding to it (issue 11: the serial
    * lock-read-send-mark-commit ran at 0.4-0.56x a bare producer; the read alone took as long as
    * a send).
@@ -160,14 +179,13 @@ export class OutboxRelay {
    * consumers dedupe), which is what a larger `OUTBOX_BATCHES_PER_TRANSACTION` costs.
    */
   async publishBatches(maxBatches: number): Promise<TransactionResult> {
-    return this.dataSource.transaction(async (manager) => {
+    return this.inRelayTransaction(async (manager) => {
       const total: TransactionResult = { leader: true, selected: 0, published: 0, failed: 0, batches: 0, moreDue: false };
-      const [{ leader }] = await manager.query('SELECT pg_try_advisory_xact_lock(hashtext($1)) AS leader', [RELAY_LOCK]);
-      if (!leader) return { ...total, leader: false };
       const batchSize = this.config.OUTBOX_BATCH_SIZE;
-      let rows = await this.dueRows(manager, []);
-      // The mark of the previous batch, still running on the connection while the next send goes out.
-      let marked: Promise<void> = Promise.resolve();
+      let rows = await this.dueRows(manager, [], []);
+      // Acknowledged by Kafka, not yet marked: marked by the statement that reads the batch after
+      // the next one, which runs while the next one is on its way to Kafka.
+      let acked: OutboxMessage[] = [];
       while (rows.length > 0) {
         total.batches += 1;
         total.selected += rows.length;
@@ -176,9 +194,11 @@ export class OutboxRelay {
         await failpoint(RelayFailpoints.afterClaimBeforePublish);
         const deadline = new PublishDeadline(Date.now() + this.config.OUTBOX_PUBLISH_TIMEOUT_MS, this.cycles.signal);
         const inFlight = rows.map((row) => row.id);
-        // Chained on the previous mark so the read sees it (and the statements reach the
-        // connection in this order whatever the ORM does between call and send).
-        const next = readAhead ? marked.then(() => this.dueRows(manager, inFlight)) : marked.then(() => [] as OutboxMessage[]);
+        const previous = acked;
+        acked = [];
+        const next = readAhead
+          ? this.dueRows(manager, previous, inFlight)
+          : this.markPublished(manager, previous).then(() => [] as OutboxMessage[]);
         // allSettled, not all: a failed read must not end the transaction while a send is still in
         // flight, or the next cycle could start a second concurrent send on the idempotent producer.
         const spans = startPublishSpans(rows);
@@ -200,9 +220,9 @@ export class OutboxRelay {
         await failpoint(RelayFailpoints.afterPublishBeforeMark);
         total.published += outcome.published.length;
         total.failed += outcome.failed.length;
-        marked = this.markPublished(manager, outcome.published);
+        acked = outcome.published;
         if (outcome.failed.length > 0) {
-          await marked;
+          await this.markPublished(manager, acked);
           await this.scheduleRetries(manager, outcome.failed);
           return total;
         }
@@ -213,22 +233,52 @@ export class OutboxRelay {
         }
         rows = read.value;
       }
-      await marked;
+      await this.markPublished(manager, acked);
       return total;
     });
   }
 
-  /** Raw SQL, as every relay statement: it is the hot path, and the ORM's entity mapping would add nothing but cost. */
-  private dueRows(manager: EntityManager, excluded: string[]): Promise<OutboxMessage[]> {
-    return manager.query(SELECT_DUE_ROWS, [this.config.OUTBOX_BATCH_SIZE, excluded]);
+  /**
+   * Runs `work` in a transaction that holds {@link RELAY_LOCK}, or returns "not leader" when
+   * another relay holds it. `BEGIN` and the lock go to Postgres as one simple query, one round trip
+   * instead of two (issue 17); the statement has no parameters, so the protocol allows it.
+   */
+  private async inRelayTransaction(work: (manager: EntityManager) => Promise<TransactionResult>): Promise<TransactionResult> {
+    const runner = this.dataSource.createQueryRunner();
+    const client = (await runner.connect()) as pg.PoolClient;
+    try {
+      const [lock] = ((await client.query(BEGIN_AND_LOCK)) as unknown as pg.QueryResult<{ leader: boolean }>[]).slice(-1);
+      if (!lock.rows[0].leader) {
+        await client.query('ROLLBACK');
+        return { leader: false, selected: 0, published: 0, failed: 0, batches: 0, moreDue: false };
+      }
+      const result = await work(runner.manager);
+      await client.query('COMMIT');
+      return result;
+    } catch (error) {
+      // A broken connection fails this too; the runner then hands it back to the pool as broken.
+      await client.query('ROLLBACK').catch(() => undefined);
+      throw error;
+    } finally {
+      await runner.release();
+    }
+  }
+
+  /**
+   * Raw SQL, as every relay statement: it is the hot path, and the ORM's entity mapping would add
+   * nothing but cost. Marks `acked` in the same statement when there are any.
+   */
+  private async dueRows(manager: EntityManager, acked: OutboxMessage[], inFlight: string[]): Promise<OutboxMessage[]> {
+    if (acked.length === 0) return manager.query(SELECT_DUE_ROWS, [this.config.OUTBOX_BATCH_SIZE, inFlight]);
+    const ackedIds = acked.map((row) => row.id);
+    const rows = await manager.query(MARK_AND_SELECT_DUE_ROWS, [this.config.OUTBOX_BATCH_SIZE, [...ackedIds, ...inFlight], ackedIds]);
+    this.metrics.published.inc(acked.length);
+    return rows;
   }
 
   private async markPublished(manager: EntityManager, rows: OutboxMessage[]): Promise<void> {
     if (rows.length === 0) return;
-    await manager.query(
-      'UPDATE outbox_messages SET published_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = ANY($1::uuid[])',
-      [rows.map((row) => row.id)],
-    );
+    await manager.query(MARK_PUBLISHED, [rows.map((row) => row.id)]);
     this.metrics.published.inc(rows.length);
   }
 
