@@ -23,7 +23,17 @@ import { RelayFailpoints } from './outbox.failpoints.js';
  * batch throughput. See docs/outbox.md, "How the outbox closes the gap".
  */
 const RELAY_LOCK = 'outbox_messages.relay';
-const BEGIN_AND_LOCK = `START TRANSACTION; SELECT pg_try_advisory_xact_lock(hashtext('${RELAY_LOCK}')) AS leader`;
+/**
+ * The start of every relay transaction, one round trip. `synchronous_commit = off` for the relay's
+ * own transaction only: its commit does not wait for the WAL flush (a disk sync per transaction,
+ * which is most of its cost on a small machine). What it risks is exactly what at-least-once
+ * already allows: if Postgres itself crashes within the WAL writer's delay (200 ms by default),
+ * the marks of the last transactions are lost and their rows, already on Kafka, are published again
+ * with the same message-ids, which consumers dedupe. Nothing a relay transaction writes is needed
+ * for anything but that (the outbox rows themselves are written, and flushed, by the business
+ * transactions). See https://www.postgresql.org/docs/current/wal-async-commit.html.
+ */
+const BEGIN_AND_LOCK = `START TRANSACTION; SET LOCAL synchronous_commit = off; SELECT pg_try_advisory_xact_lock(hashtext('${RELAY_LOCK}')) AS leader`;
 
 /**
  * Due rows in commit order, skipping every aggregate whose earliest pending row is waiting out a
