@@ -77,7 +77,8 @@ const MARK_AND_SELECT_DUE_ROWS = `
     RETURNING id),
   ${SELECT_DUE_ROWS.trim().slice('WITH '.length)}`;
 
-const MARK_PUBLISHED = 'UPDATE outbox_messages SET published_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = ANY($1::uuid[])';
+const MARK_PUBLISHED =
+  'UPDATE outbox_messages SET published_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = ANY($1::uuid[])';
 
 export interface BatchResult {
   /** False when another relay holds the lock. */
