@@ -4,11 +4,11 @@
 // 2,000 units of work a second for 6 s after a warm-up, with its stdout piped to this process as an
 // app's is to its supervisor; the OTLP receiver runs here, so its CPU is not counted. Figures are
 // the child's own user + system CPU per unit. Run after a build: `node dist/bench/telemetry-cost.js`.
-import { spawn } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
 import { trace } from '@opentelemetry/api';
+import { NodeProcess } from '@tools/local-stack';
 import {
   appLogger,
   appTracer,
@@ -94,20 +94,18 @@ async function child(variant: Variant, endpoint: string): Promise<void> {
   process.exit(0);
 }
 
-function runChild(variant: Variant, endpoint: string): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const proc = spawn(process.execPath, ['--max-semi-space-size=2', fileURLToPath(import.meta.url), JSON.stringify(variant), endpoint], {
-      stdio: ['ignore', 'pipe', 'pipe'],
-    });
-    proc.stdout.resume();
-    let errors = '';
-    proc.stderr.on('data', (chunk: Buffer) => (errors += chunk.toString()));
-    proc.once('exit', (code) => {
-      const last = errors.trim().split('\n').at(-1) ?? '';
-      if (code === 0 && last.startsWith('{')) resolve((JSON.parse(last) as { usPerUnit: number }).usPerUnit);
-      else reject(new Error(`variant "${variant.label}" exited ${code}: ${errors}`));
-    });
+async function runChild(variant: Variant, endpoint: string): Promise<number> {
+  // stdout stays a pipe, as an app's is under a supervisor: the log lines cost their write.
+  const { code, stderr } = await NodeProcess.outcome({
+    entry: fileURLToPath(import.meta.url),
+    nodeArgs: ['--max-semi-space-size=2'],
+    args: [JSON.stringify(variant), endpoint],
+    env: process.env,
+    cwd: process.cwd(),
   });
+  const last = stderr.trim().split('\n').at(-1) ?? '';
+  if (code !== 0 || !last.startsWith('{')) throw new Error(`variant "${variant.label}" exited ${code}: ${stderr}`);
+  return (JSON.parse(last) as { usPerUnit: number }).usPerUnit;
 }
 
 async function main(): Promise<void> {
