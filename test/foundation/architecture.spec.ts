@@ -79,7 +79,8 @@ const ALLOWED_LIBRARY_IMPORTS: Record<string, readonly string[]> = {
   contracts: ['envelope'],
   database: ['config', 'scheduling'],
   telemetry: ['config'],
-  http: ['config', 'envelope', 'telemetry'],
+  // database: a request that got no connection is a 503 with Retry-After, not a 500 (isConnectionUnavailable).
+  http: ['config', 'database', 'envelope', 'telemetry'],
   kafka: ['config'],
   auth: ['config', 'http'],
   metrics: ['auth'],

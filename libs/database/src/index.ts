@@ -10,3 +10,4 @@ export { DatabaseHealthIndicator } from './database.health.js';
 export { runMigrateCommand } from './migrate-command.js';
 export { deleteInBatches, type BatchedDelete } from './delete-in-batches.js';
 export { RetentionJob, retentionJob, type RetentionPolicy } from './retention-job.js';
+export { isConnectionUnavailable } from './connection-unavailable.js';

@@ -4,10 +4,19 @@ import { ProblemDetailsFilter } from './problem-details.filter.js';
 import { ProblemException, validationFailed } from './problem.exception.js';
 
 /** A response that records what the filter wrote, and a host of the given transport around it. */
-function answer(exception: unknown): { status: number; contentType: string; body: Record<string, unknown> } {
-  const written = { status: 0, contentType: '', text: '' };
+function answer(exception: unknown): {
+  status: number;
+  contentType: string;
+  headers?: Record<string, string>;
+  body: Record<string, unknown>;
+} {
+  const written = { status: 0, contentType: '', text: '', headers: {} as Record<string, string> };
   const response = {
     headersSent: false,
+    header(name: string, value: string) {
+      written.headers[name] = value;
+      return this;
+    },
     status(code: number) {
       written.status = code;
       return this;
@@ -23,7 +32,12 @@ function answer(exception: unknown): { status: number; contentType: string; body
   };
   const host = { getType: () => 'http', switchToHttp: () => ({ getResponse: () => response }) } as unknown as ArgumentsHost;
   new ProblemDetailsFilter().catch(exception, host);
-  return { status: written.status, contentType: written.contentType, body: JSON.parse(written.text) as Record<string, unknown> };
+  return {
+    status: written.status,
+    contentType: written.contentType,
+    ...(Object.keys(written.headers).length > 0 ? { headers: written.headers } : {}),
+    body: JSON.parse(written.text) as Record<string, unknown>,
+  };
 }
 
 describe('ProblemDetailsFilter', () => {
@@ -102,6 +116,22 @@ describe('ProblemDetailsFilter', () => {
     expect({ status, code: body.code }).toEqual({ status: 500, code: 'SERVER.INTERNAL_ERROR' });
     expect(JSON.stringify(body)).not.toMatch(/orders_pkey|db-7|duplicate/);
   });
+
+  it.each([
+    ['every pool connection stayed busy', new Error('timeout exceeded when trying to connect')],
+    ['the database refused the connection', Object.assign(new Error('connect ECONNREFUSED 10.0.0.7:5432'), { code: 'ECONNREFUSED' })],
+  ])(
+    'when no database connection could be had (%s), then 503 SERVER.UNAVAILABLE with Retry-After, saying nothing of the cause',
+    (_case, error) => {
+      const { status, headers, body } = answer(error);
+      expect({ status, code: body.code, retryAfter: headers?.['retry-after'] }).toEqual({
+        status: 503,
+        code: 'SERVER.UNAVAILABLE',
+        retryAfter: '1',
+      });
+      expect(JSON.stringify(body)).not.toMatch(/10\.0\.0\.7|ECONNREFUSED|timeout exceeded/);
+    },
+  );
 
   it('when the error happens in a Kafka handler of a hybrid app, then the filter hands it back unchanged', () => {
     const error = new Error('handler failed');

@@ -1,5 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
+import { isConnectionUnavailable } from '@app/database';
 import { PROBLEM_JSON, type ProblemDetails, problemType } from './problem-details.js';
 import { ProblemException } from './problem.exception.js';
 import { RequestErrorCodes } from './request-error-codes.js';
@@ -7,6 +8,7 @@ import { RequestErrorCodes } from './request-error-codes.js';
 /** What the filter uses of Fastify's reply; `raw` is the Node response under it. */
 interface ProblemReply {
   status(code: number): this;
+  header(name: string, value: string): this;
   type(contentType: string): this;
   send(body: string): unknown;
   raw?: { headersSent: boolean; end(): void };
@@ -17,6 +19,8 @@ interface Problem {
   status: number;
   code: string;
   detail: string;
+  /** Seconds a client should wait before the same request (`Retry-After`). */
+  retryAfterSeconds?: number;
   fieldProblems?: ProblemException['fieldProblems'];
   extensions?: ProblemException['extensions'];
 }
@@ -45,6 +49,14 @@ function problemOf(exception: unknown): Problem {
     return { status: exception.getStatus(), code, detail, fieldProblems, extensions };
   }
   if (exception instanceof HttpException && exception.getStatus() < 500) return frameworkProblem(exception);
+  if (isConnectionUnavailable(exception)) {
+    return {
+      status: HttpStatus.SERVICE_UNAVAILABLE,
+      code: RequestErrorCodes.UNAVAILABLE,
+      detail: 'The server is too busy to answer now; nothing was done, retry later with the same request',
+      retryAfterSeconds: 1,
+    };
+  }
   // A server fault says nothing about itself to the client: its message may hold SQL, hosts or
   // paths. The status survives (a 503 stays a 503, so a client knows to retry); the log has the rest.
   const status = exception instanceof HttpException ? exception.getStatus() : HttpStatus.INTERNAL_SERVER_ERROR;
@@ -86,6 +98,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
         ? { fields: [...new Set(fieldProblems.map((problem) => problem.field))], errors: [...fieldProblems] }
         : {}),
     };
+    if (problem.retryAfterSeconds !== undefined) response.header('retry-after', String(problem.retryAfterSeconds));
     response.status(problem.status).type(PROBLEM_JSON).send(JSON.stringify(body));
   }
 }

@@ -18,6 +18,8 @@ export const RequestErrorCodes = {
   ROUTE_NOT_FOUND: 'REQUEST.ROUTE_NOT_FOUND',
   /** Any other refusal of the HTTP layer (a 4xx raised by Nest or Fastify with no code of ours). */
   REFUSED: 'REQUEST.REFUSED',
+  /** No database connection within its timeout (overload, or the database away): retry after `Retry-After`. */
+  UNAVAILABLE: 'SERVER.UNAVAILABLE',
   /** A fault of the server; the detail says nothing more on purpose, the log has the stack. */
   INTERNAL_ERROR: 'SERVER.INTERNAL_ERROR',
 } as const;
