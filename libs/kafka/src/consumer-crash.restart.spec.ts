@@ -1,5 +1,6 @@
 import { EventEmitter } from 'node:events';
-import { describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
+import { waitFor } from '@tools/local-stack';
 import type { Consumer, ConsumerRunConfig } from 'kafkajs';
 import { restartAfterCrash } from './consumer-crash.restart.js';
 
@@ -31,12 +32,7 @@ class RecordingConsumer extends EventEmitter {
   }
 }
 
-const until = async (condition: () => boolean) => {
-  for (const deadline = Date.now() + 2000; !condition();) {
-    if (Date.now() > deadline) throw new Error('condition not met within 2 s');
-    await new Promise((resolve) => setTimeout(resolve, 5));
-  }
-};
+const until = (condition: () => boolean) => waitFor(condition, { timeoutMs: 2000, intervalMs: 5, description: 'the restart calls' });
 
 function supervise(consumer: RecordingConsumer, closing = () => false) {
   const lines: string[] = [];
@@ -49,6 +45,10 @@ function supervise(consumer: RecordingConsumer, closing = () => false) {
 }
 
 describe('restartAfterCrash', () => {
+  afterEach(() => {
+    jest.useRealTimers();
+  });
+
   it('when kafkajs gives up on a crashed consumer (restart: false), then it is reconnected and run again with the same options', async () => {
     const consumer = new RecordingConsumer();
     const lines = supervise(consumer);
@@ -68,13 +68,16 @@ describe('restartAfterCrash', () => {
   });
 
   it('when kafkajs restarts the consumer itself, or the owner is closing it, then nothing is done', async () => {
+    // Fake timers: "nothing happens" is then "no restart was scheduled, and running every timer calls nothing", not a wait.
+    jest.useFakeTimers();
     const restarting = new RecordingConsumer();
     supervise(restarting);
     restarting.crash(true);
     const closing = new RecordingConsumer();
     supervise(closing, () => true);
     closing.crash(false);
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(jest.getTimerCount()).toBe(0);
+    await jest.runAllTimersAsync();
     expect(restarting.calls).toEqual([]);
     expect(closing.calls).toEqual([]);
   });
