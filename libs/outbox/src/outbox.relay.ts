@@ -62,6 +62,10 @@ const SELECT_DUE_ROWS = `
   ORDER BY o.seq
   LIMIT $1`;
 
+/** What marking acknowledged rows writes; `$n` holds their ids. One text for both statements that mark. */
+const markPublished = (ids: string) =>
+  `UPDATE outbox_messages SET published_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = ANY(${ids}::uuid[])`;
+
 /**
  * The mark of the batch Kafka acknowledged last ($3) and the read of the batch to send after the
  * one now in flight, in one statement: one Postgres round trip per batch instead of two (issue 17).
@@ -71,14 +75,10 @@ const SELECT_DUE_ROWS = `
  * rows are all acked, and the rows read are still the next ones in `seq` order.
  */
 const MARK_AND_SELECT_DUE_ROWS = `
-  WITH marked AS (
-    UPDATE outbox_messages SET published_at = now(), attempts = attempts + 1, last_error = NULL
-    WHERE id = ANY($3::uuid[])
-    RETURNING id),
+  WITH marked AS (${markPublished('$3')} RETURNING id),
   ${SELECT_DUE_ROWS.trim().slice('WITH '.length)}`;
 
-const MARK_PUBLISHED =
-  'UPDATE outbox_messages SET published_at = now(), attempts = attempts + 1, last_error = NULL WHERE id = ANY($1::uuid[])';
+const MARK_PUBLISHED = markPublished('$1');
 
 export interface BatchResult {
   /** False when another relay holds the lock. */
