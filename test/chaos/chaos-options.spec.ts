@@ -28,6 +28,9 @@ describe('chaos soak options and seeded choices', () => {
     expect(parseChaosArgs(['--kafka-nodes', '3', '--no-kill-brokers'], 7).minBrokerKills).toBe(0);
     expect(parseChaosArgs(['--kill-brokers'], 7).minBrokerKills).toBe(0);
     expect(() => parseChaosArgs(['--no-kill-brokers', '--min-broker-kills', '3'], 7)).toThrow(/--min-broker-kills needs --kill-brokers/);
+    expect(() => parseChaosArgs(['--kafka-nodes', '3', '--min-broker-kills', '-1'], 7)).toThrow(
+      /--min-broker-kills must be a non-negative integer/,
+    );
   });
 
   it('when flags are unknown or malformed, then every problem is reported at once', () => {

@@ -60,7 +60,8 @@ const NUMERIC_FLAGS = {
 
 /** Parses the command line; every problem is reported at once. */
 export function parseChaosArgs(argv: string[], randomSeed = Math.floor(Math.random() * 2 ** 31)): ChaosOptions {
-  const options: ChaosOptions = { ...DEFAULT_CHAOS_OPTIONS, seed: randomSeed, minBrokerKills: -1 };
+  const options: ChaosOptions = { ...DEFAULT_CHAOS_OPTIONS, seed: randomSeed, minBrokerKills: 0 };
+  const given = new Set<keyof ChaosOptions>();
   const problems: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const flag = argv[i];
@@ -81,13 +82,17 @@ export function parseChaosArgs(argv: string[], randomSeed = Math.floor(Math.rand
     const text = inline ?? argv[++i];
     const value = Number(text);
     if (text === undefined || !Number.isFinite(value)) problems.push(`${name} needs a number, got ${text ?? 'nothing'}`);
-    else options[field] = value;
+    else {
+      options[field] = value;
+      given.add(field);
+    }
   }
   if (!Number.isInteger(options.orders) || options.orders < 1) problems.push('--orders must be a positive integer');
   if (!(options.rate > 0)) problems.push('--rate must be above 0');
   if (!(options.killEveryMs >= 100)) problems.push('--kill-every-ms must be at least 100');
   if (!Number.isInteger(options.minKills) || options.minKills < 0) problems.push('--min-kills must be a non-negative integer');
-  if (options.minBrokerKills === -1) options.minBrokerKills = options.killBrokers && options.kafkaNodes > 1 ? CLUSTER_MIN_BROKER_KILLS : 0;
+  // Its default depends on other flags, so it is settled once they are all read.
+  if (!given.has('minBrokerKills')) options.minBrokerKills = options.killBrokers && options.kafkaNodes > 1 ? CLUSTER_MIN_BROKER_KILLS : 0;
   else if (!Number.isInteger(options.minBrokerKills) || options.minBrokerKills < 0)
     problems.push('--min-broker-kills must be a non-negative integer');
   else if (options.minBrokerKills > 0 && !options.killBrokers) problems.push('--min-broker-kills needs --kill-brokers');
