@@ -35,6 +35,9 @@ export interface DataSourceFactoryOptions {
   ssl?: DatabaseSsl;
 }
 
+/** `read committed`, its space escaped as the startup packet's `options` want it. */
+const READ_COMMITTED = 'read\\ committed';
+
 /**
  * Builds a Postgres DataSource the same way for apps, migration runs and tests.
  *
@@ -60,6 +63,12 @@ export function createDataSource(options: DataSourceFactoryOptions): DataSource 
     ssl: (options.ssl ?? false) as boolean | TlsOptions,
     logging: ['error', 'warn'],
     // Passed by pg to each new connection's startup packet, so they hold from its first statement.
-    extra: { statement_timeout: options.statementTimeoutMs ?? 0, lock_timeout: options.lockTimeoutMs ?? 0 },
+    // The isolation level is pinned here, not left to the server's default_transaction_isolation:
+    // TransactionContext.run() relies on it to open a READ COMMITTED transaction in one statement.
+    extra: {
+      statement_timeout: options.statementTimeoutMs ?? 0,
+      lock_timeout: options.lockTimeoutMs ?? 0,
+      options: `-c default_transaction_isolation=${READ_COMMITTED}`,
+    },
   });
 }

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { DataSource } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
 import { createDataSource } from './data-source.factory.js';
@@ -92,5 +92,46 @@ describe('TransactionContext (real Postgres)', () => {
     );
     expect(seen).toEqual([true, true]);
     expect([await count('a', 5), await count('a', 6)]).toEqual([1, 1]);
+  });
+
+  describe('isolation', () => {
+    /** A second data source whose logger keeps every statement sent, BEGIN and COMMIT included. */
+    let logged: DataSource;
+    let loggedTx: TransactionContext;
+    const statements: string[] = [];
+
+    beforeAll(async () => {
+      // A server whose default is not READ COMMITTED: the pool's own setting must win over it.
+      await dataSource.query(`ALTER DATABASE "${database}" SET default_transaction_isolation = 'serializable'`);
+      const plain = createDataSource({ serverUrl, database, entities: [], migrations: [] });
+      const logger = {
+        logQuery: (query: string) => void statements.push(query),
+        logQueryError() {},
+        logQuerySlow() {},
+        logSchemaBuild() {},
+        logMigration() {},
+        log() {},
+      };
+      logged = await new DataSource({ ...plain.options, logger }).initialize();
+      loggedTx = new TransactionContext(logged);
+    });
+
+    afterAll(async () => {
+      await logged?.destroy();
+      await dataSource.query(`ALTER DATABASE "${database}" RESET default_transaction_isolation`);
+    });
+
+    const levelInside = (isolation?: 'SERIALIZABLE') =>
+      loggedTx.run(async (manager) => (await manager.query('SHOW transaction_isolation'))[0].transaction_isolation, isolation);
+
+    it('when no level is named, then the transaction is READ COMMITTED and opens with one statement, whatever the server default', async () => {
+      statements.length = 0;
+      expect(await levelInside()).toBe('read committed');
+      expect(statements).toEqual(['START TRANSACTION', 'SHOW transaction_isolation', 'COMMIT']);
+    });
+
+    it('when a level is named, then the transaction runs at that level', async () => {
+      expect(await levelInside('SERIALIZABLE')).toBe('serializable');
+    });
   });
 });
