@@ -5,6 +5,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { IsString, MaxLength } from 'class-validator';
 import pg from 'pg';
+import { DataSource } from 'typeorm';
 import { AuthModule, authEnv } from '@app/auth';
 import { loadConfig } from '@app/config';
 import { createDataSource, databaseUrl, DatabaseModule, migrateDatabase } from '@app/database';
@@ -43,6 +44,21 @@ class ThingsController {
   }
 }
 
+/** Every statement the app's data source sends touching the key table, as TypeORM logs it. */
+const keyStatements: string[] = [];
+const statementLog = {
+  logQuery: (query: string) => {
+    if (query.includes('idempotency_keys')) keyStatements.push(query.replace(/\s+/g, ' ').trim().split(' ', 1)[0]);
+  },
+  logQueryError() {},
+  logQuerySlow() {},
+  logSchemaBuild() {},
+  logMigration() {},
+  log() {},
+};
+const withLogger = (options: Parameters<typeof createDataSource>[0]) =>
+  new DataSource({ ...createDataSource(options).options, logger: statementLog });
+
 describe('IdempotencyInterceptor bounds (real HTTP app, real Postgres)', () => {
   let database: string;
   let app: NestFastifyApplication;
@@ -64,7 +80,7 @@ describe('IdempotencyInterceptor bounds (real HTTP app, real Postgres)', () => {
   beforeAll(async () => {
     database = await createTestDatabase(serverUrl, 'idempotency_bounds');
     const dataSource = () =>
-      createDataSource({
+      withLogger({
         serverUrl,
         database,
         entities: [IdempotencyKey],
@@ -142,5 +158,24 @@ describe('IdempotencyInterceptor bounds (real HTTP app, real Postgres)', () => {
     const replay = await post(key, { name: 'b' });
     expect({ status: replay.status, id: replay.body.id }).toEqual({ status: 201, id });
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
+  });
+
+  it('when a request executes, then its key is stored with its answer in one INSERT; when it is repeated, then one read replays it', async () => {
+    const key = uniqueName('one-statement');
+    keyStatements.length = 0;
+    const first = await post(key, { name: 'c' });
+    expect(first.status).toBe(201);
+    // Not a claim and then an update of the same row: one statement per idempotent request.
+    expect(keyStatements).toEqual(['INSERT']);
+
+    keyStatements.length = 0;
+    const replay = await post(key, { name: 'c' });
+    expect({ status: replay.status, id: replay.body.id, replayed: replay.headers.get('idempotent-replayed') }).toEqual({
+      status: 201,
+      id: first.body.id,
+      replayed: 'true',
+    });
+    expect(keyStatements).toEqual(['INSERT', 'SELECT']);
+    expect(await storedKeys(key)).toBe(1);
   });
 });

@@ -108,7 +108,7 @@ describe('POST /orders atomicity (real HTTP app, real Postgres)', () => {
 
   it('when storing the idempotent response fails after the order was written, then the order and its event roll back with it', async () => {
     const before = await count();
-    // The claim inserts 'null'; storing the real response afterwards is what violates this check.
+    // The key is stored with the response, after the order and its event: any real response violates this check.
     await breakTable('idempotency_keys', "response_body::text = 'null'");
 
     expect((await post({ 'Idempotency-Key': uniqueName('atomicity-key') })).status).toBeGreaterThanOrEqual(500);
