@@ -32,6 +32,7 @@ export function createInventoryDataSource(config: DatabaseConfig) {
     connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
     lockTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
+    preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
     ssl: databaseSsl(config),
     entities: inventoryEntities,
     migrations: inventoryMigrations,

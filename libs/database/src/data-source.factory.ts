@@ -3,6 +3,7 @@ import pg from 'pg';
 import { DataSource, type MixedList, type EntitySchema } from 'typeorm';
 import { databaseUrl } from './database-url.js';
 import type { DatabaseSsl } from './database-ssl.js';
+import { PreparingClient } from './preparing-client.js';
 
 export interface DataSourceFactoryOptions {
   serverUrl: string;
@@ -33,6 +34,11 @@ export interface DataSourceFactoryOptions {
   lockTimeoutMs?: number;
   /** pg's `ssl` of every connection, from `databaseSsl(config)`; default false (plaintext). */
   ssl?: DatabaseSsl;
+  /**
+   * Parameterised statements as named prepared statements ({@link PreparingClient}); default true.
+   * Off for a pooler in transaction mode that cannot follow them.
+   */
+  preparedStatements?: boolean;
 }
 
 /** `read committed`, its space escaped as the startup packet's `options` want it. */
@@ -69,6 +75,8 @@ export function createDataSource(options: DataSourceFactoryOptions): DataSource 
       statement_timeout: options.statementTimeoutMs ?? 0,
       lock_timeout: options.lockTimeoutMs ?? 0,
       options: `-c default_transaction_isolation=${READ_COMMITTED}`,
+      // pg-pool builds its connections with this class.
+      ...(options.preparedStatements === false ? {} : { Client: PreparingClient }),
     },
   });
 }

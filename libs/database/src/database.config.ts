@@ -45,6 +45,11 @@ export function databaseEnv(defaultName: string) {
       description: "PEM file of the CA that signed the server's certificate, for verify-ca and verify-full; empty: the system's CAs",
       default: '',
     }),
+    DATABASE_PREPARED_STATEMENTS: env.boolean({
+      description:
+        'Send parameterised statements as named prepared statements: Postgres parses each text once per connection, about half its CPU per statement on the hot paths. Set false behind a pooler in transaction mode that cannot follow them (PgBouncer before 1.21)',
+      default: true,
+    }),
     DATABASE_LOCK_TIMEOUT_MS: env.integer({
       description:
         'Postgres lock_timeout of every pool connection: waiting longer for a row or table lock fails the statement (0 = none); the caller retries, instead of queueing behind a stuck transaction',
@@ -61,7 +66,8 @@ type DatabaseTimeouts =
   | 'DATABASE_STATEMENT_TIMEOUT_MS'
   | 'DATABASE_LOCK_TIMEOUT_MS'
   | 'DATABASE_SSL_MODE'
-  | 'DATABASE_SSL_CA_FILE';
+  | 'DATABASE_SSL_CA_FILE'
+  | 'DATABASE_PREPARED_STATEMENTS';
 
-/** What {@link databaseEnv} yields; the timeouts default to none and TLS to off here, the apps always pass theirs. */
+/** What {@link databaseEnv} yields; the timeouts default to none, TLS to off and prepared statements to on here, the apps always pass theirs. */
 export type DatabaseConfig = Omit<DatabaseEnv, DatabaseTimeouts> & Partial<Pick<DatabaseEnv, DatabaseTimeouts>>;
