@@ -2,6 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { createRemoteJWKSet, errors, jwtVerify } from 'jose';
 import type { AuthConfig } from './auth.config.js';
 import { type Principal, principalOf } from './principal.js';
+import { VerifiedTokenCache } from './verified-token-cache.js';
 
 /** Injection token of the validated auth configuration. */
 export const AUTH_CONFIG = Symbol('AUTH_CONFIG');
@@ -17,10 +18,13 @@ export class TokenRejectedError extends Error {}
  * `iss`, `aud`, `exp`/`nbf` (with `AUTH_CLOCK_TOLERANCE_S`), and a `sub`. The key set is fetched
  * on first use and cached by `createRemoteJWKSet`; a token signed by a key not in the cache
  * triggers one refetch (at most every 30 s), which is how the provider's key rotation reaches us.
+ * A token verified once is answered from {@link VerifiedTokenCache} until it expires, for a minute
+ * at most.
  */
 @Injectable()
 export class TokenVerifier {
   private readonly keys: ReturnType<typeof createRemoteJWKSet>;
+  private readonly verified = new VerifiedTokenCache();
 
   constructor(@Inject(AUTH_CONFIG) private readonly config: AuthConfig) {
     this.keys = createRemoteJWKSet(new URL(config.AUTH_JWKS_URL), { timeoutDuration: 5000, cooldownDuration: 30_000 });
@@ -28,6 +32,8 @@ export class TokenVerifier {
 
   /** The principal of `token`, or a {@link TokenRejectedError} saying why not. */
   async verify(token: string): Promise<Principal> {
+    const known = this.verified.get(token);
+    if (known !== undefined) return known;
     try {
       const { payload } = await jwtVerify(token, this.keys, {
         issuer: this.config.AUTH_ISSUER,
@@ -36,7 +42,10 @@ export class TokenVerifier {
         clockTolerance: this.config.AUTH_CLOCK_TOLERANCE_S,
         requiredClaims: ['sub', 'exp'],
       });
-      return principalOf(payload);
+      const principal = principalOf(payload);
+      // requiredClaims makes `exp` present.
+      this.verified.remember(token, principal, payload.exp! * 1000);
+      return principal;
     } catch (error) {
       if (error instanceof errors.JOSEError) throw new TokenRejectedError(describe(error));
       throw error;
