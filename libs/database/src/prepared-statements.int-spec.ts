@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { DataSource } from 'typeorm';
+import type { DataSource, QueryRunner } from 'typeorm';
 import { testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
 import { createDataSource } from './data-source.factory.js';
@@ -7,7 +7,9 @@ import { createDataSource } from './data-source.factory.js';
 /**
  * Issue 17: parameterised statements go to Postgres as named prepared statements, parsed once per
  * connection, unless `DATABASE_PREPARED_STATEMENTS=false` (a pooler that cannot follow them). Read
- * from the server's own `pg_prepared_statements` of the connection that ran them. Real Postgres.
+ * from the server's own `pg_prepared_statements` of the connection that ran them. A transaction's
+ * BEGIN travels with its first prepared statement: round trips are counted by the server's
+ * ReadyForQuery messages on the connection. Real Postgres.
  */
 const { serverUrl } = testInfrastructure();
 const LOOKUP = 'SELECT name FROM things WHERE id = $1';
@@ -37,7 +39,9 @@ describe('data source prepared statements (real Postgres)', () => {
   beforeAll(async () => {
     database = await createTestDatabase(serverUrl, 'db_prepared');
     const setup = await dataSourceWith(false);
-    await setup.query("CREATE TABLE things (id int PRIMARY KEY, name text NOT NULL); INSERT INTO things VALUES (1, 'one'), (2, 'two')");
+    await setup.query(
+      "CREATE TABLE things (id int PRIMARY KEY, name text NOT NULL); INSERT INTO things VALUES (1, 'one'), (2, 'two'); CREATE TABLE notes (body text)",
+    );
   });
 
   afterAll(async () => {
@@ -63,5 +67,65 @@ describe('data source prepared statements (real Postgres)', () => {
     const dataSource = await dataSourceWith(false);
     expect(await dataSource.query(LOOKUP, [1])).toEqual([{ name: 'one' }]);
     expect(await preparedTexts(dataSource)).toEqual([]);
+  });
+
+  describe('BEGIN with the first statement', () => {
+    const ADD = 'INSERT INTO notes (body) VALUES ($1)';
+    let dataSource: DataSource;
+    let runner: QueryRunner;
+    let roundTrips = 0;
+
+    beforeAll(async () => {
+      dataSource = await dataSourceWith();
+      runner = dataSource.createQueryRunner();
+      const client = (await runner.connect()) as { connection: { on(event: string, listener: () => void): void } };
+      client.connection.on('readyForQuery', () => (roundTrips += 1));
+    });
+
+    afterAll(() => runner?.release());
+
+    /** Round trips and the outcome of one transaction on the runner's connection. */
+    const transaction = async (work: () => Promise<unknown>, end: 'commit' | 'rollback' = 'commit') => {
+      roundTrips = 0;
+      await runner.startTransaction();
+      try {
+        await work();
+      } finally {
+        await (end === 'commit' ? runner.commitTransaction() : runner.rollbackTransaction());
+      }
+      return roundTrips;
+    };
+    const notes = async (body: string) => Number((await runner.query('SELECT count(*) AS n FROM notes WHERE body = $1', [body]))[0].n);
+
+    it('when the first statement is already prepared, then BEGIN travels with it: one round trip less, and it runs inside the transaction', async () => {
+      const first = await transaction(() => runner.query(ADD, ['first']));
+      const second = await transaction(() => runner.query(ADD, ['second']));
+      expect({ first, second }).toEqual({ first: 3, second: 2 });
+
+      await transaction(() => runner.query(ADD, ['rolled back']), 'rollback');
+      expect([await notes('first'), await notes('second'), await notes('rolled back')]).toEqual([1, 1, 0]);
+    });
+
+    it('when the statement that carries BEGIN fails, then the transaction is aborted, rolls back, and the connection goes on', async () => {
+      await runner.query('SELECT name FROM things WHERE id = $1::int', [1]);
+      await expect(
+        transaction(async () => {
+          await runner.query(ADD, ['before the failure']);
+          await runner.query('SELECT name FROM things WHERE id = $1::int', ['not a number']);
+        }, 'rollback'),
+      ).rejects.toMatchObject({ code: '22P02' });
+      await expect(
+        transaction(() => runner.query('SELECT name FROM things WHERE id = $1::int', ['still not a number']), 'rollback'),
+      ).rejects.toMatchObject({ code: '22P02' });
+      expect(await notes('before the failure')).toBe(0);
+      expect(await transaction(() => runner.query(ADD, ['after']))).toBe(2);
+      expect(await notes('after')).toBe(1);
+    });
+
+    it('when the first statement has no parameters, then BEGIN goes first on its own and the statement is inside the transaction', async () => {
+      const trips = await transaction(() => runner.query("INSERT INTO notes (body) VALUES ('plain')"), 'rollback');
+      expect(trips).toBe(3);
+      expect(await notes('plain')).toBe(0);
+    });
   });
 });
