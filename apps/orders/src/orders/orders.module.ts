@@ -6,11 +6,10 @@ import { CancelOrderService } from './cancel-order/cancel-order.service.js';
 import { GetOrderController } from './get-order/get-order.controller.js';
 import { PlaceOrderController } from './place-order/place-order.controller.js';
 import { PlaceOrderService } from './place-order/place-order.service.js';
-import { PriceList } from '../products/price-list.js';
 
 @Module({
   imports: [IdempotencyModule, OutboxModule.forFeature()],
   controllers: [PlaceOrderController, GetOrderController, CancelOrderController],
-  providers: [PlaceOrderService, CancelOrderService, PriceList],
+  providers: [PlaceOrderService, CancelOrderService],
 })
 export class OrdersModule {}

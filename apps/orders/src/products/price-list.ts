@@ -9,22 +9,12 @@ export interface ProductPrice {
 }
 
 /**
- * Orders' price list (`products`): the only source of a line's price. Read inside the order's
- * transaction, so the prices an order is written with are the ones committed when it was placed.
+ * Orders' price list (`products`): the only source of a line's price. Written here (the seed, an
+ * operator); read by `PlaceOrderService`, inside the order's own statement.
  */
 @Injectable()
 export class PriceList {
   constructor(private readonly tx: TransactionContext) {}
-
-  /** Unit prices in cents of those of `skus` that are on the list; an unknown SKU is absent from the map. */
-  async pricesOf(skus: readonly string[]): Promise<Map<string, number>> {
-    const manager = this.tx.requireManager('Pricing an order');
-    const rows: { sku: string; unit_price_cents: string }[] = await manager.query(
-      'SELECT sku, unit_price_cents FROM products WHERE sku = ANY($1::text[])',
-      [[...new Set(skus)]],
-    );
-    return new Map(rows.map((row) => [row.sku, Number(row.unit_price_cents)]));
-  }
 
   /** Sets (or adds) the price of each product, in one transaction. */
   async setPrices(prices: readonly ProductPrice[]): Promise<void> {
