@@ -72,6 +72,8 @@ class BeginFirstQuery extends Query {
  *   the backend, and they were a third of the apps' CPU in a profile at 150 orders/s. What the
  *   transaction means does not change: BEGIN still runs first, and a statement that is not a
  *   prepared one (or COMMIT) sends the held BEGIN on its own, and waits for it, before itself.
+ *   TypeORM ends every transaction it starts (commit or rollback) before it releases the
+ *   connection, so a held BEGIN never outlives its transaction.
  *
  * What it gives up: a pooler in transaction mode that cannot follow prepared statements across
  * server connections (PgBouncer before 1.21) needs `DATABASE_PREPARED_STATEMENTS=false`, which

@@ -41,6 +41,8 @@ export class IdempotencyStore {
     status: number,
     effect: () => Promise<T>,
   ): Promise<IdempotentOutcome<T>> {
+    // Joined to a caller's transaction, a replay could not roll the effect back: it would commit with the caller's.
+    if (this.tx.isActive) throw new Error('IdempotencyStore.execute() opens its own transaction; it must not run inside another');
     try {
       const body = await this.tx.run(async (manager) => {
         const result = await effect();
