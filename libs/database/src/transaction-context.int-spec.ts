@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
-import { testInfrastructure } from '@test/fixtures';
+import { StatementCounter, testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
 import { createDataSource } from './data-source.factory.js';
 import { NoActiveTransactionError, TransactionContext } from './transaction-context.js';
@@ -98,21 +98,13 @@ describe('TransactionContext (real Postgres)', () => {
     /** A second data source whose logger keeps every statement sent, BEGIN and COMMIT included. */
     let logged: DataSource;
     let loggedTx: TransactionContext;
-    const statements: string[] = [];
+    const counter = new StatementCounter();
 
     beforeAll(async () => {
       // A server whose default is not READ COMMITTED: the pool's own setting must win over it.
       await dataSource.query(`ALTER DATABASE "${database}" SET default_transaction_isolation = 'serializable'`);
       const plain = createDataSource({ serverUrl, database, entities: [], migrations: [] });
-      const logger = {
-        logQuery: (query: string) => void statements.push(query),
-        logQueryError() {},
-        logQuerySlow() {},
-        logSchemaBuild() {},
-        logMigration() {},
-        log() {},
-      };
-      logged = await new DataSource({ ...plain.options, logger }).initialize();
+      logged = await new DataSource({ ...plain.options, logger: counter }).initialize();
       loggedTx = new TransactionContext(logged);
     });
 
@@ -125,9 +117,9 @@ describe('TransactionContext (real Postgres)', () => {
       loggedTx.run(async (manager) => (await manager.query('SHOW transaction_isolation'))[0].transaction_isolation, isolation);
 
     it('when no level is named, then the transaction is READ COMMITTED and opens with one statement, whatever the server default', async () => {
-      statements.length = 0;
+      counter.texts = [];
       expect(await levelInside()).toBe('read committed');
-      expect(statements).toEqual(['START TRANSACTION', 'SHOW transaction_isolation', 'COMMIT']);
+      expect(counter.texts).toEqual(['START TRANSACTION', 'SHOW transaction_isolation', 'COMMIT']);
     });
 
     it('when a level is named, then the transaction runs at that level', async () => {

@@ -11,7 +11,7 @@ import { loadConfig } from '@app/config';
 import { createDataSource, databaseUrl, DatabaseModule, migrateDatabase } from '@app/database';
 import { armFailpoints } from '@app/failpoints';
 import { configureHttpApp } from '@app/http';
-import { customerToken, testAuthEnv, testInfrastructure } from '@test/fixtures';
+import { customerToken, StatementCounter, testAuthEnv, testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase, queryTestDatabase, requestJson, uniqueName } from '@tools/local-stack';
 import { AddIdempotencyKeysCreatedAtIndex1764460800400 } from './add-idempotency-keys-created-at-index.migration.js';
 import { CreateIdempotencyKeys1764460800000 } from './create-idempotency-keys.migration.js';
@@ -44,20 +44,12 @@ class ThingsController {
   }
 }
 
-/** Every statement the app's data source sends touching the key table, as TypeORM logs it. */
-const keyStatements: string[] = [];
-const statementLog = {
-  logQuery: (query: string) => {
-    if (query.includes('idempotency_keys')) keyStatements.push(query.replace(/\s+/g, ' ').trim().split(' ', 1)[0]);
-  },
-  logQueryError() {},
-  logQuerySlow() {},
-  logSchemaBuild() {},
-  logMigration() {},
-  log() {},
-};
+/** Every statement the app's data source sends. */
+const counter = new StatementCounter();
+/** The verbs of those that touch the key table, in order. */
+const keyStatements = () => counter.texts.filter((text) => text.includes('idempotency_keys')).map((text) => text.split(' ', 1)[0]);
 const withLogger = (options: Parameters<typeof createDataSource>[0]) =>
-  new DataSource({ ...createDataSource(options).options, logger: statementLog });
+  new DataSource({ ...createDataSource(options).options, logger: counter });
 
 describe('IdempotencyInterceptor bounds (real HTTP app, real Postgres)', () => {
   let database: string;
@@ -162,20 +154,20 @@ describe('IdempotencyInterceptor bounds (real HTTP app, real Postgres)', () => {
 
   it('when a request executes, then its key is stored with its answer in one INSERT; when it is repeated, then one read replays it', async () => {
     const key = uniqueName('one-statement');
-    keyStatements.length = 0;
+    counter.texts = [];
     const first = await post(key, { name: 'c' });
     expect(first.status).toBe(201);
     // Not a claim and then an update of the same row: one statement per idempotent request.
-    expect(keyStatements).toEqual(['INSERT']);
+    expect(keyStatements()).toEqual(['INSERT']);
 
-    keyStatements.length = 0;
+    counter.texts = [];
     const replay = await post(key, { name: 'c' });
     expect({ status: replay.status, id: replay.body.id, replayed: replay.headers.get('idempotent-replayed') }).toEqual({
       status: 201,
       id: first.body.id,
       replayed: 'true',
     });
-    expect(keyStatements).toEqual(['INSERT', 'SELECT']);
+    expect(keyStatements()).toEqual(['INSERT', 'SELECT']);
     expect(await storedKeys(key)).toBe(1);
   });
 });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Registry } from 'prom-client';
-import { DataSource, type Logger } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { loadConfig } from '@app/config';
 import type { StockRejected, StockReleased, StockReserved } from '@app/contracts';
 import { migrateDatabase, TransactionContext } from '@app/database';
@@ -16,7 +16,7 @@ import {
   type RawInboxMessage,
 } from '@app/inbox';
 import { createKafka } from '@app/kafka';
-import { testInfrastructure } from '@test/fixtures';
+import { StatementCounter, testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
 import { ordersConsumes } from '../orders.consumes.js';
 import { createOrdersDataSource } from '../orders.data-source.js';
@@ -33,19 +33,6 @@ import { ReservationResultsHandler } from './reservation-results.handler.js';
 const { serverUrl, brokers } = testInfrastructure();
 const MAX_ATTEMPTS = 2;
 const SEEDED_AT = '2000-01-01T00:00:00.000Z';
-
-/** Counts every statement sent; `texts` keeps them, so a failing count shows what ran. */
-class StatementCounter implements Logger {
-  texts: string[] = [];
-  logQuery(query: string): void {
-    this.texts.push(query.replace(/\s+/g, ' ').trim().slice(0, 80));
-  }
-  logQueryError(): void {}
-  logQuerySlow(): void {}
-  logSchemaBuild(): void {}
-  logMigration(): void {}
-  log(): void {}
-}
 
 /** Keeps the dead letters instead of publishing them. */
 class KeptDeadLetters extends DeadLetterPublisher {

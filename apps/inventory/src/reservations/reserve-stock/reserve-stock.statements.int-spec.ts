@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Registry } from 'prom-client';
-import { DataSource, type Logger } from 'typeorm';
+import { DataSource } from 'typeorm';
 import { loadConfig } from '@app/config';
 import { CommandWriter } from '@app/commands';
 import type { OrderCreated } from '@app/contracts';
@@ -10,7 +10,7 @@ import { Headers } from '@app/envelope';
 import { DeadLetterPublisher, type InboxBatch, InboxConsumer, inboxEnv, InboxMetrics, type RawInboxMessage } from '@app/inbox';
 import { createKafka } from '@app/kafka';
 import { OutboxWriter } from '@app/outbox';
-import { orderCreatedPayload, testInfrastructure } from '@test/fixtures';
+import { orderCreatedPayload, StatementCounter, testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase, uniqueSku } from '@tools/local-stack';
 import { inventoryConsumes } from '../../inventory.consumes.js';
 import { createInventoryDataSource } from '../../inventory.data-source.js';
@@ -27,19 +27,6 @@ import { ReserveStockService } from './reserve-stock.service.js';
  * sends (BEGIN and COMMIT included). Kafka is not touched: nothing here is dead-lettered.
  */
 const { serverUrl, brokers } = testInfrastructure();
-
-/** Counts every statement sent; `texts` keeps them, so a failing count shows what ran. */
-class StatementCounter implements Logger {
-  texts: string[] = [];
-  logQuery(query: string): void {
-    this.texts.push(query.replace(/\s+/g, ' ').trim().slice(0, 80));
-  }
-  logQueryError(): void {}
-  logQuerySlow(): void {}
-  logSchemaBuild(): void {}
-  logMigration(): void {}
-  log(): void {}
-}
 
 describe('inventory reserving a batch of orders (real Postgres): statements per batch', () => {
   const counter = new StatementCounter();
