@@ -1,4 +1,5 @@
 import { Kafka, logLevel, type Producer, type RetryOptions } from 'kafkajs';
+import { stickyPartitioner } from './acknowledged-send.js';
 import { registerCappedGzip } from './capped-gzip.codec.js';
 import type { KafkaConfig } from './kafka.config.js';
 import { kafkaSecurity, type KafkaSecurity, kafkaSecurityFromEnvironment } from './kafka-security.config.js';
@@ -70,6 +71,8 @@ export interface IdempotentProducerOptions {
  * - every send passes `acks: ACKS_ALL` (kafkajs takes acks per send, not per producer).
  * - `allowAutoTopicCreation: false`: a typo in a topic name fails instead of creating a topic
  *   with the broker's defaults; the apps create their topics at start-up (`ensureTopics`).
+ * - the {@link stickyPartitioner}: what `sendBatchAcknowledged` needs to see which partitions a
+ *   batch went to; a batch over several partitions must be sent with it (kafkajs#1303).
  *
  * A failed send leaves kafkajs's idempotent sequence numbers rolled back even when the broker
  * kept the records (kafkajs#598: OUT_OF_ORDER_SEQUENCE_NUMBER, or a silent "duplicate" ack for
@@ -77,5 +80,11 @@ export interface IdempotentProducerOptions {
  * new one (a new producer id), as the relay and the dead-letter publisher do.
  */
 export function createIdempotentProducer(kafka: Kafka, options: IdempotentProducerOptions = {}): Producer {
-  return kafka.producer({ idempotent: true, maxInFlightRequests: 1, allowAutoTopicCreation: false, retry: options.retry });
+  return kafka.producer({
+    idempotent: true,
+    maxInFlightRequests: 1,
+    allowAutoTopicCreation: false,
+    createPartitioner: stickyPartitioner,
+    retry: options.retry,
+  });
 }

@@ -1,18 +1,31 @@
 import { describe, expect, it } from '@jest/globals';
-import { type Kafka, Partitioners, type PartitionMetadata, type ProducerBatch } from 'kafkajs';
+import { type Kafka, Partitioners, type PartitionMetadata, type ProducerBatch, type ProducerConfig, type RecordMetadata } from 'kafkajs';
 import { loadConfig } from '@app/config';
 import { messageSigning, signatureProblem } from '@app/envelope';
 import type { OutboxMessage } from './outbox-message.entity.js';
 import { outboxEnv } from './outbox.config.js';
 import { OutboxPublisher } from './outbox.publisher.js';
+import { isPartitionUnavailable } from './partition-unavailable.js';
 
-/** A kafkajs producer stand-in: records what it was asked to send and fails when told to. */
+/**
+ * A kafkajs producer stand-in: records what it was asked to send and fails when told to. Like
+ * kafkajs, it places each message with the partitioner it was built with (three partitions) and
+ * acknowledges every partition it was sent.
+ */
 class FakeProducer {
   readonly events = { DISCONNECT: 'producer.disconnect' };
   readonly sent: ProducerBatch[] = [];
   disconnected = false;
+  private readonly partition: ReturnType<NonNullable<ProducerConfig['createPartitioner']>>;
 
-  constructor(private readonly failWith: (batch: ProducerBatch) => Error | undefined) {}
+  constructor(
+    private readonly failWith: (batch: ProducerBatch) => Error | undefined,
+    config: ProducerConfig,
+    /** The partition this send reports sent without acknowledging it, as kafkajs#1303 does. */
+    private readonly leaveOut: (send: number) => number | undefined = () => undefined,
+  ) {
+    this.partition = (config.createPartitioner ?? Partitioners.DefaultPartitioner)();
+  }
 
   on(): void {}
 
@@ -22,15 +35,28 @@ class FakeProducer {
     this.disconnected = true;
   }
 
-  async sendBatch(batch: ProducerBatch): Promise<unknown[]> {
+  async sendBatch(batch: ProducerBatch): Promise<RecordMetadata[]> {
     const error = this.failWith(batch);
     if (error) throw error;
     this.sent.push(batch);
-    return [];
+    const left = this.leaveOut(this.sent.length);
+    const partitionMetadata = [0, 1, 2].map((partitionId) => ({ partitionId, leader: 1 })) as unknown as PartitionMetadata[];
+    const acks = new Map<string, RecordMetadata>();
+    for (const { topic, messages } of batch.topicMessages ?? []) {
+      for (const message of messages) {
+        const partition = this.partition({ topic, partitionMetadata, message });
+        if (partition !== left) acks.set(`${partition}@${topic}`, { topicName: topic, partition, errorCode: 0 });
+      }
+    }
+    return [...acks.values()];
   }
 }
 
-function fakeKafka(failWith: (batch: ProducerBatch, producerIndex: number) => Error | undefined, partitionLeaders?: number[]) {
+function fakeKafka(
+  failWith: (batch: ProducerBatch, producerIndex: number) => Error | undefined,
+  partitionLeaders?: number[],
+  leaveOut?: (send: number) => number | undefined,
+) {
   const producers: FakeProducer[] = [];
   const kafka = {
     // Only when the test gives partition leaders: without admin the publisher cannot read metadata.
@@ -43,9 +69,9 @@ function fakeKafka(failWith: (batch: ProducerBatch, producerIndex: number) => Er
         }),
       }),
     }),
-    producer: () => {
+    producer: (config: ProducerConfig) => {
       const index = producers.length;
-      const producer = new FakeProducer((batch) => failWith(batch, index));
+      const producer = new FakeProducer((batch) => failWith(batch, index), config, leaveOut);
       producers.push(producer);
       return producer;
     },
@@ -129,6 +155,31 @@ describe('OutboxPublisher', () => {
     expect(retried.published.map(({ id }) => id)).toEqual(['m1', 'm2']);
     expect(producers).toHaveLength(2);
     expect(producers[1].sent.flatMap(keysOf)).toEqual(['m1', 'm2']);
+  });
+
+  // kafkajs#1303: a retry after a leader moved can skip a partition and still resolve.
+  it('when a send resolves without acknowledging one partition, then that partition is sent again on the same producer and every row is published', async () => {
+    const aggregates = Array.from({ length: 12 }, (_, n) => `order-${n}`);
+    const { kafka, producers } = fakeKafka(() => undefined, undefined, (send) => (send === 1 ? 1 : undefined));
+    const rows = aggregates.map((aggregateId) => row(`m-${aggregateId}`, aggregateId));
+    const outcome = await new OutboxPublisher(kafka).publish(rows);
+    expect(outcome).toEqual({ published: rows, failed: [] });
+    expect(producers).toHaveLength(1);
+    const left = aggregates.filter((id) => partitionOf(id) === 1).map((id) => `m-${id}`);
+    expect(left.length).toBeGreaterThan(0);
+    expect(producers[0].sent.map(keysOf)).toEqual([rows.map(({ id }) => id), left]);
+  });
+
+  it('when a partition is never acknowledged, then only its rows fail, as a partition that is unavailable, and the producer is retired', async () => {
+    const aggregates = Array.from({ length: 12 }, (_, n) => `order-${n}`);
+    const { kafka, producers } = fakeKafka(() => undefined, [1, 1, 1], () => 1);
+    const rows = aggregates.map((aggregateId) => row(`m-${aggregateId}`, aggregateId));
+    const outcome = await new OutboxPublisher(kafka).publish(rows);
+    const bad = aggregates.filter((id) => partitionOf(id) === 1);
+    expect(outcome.failed.map(({ row: { aggregateId } }) => aggregateId).sort()).toEqual(bad.sort());
+    expect(outcome.failed.every(({ error }) => isPartitionUnavailable(error))).toBe(true);
+    expect(outcome.published.map(({ aggregateId }) => aggregateId).sort()).toEqual(aggregates.filter((id) => !bad.includes(id)).sort());
+    expect(producers[0].disconnected).toBe(true);
   });
 
   it('when the broker is unreachable, then the whole batch fails at once without row-by-row retries', async () => {

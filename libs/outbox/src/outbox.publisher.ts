@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { type Admin, Kafka, type Message, Partitioners, type PartitionMetadata, type Producer } from 'kafkajs';
 import { messageSigning, signatureHeaders, type SigningKey } from '@app/envelope';
-import { ACKS_ALL, createIdempotentProducer } from '@app/kafka';
+import { ACKS_ALL, createIdempotentProducer, sendBatchAcknowledged } from '@app/kafka';
 import { isBrokerUnavailable } from './broker-unavailable.js';
 import type { OutboxMessage } from './outbox-message.entity.js';
 import { OUTBOX_CONFIG, type OutboxConfig } from './outbox.config.js';
@@ -90,7 +90,8 @@ export class OutboxPublisher {
       await deadline.race(
         (async () => {
           const producer = await this.connected();
-          await producer.sendBatch({ acks: ACKS_ALL, topicMessages: groupByTopic(rows, this.signWith) });
+          // Not producer.sendBatch: it can report a partition sent that it never sent (kafkajs#1303).
+          await sendBatchAcknowledged(producer, { acks: ACKS_ALL, topicMessages: groupByTopic(rows, this.signWith) });
         })(),
       );
     } catch (error) {

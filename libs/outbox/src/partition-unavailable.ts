@@ -1,3 +1,5 @@
+import { PartitionsNotAcknowledged } from '@app/kafka';
+
 /**
  * Kafka error types that condemn a whole partition (its leader is missing, moving or short of
  * replicas), not one message: every row of that partition would fail the same way, so isolating
@@ -21,6 +23,8 @@ export function isPartitionUnavailable(error: unknown): boolean {
     current;
   ) {
     if (current.type && PARTITION_WIDE_TYPES.has(current.type)) return true;
+    // A partition kafkajs left unsent while its leader moved (sendBatchAcknowledged, @app/kafka).
+    if (current instanceof PartitionsNotAcknowledged) return true;
     // kafkajs' own check when the metadata names no leader (cluster.findLeaderForPartitions).
     if (current.name === 'KafkaJSError' && current.message === 'Invalid partition metadata') return true;
     current = (current.cause ?? current.originalError) as typeof current;
