@@ -75,7 +75,9 @@ describe('a batch sent while a leader has moved to a broker that already answere
     const p = [...before].find(([partition, leader]) => leader === a && after.get(partition) === a)?.[0];
     expect({ q, a, p: p !== undefined }).toEqual({ q, a, p: true });
 
-    const batch = (label: string) => [{ topic, messages: [p!, q].map((partition) => ({ partition, key: label, value: `${label}-${partition}` })) }];
+    const batch = (label: string) => [
+      { topic, messages: [p!, q].map((partition) => ({ partition, key: label, value: `${label}-${partition}` })) },
+    ];
     const plainAcks = await plain.sendBatch({ acks: ACKS_ALL, topicMessages: batch('plain') });
     const checkedAcks = await sendBatchAcknowledged(acknowledged, { acks: ACKS_ALL, topicMessages: batch('checked') });
 
@@ -85,7 +87,8 @@ describe('a batch sent while a leader has moved to a broker that already answere
       { brokers: cluster!.brokers, topic, from: Object.fromEntries(Object.keys(ends).map((partition) => [partition, 0])) },
       (messages) =>
         Object.entries(ends).every(
-          ([partition, end]) => end === 0 || messages.some((message) => message.partition === Number(partition) && message.offset === end - 1),
+          ([partition, end]) =>
+            end === 0 || messages.some((message) => message.partition === Number(partition) && message.offset === end - 1),
         ),
     );
     const values = records.map((record) => record.text ?? '').filter((value) => !value.startsWith('prime'));

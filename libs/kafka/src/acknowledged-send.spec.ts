@@ -3,7 +3,14 @@ import type { Message, PartitionMetadata, RecordMetadata } from 'kafkajs';
 import { stickyPartitioner, unacknowledged } from './acknowledged-send.js';
 
 const metadata = (count: number): PartitionMetadata[] =>
-  Array.from({ length: count }, (_, partitionId) => ({ partitionId, leader: 1, replicas: [1], isr: [1], offlineReplicas: [], partitionErrorCode: 0 }));
+  Array.from({ length: count }, (_, partitionId) => ({
+    partitionId,
+    leader: 1,
+    replicas: [1],
+    isr: [1],
+    offlineReplicas: [],
+    partitionErrorCode: 0,
+  }));
 const ack = (topicName: string, partition: number): RecordMetadata => ({ topicName, partition, errorCode: 0 });
 
 describe('stickyPartitioner', () => {

@@ -1,4 +1,12 @@
-import { type Message, Partitioners, type ICustomPartitioner, type Producer, type ProducerBatch, type RecordMetadata, type TopicMessages } from 'kafkajs';
+import {
+  type Message,
+  Partitioners,
+  type ICustomPartitioner,
+  type Producer,
+  type ProducerBatch,
+  type RecordMetadata,
+  type TopicMessages,
+} from 'kafkajs';
 
 /** The partition each message was last given, by message object (see {@link stickyPartitioner}). */
 const partitions = new WeakMap<Message, number>();
@@ -20,12 +28,17 @@ export const stickyPartitioner: ICustomPartitioner = () => {
   };
 };
 
+/** "2 record(s) of orders.order.v1, 1 record(s) of ...": what is still unacknowledged, for a log line or an error. */
+export function describeRecords(pending: TopicMessages[]): string {
+  return pending.map(({ topic, messages }) => `${messages.length} record(s) of ${topic}`).join(', ');
+}
+
 /** Thrown when some partitions of a batch are still unacknowledged after {@link MAX_SENDS} sends. */
 export class PartitionsNotAcknowledged extends Error {
   override readonly name = 'KafkaPartitionsNotAcknowledged';
 
   constructor(readonly pending: TopicMessages[]) {
-    super(`no acknowledgement for ${pending.map(({ topic, messages }) => `${messages.length} record(s) of ${topic}`).join(', ')}`);
+    super(`no acknowledgement for ${describeRecords(pending)}`);
   }
 }
 
@@ -42,7 +55,9 @@ export function unacknowledged(batch: TopicMessages[], acknowledged: RecordMetad
       messages: messages.filter((message) => {
         const partition = partitions.get(message);
         if (partition === undefined) {
-          throw new Error(`a record of ${topic} was not partitioned by stickyPartitioner: build the producer with createIdempotentProducer`);
+          throw new Error(
+            `a record of ${topic} was not partitioned by stickyPartitioner: build the producer with createIdempotentProducer`,
+          );
         }
         return !acked.has(`${partition}@${topic}`);
       }),
@@ -67,11 +82,16 @@ const MAX_SENDS = 3;
  * same numbers for the same records, and a broker that had appended them after all acknowledges
  * the duplicate without writing it twice. After {@link MAX_SENDS} sends it throws
  * {@link PartitionsNotAcknowledged}; the caller then retires the producer, as after any failure.
+ * `onResend` hears of every resend (an operator wants to see a leader move cost one).
  *
  * The producer must be built by `createIdempotentProducer` (its {@link stickyPartitioner}), and,
  * as for any idempotent send, callers await one send at a time.
  */
-export async function sendBatchAcknowledged(producer: Producer, batch: ProducerBatch): Promise<RecordMetadata[]> {
+export async function sendBatchAcknowledged(
+  producer: Producer,
+  batch: ProducerBatch,
+  onResend: (pending: TopicMessages[]) => void = () => undefined,
+): Promise<RecordMetadata[]> {
   const acknowledged: RecordMetadata[] = [];
   let pending = batch.topicMessages ?? [];
   for (let send = 1; ; send++) {
@@ -79,5 +99,6 @@ export async function sendBatchAcknowledged(producer: Producer, batch: ProducerB
     pending = unacknowledged(pending, acknowledged);
     if (pending.length === 0) return acknowledged;
     if (send === MAX_SENDS) throw new PartitionsNotAcknowledged(pending);
+    onResend(pending);
   }
 }

@@ -14,7 +14,13 @@ export {
   type KafkaSecurity,
   type KafkaSecurityConfig,
 } from './kafka-security.config.js';
-export { PartitionsNotAcknowledged, sendBatchAcknowledged, stickyPartitioner, unacknowledged } from './acknowledged-send.js';
+export {
+  describeRecords,
+  PartitionsNotAcknowledged,
+  sendBatchAcknowledged,
+  stickyPartitioner,
+  unacknowledged,
+} from './acknowledged-send.js';
 export { registerCappedGzip, cappedGzipCodec, DEFAULT_MAX_INFLATED_BATCH_BYTES } from './capped-gzip.codec.js';
 export { ensureTopics, describeCluster, topicSettings, type TopicSettings } from './kafka-admin.js';
 export { restartAfterCrash, type RestartAfterCrashOptions } from './consumer-crash.restart.js';

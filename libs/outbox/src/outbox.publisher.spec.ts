@@ -160,7 +160,11 @@ describe('OutboxPublisher', () => {
   // kafkajs#1303: a retry after a leader moved can skip a partition and still resolve.
   it('when a send resolves without acknowledging one partition, then that partition is sent again on the same producer and every row is published', async () => {
     const aggregates = Array.from({ length: 12 }, (_, n) => `order-${n}`);
-    const { kafka, producers } = fakeKafka(() => undefined, undefined, (send) => (send === 1 ? 1 : undefined));
+    const { kafka, producers } = fakeKafka(
+      () => undefined,
+      undefined,
+      (send) => (send === 1 ? 1 : undefined),
+    );
     const rows = aggregates.map((aggregateId) => row(`m-${aggregateId}`, aggregateId));
     const outcome = await new OutboxPublisher(kafka).publish(rows);
     expect(outcome).toEqual({ published: rows, failed: [] });
@@ -172,7 +176,11 @@ describe('OutboxPublisher', () => {
 
   it('when a partition is never acknowledged, then only its rows fail, as a partition that is unavailable, and the producer is retired', async () => {
     const aggregates = Array.from({ length: 12 }, (_, n) => `order-${n}`);
-    const { kafka, producers } = fakeKafka(() => undefined, [1, 1, 1], () => 1);
+    const { kafka, producers } = fakeKafka(
+      () => undefined,
+      [1, 1, 1],
+      () => 1,
+    );
     const rows = aggregates.map((aggregateId) => row(`m-${aggregateId}`, aggregateId));
     const outcome = await new OutboxPublisher(kafka).publish(rows);
     const bad = aggregates.filter((id) => partitionOf(id) === 1);

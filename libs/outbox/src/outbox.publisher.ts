@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { type Admin, Kafka, type Message, Partitioners, type PartitionMetadata, type Producer } from 'kafkajs';
 import { messageSigning, signatureHeaders, type SigningKey } from '@app/envelope';
-import { ACKS_ALL, createIdempotentProducer, sendBatchAcknowledged } from '@app/kafka';
+import { ACKS_ALL, createIdempotentProducer, describeRecords, sendBatchAcknowledged } from '@app/kafka';
 import { isBrokerUnavailable } from './broker-unavailable.js';
 import type { OutboxMessage } from './outbox-message.entity.js';
 import { OUTBOX_CONFIG, type OutboxConfig } from './outbox.config.js';
@@ -91,7 +91,9 @@ export class OutboxPublisher {
         (async () => {
           const producer = await this.connected();
           // Not producer.sendBatch: it can report a partition sent that it never sent (kafkajs#1303).
-          await sendBatchAcknowledged(producer, { acks: ACKS_ALL, topicMessages: groupByTopic(rows, this.signWith) });
+          await sendBatchAcknowledged(producer, { acks: ACKS_ALL, topicMessages: groupByTopic(rows, this.signWith) }, (pending) =>
+            this.logger.warn(`Kafka did not acknowledge ${describeRecords(pending)} of a batch (a leader moved); sending them again`),
+          );
         })(),
       );
     } catch (error) {
