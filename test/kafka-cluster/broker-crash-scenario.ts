@@ -72,6 +72,11 @@ export async function runBrokerCrashScenario(options: {
       'SELECT coalesce(max(extract(epoch FROM published_at - created_at) * 1000), 0)::int AS worst FROM outbox_messages',
     );
     log(`quiet; worst orders outbox publish latency ${worst} ms; ${violations.length} violation(s)`);
+    // How often kafkajs left a moved partition unsent and the relay sent it again (kafkajs#1303).
+    for (const target of CHAOS_TARGETS.filter((one): one is ServiceTarget => one !== 'broker')) {
+      const resent = cluster.processes[target].process.logs.match(/Kafka did not acknowledge/g)?.length ?? 0;
+      if (resent > 0) log(`${target}: ${resent} batch(es) with partitions Kafka left unacknowledged, sent again`);
+    }
     return { violations, outcomes, facts, worstPublishLatencyMs: worst, log: lines };
   } finally {
     await cluster.tearDown();

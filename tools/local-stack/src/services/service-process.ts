@@ -9,6 +9,9 @@ import { compiledEntry } from './compiled-entry.js';
 import { migrateServiceDatabase } from './run-migrations.js';
 import { serviceNamed, type ServiceName } from './service-catalog.js';
 
+/** Consumer groups this process positioned at the end of their topics (names are unique per run). */
+const positionedGroups = new Set<string>();
+
 export interface ServiceProcessOptions {
   service: ServiceName;
   /** Log prefix; default the service name. */
@@ -147,8 +150,13 @@ export class ServiceProcess {
 
   private async positionGroup(group: string): Promise<void> {
     this.groups.push(group);
+    // A replica joining the group of one started before (the same KAFKA_CONSUMER_GROUP) finds it
+    // positioned already; positioning it again would make the running member rebalance for
+    // nothing, and commit end offsets under it.
+    if (positionedGroups.has(group)) return;
     const topics = serviceNamed(this.options.service).consumes;
     if (topics.length > 0) await startGroupAtEnd(this.options.brokers, group, [...topics]);
+    positionedGroups.add(group);
   }
 
   private async launch(): Promise<void> {
