@@ -92,6 +92,8 @@ export async function sendBatchAcknowledged(
   batch: ProducerBatch,
   onResend: (pending: TopicMessages[]) => void = () => undefined,
 ): Promise<RecordMetadata[]> {
+  // With acks 0 Kafka answers nothing, so every send would look dropped.
+  if (batch.acks === 0) throw new Error('sendBatchAcknowledged needs acknowledgements: acks must not be 0');
   const acknowledged: RecordMetadata[] = [];
   let pending = batch.topicMessages ?? [];
   for (let send = 1; ; send++) {
