@@ -7,8 +7,8 @@ const consumerOf = (source: Record<string, string>) =>
   kafkaServerOptions(loadConfig(kafkaEnv('test'), { KAFKA_BROKERS: '127.0.0.1:9092', ...source })).options?.consumer;
 
 describe('kafkaServerOptions', () => {
-  it("when nothing is set, then a fetch returns as soon as one byte is there (kafkajs' own default), and an idle poll waits 5 s", () => {
-    expect(consumerOf({})).toMatchObject({ groupId: 'test', minBytes: 1, maxWaitTimeInMs: 5000 });
+  it("when nothing is set, then a fetch returns as soon as one byte is there (kafkajs' own default), and an idle poll waits 500 ms (the Java consumer's default), so a stop never waits 5 s for one", () => {
+    expect(consumerOf({})).toMatchObject({ groupId: 'test', minBytes: 1, maxWaitTimeInMs: 500 });
   });
 
   it('when the fetch variables are set, then the consumer waits for that many bytes, at most that long', () => {

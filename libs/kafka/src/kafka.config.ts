@@ -52,8 +52,8 @@ export function kafkaEnv(defaultClientId: string) {
     }),
     KAFKA_FETCH_MAX_WAIT_MS: env.integer({
       description:
-        'Longest the broker holds a consumer fetch waiting for KAFKA_FETCH_MIN_BYTES (kafkajs maxWaitTimeInMs); with KAFKA_FETCH_MIN_BYTES=1 it only bounds an idle poll',
-      default: 5000,
+        "Longest the broker holds a consumer fetch waiting for KAFKA_FETCH_MIN_BYTES (kafkajs maxWaitTimeInMs); with KAFKA_FETCH_MIN_BYTES=1 it only bounds an idle poll. It also bounds a graceful stop: kafkajs disconnects a consumer only once its fetch in flight returns. 500 is the Java consumer's fetch.max.wait.ms; kafkajs' own 5000 made every stop of an idle app take 5 s",
+      default: 500,
       min: 0,
       max: 60_000,
     }),
