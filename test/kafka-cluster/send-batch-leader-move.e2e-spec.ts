@@ -1,20 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import type { Kafka, Producer, RecordMetadata } from 'kafkajs';
+import type { Producer, RecordMetadata } from 'kafkajs';
 import { ACKS_ALL, createIdempotentProducer, createKafka, ensureTopics, sendBatchAcknowledged } from '@app/kafka';
-import { LocalKafkaCluster, readTopicUntil, topicEndOffsets, uniqueName, waitFor } from '@tools/local-stack';
+import { LocalKafkaCluster, uniqueName, waitFor } from '@tools/local-stack';
+import { readWholeTopic } from '../chaos/topic-snapshot.js';
 
 const PARTITIONS = 6;
-
-async function leaders(kafka: Kafka, topic: string): Promise<Map<number, number>> {
-  const admin = kafka.admin();
-  await admin.connect();
-  try {
-    const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
-    return new Map(topics[0].partitions.map(({ partitionId, leader }) => [partitionId, leader]));
-  } finally {
-    await admin.disconnect();
-  }
-}
 
 const partitionsOf = (acks: RecordMetadata[]) => acks.map(({ partition }) => partition).sort();
 
@@ -55,12 +45,12 @@ describe('a batch sent while a leader has moved to a broker that already answere
     const plain = await newProducer();
     const acknowledged = await newProducer();
 
-    const before = await leaders(kafka, topic);
+    const before = await cluster!.leadersOf(topic);
     const b = before.get(0)!;
     await cluster!.stopNode(b);
     const after = await waitFor(
       async () => {
-        const now = await leaders(kafka, topic);
+        const now = await cluster!.leadersOf(topic);
         return [...before].every(([partition, leader]) => leader !== b || ((now.get(partition) ?? -1) >= 0 && now.get(partition) !== b))
           ? now
           : undefined;
@@ -82,15 +72,7 @@ describe('a batch sent while a leader has moved to a broker that already answere
     const checkedAcks = await sendBatchAcknowledged(acknowledged, { acks: ACKS_ALL, topicMessages: batch('checked') });
 
     // All of the topic, to its end: a record kafkajs did write would be read, wherever it landed.
-    const ends = await topicEndOffsets(cluster!.brokers, topic, PARTITIONS);
-    const records = await readTopicUntil(
-      { brokers: cluster!.brokers, topic, from: Object.fromEntries(Object.keys(ends).map((partition) => [partition, 0])) },
-      (messages) =>
-        Object.entries(ends).every(
-          ([partition, end]) =>
-            end === 0 || messages.some((message) => message.partition === Number(partition) && message.offset === end - 1),
-        ),
-    );
+    const records = await readWholeTopic(cluster!.brokers, topic);
     const values = records.map((record) => record.text ?? '').filter((value) => !value.startsWith('prime'));
     // The precondition: kafkajs alone acknowledged only P and never wrote Q's record.
     expect({ plainAcks: partitionsOf(plainAcks), plainQ: values.includes(`plain-${q}`) }).toEqual({ plainAcks: [p], plainQ: false });

@@ -7,6 +7,9 @@ import { outboxEnv } from './outbox.config.js';
 import { OutboxPublisher } from './outbox.publisher.js';
 import { isPartitionUnavailable } from './partition-unavailable.js';
 
+/** The topic's partitions as the fakes see them: three, all led by broker 1. */
+const THREE_PARTITIONS = [0, 1, 2].map((partitionId) => ({ partitionId, leader: 1 })) as unknown as PartitionMetadata[];
+
 /**
  * A kafkajs producer stand-in: records what it was asked to send and fails when told to. Like
  * kafkajs, it places each message with the partitioner it was built with (three partitions) and
@@ -40,11 +43,10 @@ class FakeProducer {
     if (error) throw error;
     this.sent.push(batch);
     const left = this.leaveOut(this.sent.length);
-    const partitionMetadata = [0, 1, 2].map((partitionId) => ({ partitionId, leader: 1 })) as unknown as PartitionMetadata[];
     const acks = new Map<string, RecordMetadata>();
     for (const { topic, messages } of batch.topicMessages ?? []) {
       for (const message of messages) {
-        const partition = this.partition({ topic, partitionMetadata, message });
+        const partition = this.partition({ topic, partitionMetadata: THREE_PARTITIONS, message });
         if (partition !== left) acks.set(`${partition}@${topic}`, { topicName: topic, partition, errorCode: 0 });
       }
     }
@@ -81,8 +83,7 @@ function fakeKafka(
 
 const partitionOf = (() => {
   const partitioner = Partitioners.DefaultPartitioner();
-  const partitionMetadata = [0, 1, 2].map((partitionId) => ({ partitionId, leader: 1 })) as unknown as PartitionMetadata[];
-  return (key: string) => partitioner({ topic: 'orders.order.v1', partitionMetadata, message: { key, value: null } });
+  return (key: string) => partitioner({ topic: 'orders.order.v1', partitionMetadata: THREE_PARTITIONS, message: { key, value: null } });
 })();
 
 function row(id: string, aggregateId: string): OutboxMessage {

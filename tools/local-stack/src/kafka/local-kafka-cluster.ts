@@ -144,12 +144,17 @@ export class LocalKafkaCluster {
    * while it has none (an election in progress, or every replica down).
    */
   async leaderOf(topic: string, partition: number): Promise<number | undefined> {
+    const leader = (await this.leadersOf(topic)).get(partition);
+    return leader !== undefined && leader >= 0 ? leader : undefined;
+  }
+
+  /** The leader of every partition of `topic` now, by partition (-1 where it has none), in one metadata read. */
+  async leadersOf(topic: string): Promise<Map<number, number>> {
     const admin = createKafka({ brokers: this.liveBrokers(), clientId: uniqueName('cluster-probe') }).admin({ retry: { retries: 1 } });
     await admin.connect();
     try {
       const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
-      const leader = topics[0]?.partitions.find((one) => one.partitionId === partition)?.leader;
-      return leader !== undefined && leader >= 0 ? leader : undefined;
+      return new Map((topics[0]?.partitions ?? []).map(({ partitionId, leader }) => [partitionId, leader]));
     } finally {
       await admin.disconnect().catch(() => undefined);
     }
