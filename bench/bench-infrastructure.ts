@@ -10,8 +10,11 @@ import {
   DevIssuer,
   ensureKafka,
   findRepoRoot,
+  type KafkaCredentials,
   type KafkaSource,
   localEnvironment,
+  localKafkaCredentials,
+  localToolingEnv,
   stopKafkaStartedBy,
   waitForGroupCoordinator,
 } from '@tools/local-stack';
@@ -25,11 +28,17 @@ export interface BenchInfrastructure {
   issuer: DevIssuer;
   /** Its `AUTH_*` variables, passed to every app. */
   authEnv: Record<string, string>;
+  /** The local brokers' users: every app authenticates as its own principal, as under `npm start`. */
+  kafkaCredentials: KafkaCredentials;
+  /** The local envelope signing keys: every app signs and verifies, as under `npm start`. */
+  signingEnv: Record<string, string>;
 }
 
 export async function provisionInfrastructure(log: (text: string) => void): Promise<BenchInfrastructure> {
   const env = localEnvironment();
   process.env.KAFKAJS_NO_PARTITIONER_WARNING = '1';
+  // The bench's own clients (load, probes) as the local `admin` user, with the local signing keys.
+  Object.assign(process.env, localToolingEnv());
   const serverUrl = env.DATABASE_URL!;
   const brokers = env.KAFKA_BROKERS!.split(',');
   await assertPostgresAnswers(serverUrl);
@@ -42,7 +51,17 @@ export async function provisionInfrastructure(log: (text: string) => void): Prom
   const issuer = await DevIssuer.create();
   await issuer.listen(0, '127.0.0.1');
   log(`Postgres at ${serverUrl}; Kafka at ${brokers.join(',')} (${kafkaSource}); token issuer at ${issuer.appEnv().AUTH_JWKS_URL}`);
-  return { serverUrl, brokers, kafkaSource, repoRoot, issuer, authEnv: issuer.appEnv() };
+  const { MESSAGE_SIGNING_KEYS = '', MESSAGE_SIGNING_KEY_ID = '' } = process.env;
+  return {
+    serverUrl,
+    brokers,
+    kafkaSource,
+    repoRoot,
+    issuer,
+    authEnv: issuer.appEnv(),
+    kafkaCredentials: localKafkaCredentials(),
+    signingEnv: { MESSAGE_SIGNING_KEYS, MESSAGE_SIGNING_KEY_ID },
+  };
 }
 
 /**

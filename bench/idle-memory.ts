@@ -30,6 +30,8 @@ async function main(): Promise<void> {
     serverUrl: infrastructure.serverUrl,
     brokers: infrastructure.brokers,
     authEnv: infrastructure.authEnv,
+    kafkaCredentials: infrastructure.kafkaCredentials,
+    signingEnv: infrastructure.signingEnv,
   });
   try {
     const loyalty = await services.start({ service: 'loyalty', database: await services.createDatabase('idle_loyalty'), env: extraEnv });

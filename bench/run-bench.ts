@@ -113,6 +113,8 @@ async function main(): Promise<void> {
     serverUrl: infrastructure.serverUrl,
     brokers: infrastructure.brokers,
     authEnv: infrastructure.authEnv,
+    kafkaCredentials: infrastructure.kafkaCredentials,
+    signingEnv: infrastructure.signingEnv,
   });
   let stopping = false;
   const cleanUp = async () => {

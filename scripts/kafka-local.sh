@@ -3,8 +3,9 @@
 # cluster of N such nodes on loopback. The broker jars come from Maven Central via
 # infra/kafka/pom.xml; all state lives in a git-ignored directory inside the repo.
 #
-# Usage: scripts/kafka-local.sh fetch | start [NODE] | stop [NODE] | kill NODE | restart NODE
-#                               | status | logs [NODE] [-f]
+# Usage: scripts/kafka-local.sh fetch | credentials | start [NODE] | stop [NODE] | kill NODE
+#                               | restart NODE | status | logs [NODE] [-f]
+#   credentials        creates the SASL users' passwords file when missing and prints its path
 #   start, stop        every node, or only NODE (1..N); stop is SIGTERM (clean shutdown)
 #   kill NODE          SIGKILL of one node: no shutdown, its log recovered on the next start
 #   restart NODE       kill NODE, then start it again on the same ports and data
@@ -25,6 +26,9 @@
 #   KAFKA_TOPIC_REPLICATION_FACTOR   default replication factor of new topics  default min(3, N)
 #   KAFKA_TOPIC_MIN_INSYNC_REPLICAS  default min.insync.replicas               default 2 when N > 1, else 1
 #   KAFKA_LOCAL_BROKER_SESSION_TIMEOUT_MS  how soon a dead node is fenced  default 9000 (1 node), 3000 (N > 1)
+#   KAFKA_LOCAL_CREDENTIALS_FILE the SASL/SCRAM users and their passwords, `user=password` lines
+#                                (mode 600), generated on first use and shared by every local broker
+#                                and cluster of this clone      default <repo>/.local/kafka-credentials.properties
 #   KAFKA_LOCAL_HEAP             JVM heap flags per node  default "-Xms256m -Xmx512m" (1 node), "-Xms128m -Xmx384m" + C1 only, serial GC (N > 1)
 #
 # Exit codes: 0 ok / running, 1 failure, 2 missing prerequisite (java, mvn), 3 stopped (status),
@@ -75,6 +79,13 @@ fi
 # Internal topics (offsets, transactions) as replicated as the cluster allows, min ISR 2 when it can.
 INTERNAL_RF=$((NODES < 3 ? NODES : 3))
 INTERNAL_MIN_ISR=$((INTERNAL_RF > 1 ? 2 : 1))
+
+CREDENTIALS_FILE="${KAFKA_LOCAL_CREDENTIALS_FILE:-$REPO_ROOT/.local/kafka-credentials.properties}"
+# The SCRAM users every local broker knows from its first start: the nodes themselves (`broker`,
+# inter-broker and controller traffic), the local tooling (`admin`: tests, bench, chaos; a super
+# user like `broker`), one principal per service that talks to Kafka, and the operator's tools.
+# tools/local-stack/src/kafka/kafka-principals.ts declares the same list (a test compares them).
+SCRAM_USERS=(broker admin orders inventory ops)
 
 START_TIMEOUT_S=90
 STOP_TIMEOUT_S=30
@@ -153,6 +164,44 @@ cmd_fetch() {
   mv "$tmp" "$LIBS_DIR"
   printf '%s\n' "$version" >"$STAMP_FILE"
   log "fetched $(find "$LIBS_DIR" -name '*.jar' | wc -l) jars in $((SECONDS - started))s"
+}
+
+# --- credentials ------------------------------------------------------------------------------
+
+# One random password per user, made once; every later start and every cluster of this clone reads
+# the same file, so the tooling's clients (which read it too) authenticate against any of them.
+cmd_credentials() {
+  local user tmp missing=0
+  if [[ -f "$CREDENTIALS_FILE" ]]; then
+    for user in "${SCRAM_USERS[@]}"; do grep -q "^$user=" "$CREDENTIALS_FILE" || missing=1; done
+    if ((missing == 0)); then
+      printf '%s\n' "$CREDENTIALS_FILE"
+      return 0
+    fi
+    log "$CREDENTIALS_FILE lacks a user of: ${SCRAM_USERS[*]}; making a new one"
+  fi
+  mkdir -p "$(dirname "$CREDENTIALS_FILE")"
+  tmp="$CREDENTIALS_FILE.tmp.$$"
+  (
+    umask 077
+    for user in "${SCRAM_USERS[@]}"; do
+      # 144 random bits in letters and digits: nothing to escape in JAAS or properties files.
+      printf '%s=%s\n' "$user" "$(head -c 64 /dev/urandom | base64 -w0 | tr -dc 'A-Za-z0-9' | head -c 24)"
+    done >"$tmp"
+  )
+  mv -f "$tmp" "$CREDENTIALS_FILE"
+  log "made SASL/SCRAM passwords for ${SCRAM_USERS[*]} in $CREDENTIALS_FILE"
+  printf '%s\n' "$CREDENTIALS_FILE"
+}
+
+credential_of() {
+  sed -n "s/^$1=//p" "$CREDENTIALS_FILE" | head -n1
+}
+
+# What a data directory was formatted with: a broker formatted with other users' passwords would
+# refuse every client, so a mismatch is found before the start, not after it.
+credentials_stamp() {
+  sha256sum "$CREDENTIALS_FILE" | cut -d' ' -f1
 }
 
 # --- nodes ------------------------------------------------------------------------------------
@@ -249,10 +298,12 @@ render_properties() {
   text="${text//@DEFAULT_RF@/"$DEFAULT_RF"}"
   text="${text//@MIN_ISR@/"$MIN_ISR"}"
   text="${text//@SESSION_TIMEOUT_MS@/"$SESSION_TIMEOUT_MS"}"
+  text="${text//@BROKER_PASSWORD@/"$(credential_of broker)"}"
   # Kafka's ratio (2000 / 9000): several heartbeats fit in one session.
   text="${text//@HEARTBEAT_MS@/"$((SESSION_TIMEOUT_MS * 2 / 9))"}"
   mkdir -p "$(node_dir "$node")"
-  printf '%s\n' "$text" >"$(props_file "$node")"
+  # It holds the nodes' own password.
+  (umask 077 && printf '%s\n' "$text" >"$(props_file "$node")")
 }
 
 # One cluster id for every node of a cluster, kept beside them: a node formatted with another id
@@ -276,7 +327,16 @@ format_storage_once() {
   local node="$1" data id
   data="$(node_data_dir "$node")"
   if [[ -f "$data/meta.properties" ]]; then
-    return 0
+    if [[ "$(cat "$data/credentials.sha256" 2>/dev/null)" == "$(credentials_stamp)" ]]; then
+      return 0
+    fi
+    # Formatted before the broker required SASL, or with passwords that are gone: its SCRAM users
+    # cannot be changed without a super user that authenticates, so it starts over, keeping the
+    # old data beside it.
+    local aside
+    aside="$data.before-credentials-$(date +%Y%m%d%H%M%S)"
+    log "node $node: $data was formatted without the users of $CREDENTIALS_FILE; moving it to $aside and formatting anew"
+    mv "$data" "$aside"
   fi
   if ((NODES == 1)); then
     # One node: a fresh id per format, as before (the id file would outlive a deleted data dir).
@@ -285,9 +345,14 @@ format_storage_once() {
   id="$(cluster_id)"
   log "formatting $data (node $node, cluster id $id)"
   mkdir -p "$data"
+  local user scram=()
+  for user in "${SCRAM_USERS[@]}"; do
+    scram+=(--add-scram "SCRAM-SHA-512=[name=$user,password=$(credential_of "$user")]")
+  done
   "$JAVA" -cp "$LIBS_DIR/*" kafka.tools.StorageTool format \
-    -t "$id" -c "$(props_file "$node")" --ignore-formatted >>"$(log_file "$node")" 2>&1 ||
+    -t "$id" -c "$(props_file "$node")" --ignore-formatted "${scram[@]}" >>"$(log_file "$node")" 2>&1 ||
     { tail -n 40 "$(log_file "$node")" >&2; die 1 "storage format of node $node failed"; }
+  credentials_stamp >"$data/credentials.sha256"
 }
 
 # Keep the previous run's log for post-mortems; readiness is judged on this run's log only.
@@ -352,6 +417,7 @@ cmd_start() {
     if ((${#launched[@]} == 0)); then
       require_java
       cmd_fetch
+      cmd_credentials >/dev/null
     fi
     render_properties "$node"
     rotate_log "$node"
@@ -476,7 +542,7 @@ cmd_logs() {
 }
 
 usage() {
-  echo "usage: $(basename "$0") fetch | start [NODE] | stop [NODE] | kill NODE | restart NODE | status | logs [NODE] [-f]" >&2
+  echo "usage: $(basename "$0") fetch | credentials | start [NODE] | stop [NODE] | kill NODE | restart NODE | status | logs [NODE] [-f]" >&2
   exit 64
 }
 
@@ -485,6 +551,7 @@ main() {
   shift || true
   case "$cmd" in
     fetch) cmd_fetch ;;
+    credentials) cmd_credentials ;;
     start) cmd_start "$@" ;;
     stop) cmd_stop "$@" ;;
     kill) cmd_kill "$@" ;;

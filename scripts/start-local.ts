@@ -12,6 +12,12 @@ import {
   describeExit,
   ensureKafka,
   findRepoRoot,
+  kafkaPrincipalOf,
+  kafkaSaslEnv,
+  localKafkaCredentials,
+  localSigningEnv,
+  localSigningKeysFile,
+  usesLocalKafkaCredentials,
   type KafkaSource,
   localIssuer,
   devIssuerPort,
@@ -54,8 +60,8 @@ let stopping: Promise<void> | undefined;
  * not kept in memory, in a process group of its own (a Ctrl-C reaches only this script, which then
  * stops every process in order; see `ownProcessGroup`).
  */
-function supervised(options: { name: string; entry: string; nodeArgs: string[]; args?: string[] }): NodeProcess {
-  return new NodeProcess({ ...options, env, cwd: repoRoot, echo: true, keepOutput: false, ownProcessGroup: true });
+function supervised(options: { name: string; entry: string; nodeArgs: string[]; args?: string[]; env?: NodeJS.ProcessEnv }): NodeProcess {
+  return new NodeProcess({ ...options, env: { ...env, ...options.env }, cwd: repoRoot, echo: true, keepOutput: false, ownProcessGroup: true });
 }
 
 /** Stops everything this script started, once, then exits with `exitCode`. */
@@ -88,6 +94,15 @@ async function start(): Promise<void> {
   await assertPostgresAnswers(env.DATABASE_URL!);
   kafkaSource = await ensureKafka(env.KAFKA_BROKERS!.split(','), repoRoot);
   log(`Postgres at ${env.DATABASE_URL}; Kafka at ${env.KAFKA_BROKERS} (${kafkaSource})`);
+  // Each app authenticates to Kafka as its own principal, with the ACLs ensureKafka created, unless
+  // the environment names credentials of its own (a broker of the user's).
+  const kafkaCredentials = usesLocalKafkaCredentials(env) ? localKafkaCredentials(env) : undefined;
+  if (kafkaCredentials) log('Kafka: SASL/SCRAM, a principal per app (.local/kafka-credentials.properties), ACLs applied');
+  // Envelopes signed and verified with the local key unless the environment names keys of its own.
+  if (!env.MESSAGE_SIGNING_KEYS) {
+    Object.assign(env, localSigningEnv(env));
+    log(`envelopes: signed with the local key ${env.MESSAGE_SIGNING_KEY_ID} (${localSigningKeysFile(env)})`);
+  }
   // Tokens: the development issuer of this clone (key pair in .local/, JWKS and a client-credentials
   // endpoint on DEV_ISSUER_PORT), unless the environment names a real provider (AUTH_JWKS_URL).
   const { issuer, authEnv, external } = await localIssuer(env);
@@ -124,7 +139,13 @@ async function start(): Promise<void> {
     if (stopping) return;
   }
   for (const service of present) {
-    const app = supervised({ name: service.name, entry: mainEntry(service), nodeArgs: NODE_ARGS });
+    const principal = kafkaPrincipalOf(service.name);
+    const app = supervised({
+      name: service.name,
+      entry: mainEntry(service),
+      nodeArgs: NODE_ARGS,
+      env: principal && kafkaCredentials ? kafkaSaslEnv(kafkaCredentials, principal) : {},
+    });
     apps.push(app);
     void app.exited.then((exit) => shutdown(`${service.name} exited unexpectedly (${describeExit(exit)})`, 1));
   }

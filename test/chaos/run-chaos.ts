@@ -1,13 +1,15 @@
 // `npm run chaos -- --orders N --rate R --kill-every-ms M --seed S`: the chaos soak (see
 // test/chaos/chaos-soak.ts and docs/chaos.md). Exits 1 on any violation.
 import { startTestIssuer } from '@test/fixtures';
-import { assertPostgresAnswers, localEnvironment } from '@tools/local-stack';
+import { assertPostgresAnswers, localEnvironment, localToolingEnv } from '@tools/local-stack';
 import { parseChaosArgs } from './chaos-options.js';
 import { formatChaosReport, runChaosSoak } from './chaos-soak.js';
 
 const env = localEnvironment();
 process.env.DATABASE_URL = env.DATABASE_URL;
 process.env.KAFKAJS_NO_PARTITIONER_WARNING = '1';
+// SASL as the local `admin` user and the local signing keys, as under Jest (test/setup/global-setup.mjs).
+Object.assign(process.env, localToolingEnv());
 
 try {
   const options = parseChaosArgs(process.argv.slice(2));

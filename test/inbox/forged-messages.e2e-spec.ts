@@ -71,7 +71,7 @@ describe('forged order events (real inventory process, signatures required)', ()
     const order = JSON.parse(String(real.value));
     // Same id, same key and order id, a consistent but larger order: what a forger would send.
     const forgedPayload = orderCreatedPayload(order.customerId, [{ sku: SKU, quantity: 9, unitPriceCents: 100 }], order.orderId);
-    const unsigned = { ...eventRecord(Topics.orders, 'OrderCreated', forgedPayload, { messageId }), partition: 1 };
+    const unsigned = { ...eventRecord(Topics.orders, 'OrderCreated', forgedPayload, { messageId, signWith: false }), partition: 1 };
     const guessedKey = { ...signed(unsigned, { id: key.id, secret: randomBytes(32) }), partition: 2 };
 
     const [unsignedAt, guessedAt] = await publishRecords(brokers, Topics.orders, [unsigned, guessedKey]);

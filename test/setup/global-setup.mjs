@@ -3,14 +3,18 @@ import { localStack } from './local-stack.mjs';
 
 /**
  * Brings up what the tests need: Postgres must answer (we never start a database for you); Kafka
- * is started when none answers (docker compose, else the local broker script); a token issuer is
- * started for the run. Remembers what it started so the teardown stops exactly that.
+ * is started when none answers (docker compose, else the local broker script), with SASL, ACLs
+ * and signed envelopes as `npm start` runs it; a token issuer is started for the run. Remembers what it started so the teardown stops exactly that.
  */
 export default async function globalSetup() {
   const env = localStack.localEnvironment();
   process.env.DATABASE_URL = env.DATABASE_URL;
   process.env.KAFKA_BROKERS = env.KAFKA_BROKERS;
   process.env.KAFKAJS_NO_PARTITIONER_WARNING = '1';
+  // Every client of the run (probes, recorders, in-process apps, fixtures) authenticates as the
+  // local brokers' `admin` user and signs with the local keys; each service process started by
+  // test/fixtures authenticates as its own principal instead (tools/local-stack ServiceProcess).
+  Object.assign(process.env, localStack.localToolingEnv());
   await localStack.assertPostgresAnswers(env.DATABASE_URL);
   const root = localStack.findRepoRoot();
   // A broker the tests start keeps its data apart from npm start's and begins empty every run.

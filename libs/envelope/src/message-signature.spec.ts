@@ -33,8 +33,18 @@ function signed(overrides: Partial<SignedParts> = {}): SignedParts {
   };
 }
 
+/** Every variable of the signing schema at its default: no keys, outside production. */
+const UNSET = {
+  MESSAGE_SIGNING_KEYS: '',
+  MESSAGE_SIGNING_KEY_ID: '',
+  MESSAGE_SIGNATURES_REQUIRED: true,
+  MESSAGE_SIGNING_DISABLED: false,
+  NODE_ENV: '',
+};
+
 describe('message signatures', () => {
   const signing = messageSigning({
+    ...UNSET,
     MESSAGE_SIGNING_KEYS: `k1:${secret(1)},k2:${secret(2)}`,
     MESSAGE_SIGNING_KEY_ID: 'k2',
     MESSAGE_SIGNATURES_REQUIRED: true,
@@ -94,7 +104,14 @@ describe('message signatures', () => {
 
 describe('messageSigning (configuration)', () => {
   it('when nothing is set, then nothing is signed or verified', () => {
-    expect(messageSigning({ MESSAGE_SIGNING_KEYS: '', MESSAGE_SIGNING_KEY_ID: '', MESSAGE_SIGNATURES_REQUIRED: true })).toMatchObject({
+    expect(
+      messageSigning({
+        ...UNSET,
+        MESSAGE_SIGNING_KEYS: '',
+        MESSAGE_SIGNING_KEY_ID: '',
+        MESSAGE_SIGNATURES_REQUIRED: true,
+      }),
+    ).toMatchObject({
       signWith: undefined,
       required: false,
     });
@@ -104,6 +121,7 @@ describe('messageSigning (configuration)', () => {
     const short = Buffer.alloc(8, 1).toString('base64');
     const attempt = () =>
       messageSigning({
+        ...UNSET,
         MESSAGE_SIGNING_KEYS: `nocolon,bad id:${secret()},k1:${short},k2:${secret(3)},k2:${secret(3)}`,
         MESSAGE_SIGNING_KEY_ID: 'k2',
         MESSAGE_SIGNATURES_REQUIRED: true,
@@ -125,7 +143,57 @@ describe('messageSigning (configuration)', () => {
     ]);
     expect(problems.join(' ')).not.toContain(secret(3));
     expect(() =>
-      messageSigning({ MESSAGE_SIGNING_KEYS: `k1:${secret(4)}`, MESSAGE_SIGNING_KEY_ID: 'k5', MESSAGE_SIGNATURES_REQUIRED: true }),
+      messageSigning({
+        ...UNSET,
+        MESSAGE_SIGNING_KEYS: `k1:${secret(4)}`,
+        MESSAGE_SIGNING_KEY_ID: 'k5',
+        MESSAGE_SIGNATURES_REQUIRED: true,
+      }),
     ).toThrow(/MESSAGE_SIGNING_KEY_ID "k5" is not a key id/);
+  });
+
+  describe('in production (NODE_ENV=production)', () => {
+    const production = { ...UNSET, NODE_ENV: 'production' };
+
+    it('when no keys are set, then the start-up is refused, naming both variables and the opt-out', () => {
+      expect(() => messageSigning(production)).toThrow(ConfigValidationError);
+      expect(() => messageSigning(production)).toThrow(
+        /MESSAGE_SIGNING_KEYS is required with NODE_ENV=production[\s\S]*MESSAGE_SIGNING_DISABLED=true/,
+      );
+      expect(() => messageSigning(production)).toThrow(/MESSAGE_SIGNING_KEY_ID is required with NODE_ENV=production/);
+    });
+
+    it('when keys are set but no signing key id, then the start-up is refused: the relay would publish unsigned', () => {
+      expect(() => messageSigning({ ...production, MESSAGE_SIGNING_KEYS: `k1:${secret(5)}` })).toThrow(
+        /MESSAGE_SIGNING_KEY_ID is required/,
+      );
+    });
+
+    it('when two keys are set (a rotation), then it starts, signs with the chosen one and accepts both, with no warning', () => {
+      const rotating = messageSigning({
+        ...production,
+        MESSAGE_SIGNING_KEYS: `old:${secret(6)},new:${secret(7)}`,
+        MESSAGE_SIGNING_KEY_ID: 'new',
+      });
+      expect([...rotating.keys.keys()]).toEqual(['old', 'new']);
+      expect(rotating.signWith?.id).toBe('new');
+      expect(rotating).toMatchObject({ required: true, warning: undefined });
+    });
+
+    it('when the opt-out is set, then it starts without keys and says so (a warning the inbox logs at every start)', () => {
+      const optedOut = messageSigning({ ...production, MESSAGE_SIGNING_DISABLED: true });
+      expect(optedOut).toMatchObject({ required: false, signWith: undefined });
+      expect(optedOut.warning).toMatch(/DISABLED \(MESSAGE_SIGNING_DISABLED=true\).*forge/);
+    });
+  });
+
+  it('when the opt-out is set beside keys, then the contradiction is an error', () => {
+    expect(() => messageSigning({ ...UNSET, MESSAGE_SIGNING_DISABLED: true, MESSAGE_SIGNING_KEYS: `k1:${secret(8)}` })).toThrow(
+      /MESSAGE_SIGNING_DISABLED=true contradicts MESSAGE_SIGNING_KEYS/,
+    );
+  });
+
+  it('when no keys are set outside production, then it starts with a warning that production refuses this', () => {
+    expect(messageSigning(UNSET).warning).toMatch(/signing is off.*NODE_ENV=production refuses this/);
   });
 });

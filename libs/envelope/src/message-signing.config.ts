@@ -15,6 +15,15 @@ export const messageSigningEnv = {
     description: 'Id of the key in MESSAGE_SIGNING_KEYS that this process signs its outbox messages with; empty: it does not sign',
     default: '',
   }),
+  MESSAGE_SIGNING_DISABLED: env.boolean({
+    description:
+      'Run without signing keys where NODE_ENV=production would refuse to start: consumers then accept unsigned records, so anyone who can produce to a topic can forge or suppress an event. Logged as a warning at every start. Contradicts MESSAGE_SIGNING_KEYS',
+    default: false,
+  }),
+  NODE_ENV: env.string({
+    description: 'production: a start without MESSAGE_SIGNING_KEYS and MESSAGE_SIGNING_KEY_ID is refused (unless MESSAGE_SIGNING_DISABLED=true)',
+    default: '',
+  }),
   MESSAGE_SIGNATURES_REQUIRED: env.boolean({
     description:
       'With MESSAGE_SIGNING_KEYS set, refuse records without a signature (a bad signature is always refused). false only while rolling signing out, producers first; it lets forged unsigned records through',
@@ -26,6 +35,11 @@ export type MessageSigningConfig = EnvConfig<typeof messageSigningEnv>;
 
 /** The signing configuration, parsed: what the relay signs with and what consumers accept. */
 export interface MessageSigning {
+  /**
+   * Set when this process runs without signing, said at every start: the opt-out in production,
+   * or no keys outside it (the local stack always has keys, so only a hand-made environment).
+   */
+  readonly warning: string | undefined;
   /** The configured keys by id; empty means consumers do not verify. */
   readonly keys: ReadonlyMap<string, SigningKey>;
   /** The key the relay signs with; undefined means it does not sign. */
@@ -43,7 +57,13 @@ const parsed = new Map<string, MessageSigning>();
  * naming every problem (never a secret). Memoised per value: consumers call it per process.
  */
 export function messageSigning(config: MessageSigningConfig): MessageSigning {
-  const memo = `${config.MESSAGE_SIGNING_KEYS}\n${config.MESSAGE_SIGNING_KEY_ID}\n${config.MESSAGE_SIGNATURES_REQUIRED}`;
+  const memo = [
+    config.MESSAGE_SIGNING_KEYS,
+    config.MESSAGE_SIGNING_KEY_ID,
+    config.MESSAGE_SIGNATURES_REQUIRED,
+    config.MESSAGE_SIGNING_DISABLED,
+    config.NODE_ENV,
+  ].join('\n');
   const known = parsed.get(memo);
   if (known) return known;
   const problems: string[] = [];
@@ -66,8 +86,26 @@ export function messageSigning(config: MessageSigningConfig): MessageSigning {
   if (signWithId && !keys.has(signWithId) && problems.length === 0) {
     problems.push(`MESSAGE_SIGNING_KEY_ID "${signWithId.slice(0, 64)}" is not a key id of MESSAGE_SIGNING_KEYS`);
   }
+  const production = config.NODE_ENV === 'production';
+  if (config.MESSAGE_SIGNING_DISABLED && entries.length > 0) {
+    problems.push('MESSAGE_SIGNING_DISABLED=true contradicts MESSAGE_SIGNING_KEYS: remove one of them');
+  }
+  if (production && !config.MESSAGE_SIGNING_DISABLED) {
+    if (entries.length === 0)
+      problems.push(
+        'MESSAGE_SIGNING_KEYS is required with NODE_ENV=production: without it anyone who can produce to a topic can forge or suppress events (MESSAGE_SIGNING_DISABLED=true runs without, on purpose)',
+      );
+    if (!signWithId) problems.push('MESSAGE_SIGNING_KEY_ID is required with NODE_ENV=production: the outbox relay would publish unsigned records');
+  }
   if (problems.length > 0) throw new ConfigValidationError(problems);
+  const warning =
+    keys.size > 0
+      ? undefined
+      : config.MESSAGE_SIGNING_DISABLED
+        ? 'envelope signing is DISABLED (MESSAGE_SIGNING_DISABLED=true): unsigned records are accepted, and anyone who can produce to a topic can forge or suppress an event'
+        : 'envelope signing is off (no MESSAGE_SIGNING_KEYS): unsigned records are accepted, and anyone who can produce to a topic can forge or suppress an event; NODE_ENV=production refuses this';
   const signing = {
+    warning,
     keys,
     signWith: signWithId ? keys.get(signWithId) : undefined,
     required: keys.size > 0 && config.MESSAGE_SIGNATURES_REQUIRED,

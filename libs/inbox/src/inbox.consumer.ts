@@ -86,6 +86,7 @@ export class InboxConsumer {
     @Inject(INBOX_CONFIG) private readonly config: InboxConfig,
   ) {
     this.signing = messageSigning(config);
+    if (this.signing.warning) this.logger.warn(this.signing.warning);
   }
 
   /** The keys that verify envelope signatures (`MESSAGE_SIGNING_KEYS`), read once; none means unsigned records pass. */

@@ -18,6 +18,8 @@ describe('outbox configuration', () => {
       MESSAGE_SIGNING_KEYS: '',
       MESSAGE_SIGNING_KEY_ID: '',
       MESSAGE_SIGNATURES_REQUIRED: true,
+      MESSAGE_SIGNING_DISABLED: false,
+      NODE_ENV: '',
       OUTBOX_RELAY_ENABLED: true,
       OUTBOX_POLL_INTERVAL_MS: 1000,
       OUTBOX_LISTEN_ENABLED: true,

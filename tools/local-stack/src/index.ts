@@ -13,7 +13,30 @@ export { assertPortFree } from './ports/port-probe.js';
 export { freePort } from './ports/free-port.js';
 export { assertPostgresAnswers } from './postgres/postgres-probe.js';
 export { assertTestDatabaseName, createTestDatabase, dropTestDatabase, queryTestDatabase } from './postgres/test-database.js';
-export { kafkaAnswers, waitForGroupCoordinator } from './kafka/kafka-probe.js';
+export { kafkaAnswers, kafkaPortAnswers, waitForGroupCoordinator } from './kafka/kafka-probe.js';
+export {
+  KAFKA_USERS,
+  OPS_GROUP_PREFIX,
+  consumerGroupPrefix,
+  kafkaAclRules,
+  kafkaPrincipalOf,
+  type AclOperation,
+  type KafkaAclRule,
+  type KafkaPrincipal,
+  type KafkaServicePrincipal,
+  type KafkaUser,
+} from './kafka/kafka-principals.js';
+export {
+  kafkaSaslEnv,
+  kafkaSaslSecurity,
+  localKafkaCredentials,
+  localKafkaCredentialsFile,
+  parseKafkaCredentials,
+  type KafkaCredentials,
+} from './kafka/local-kafka-credentials.js';
+export { aclEntries, applyKafkaAcls } from './kafka/kafka-acls.js';
+export { localToolingEnv, toolingKafkaSecurity, usesLocalKafkaCredentials } from './kafka/local-kafka-access.js';
+export { localSigningEnv, localSigningKeysFile } from './envelope/local-signing-keys.js';
 export { LocalKafkaCluster, type LocalKafkaClusterOptions } from './kafka/local-kafka-cluster.js';
 export { ensureKafka, stopKafkaStartedBy, type EnsureKafkaOptions, type KafkaSource } from './kafka/ensure-kafka.js';
 export { startGroupAtEnd, committedOffsets, deleteConsumerGroups } from './kafka/consumer-group-position.js';

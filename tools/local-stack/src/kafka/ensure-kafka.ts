@@ -1,7 +1,10 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { kafkaAnswers } from './kafka-probe.js';
+import { applyKafkaAcls } from './kafka-acls.js';
+import { kafkaAnswers, kafkaPortAnswers } from './kafka-probe.js';
+import { toolingKafkaSecurity, usesLocalKafkaCredentials } from './local-kafka-access.js';
+import { localKafkaCredentials } from './local-kafka-credentials.js';
 import { waitFor } from '../wait-for.js';
 
 export type KafkaSource = 'already-running' | 'docker-compose' | 'local-script';
@@ -24,13 +27,40 @@ export interface EnsureKafkaOptions {
 /**
  * Makes sure a broker answers at `brokers`, in this order: one that already answers; else
  * `docker compose up -d kafka` when a Docker engine answers; else the project's local broker
- * script when `java` and `mvn` exist; else an error that says what is missing.
+ * script when `java` and `mvn` exist; else an error that says what is missing. The tooling
+ * authenticates as {@link toolingKafkaSecurity} says; with the local credentials it then creates
+ * every ACL of the system (see `kafkaAclRules`), so a broker it found or started refuses each
+ * service principal outside them.
  */
 export async function ensureKafka(brokers: string[], repoRoot: string, options: EnsureKafkaOptions = {}): Promise<KafkaSource> {
-  if (await kafkaAnswers(brokers)) return 'already-running';
+  const source = await brokerAnswering(brokers, repoRoot, options);
+  if (usesLocalKafkaCredentials()) await applyKafkaAcls(brokers, toolingKafkaSecurity());
+  return source;
+}
+
+async function brokerAnswering(brokers: string[], repoRoot: string, options: EnsureKafkaOptions): Promise<KafkaSource> {
+  const security = toolingKafkaSecurity();
+  const answers = () => kafkaAnswers(brokers, 3000, security);
+  if (await answers()) return 'already-running';
+  if (await kafkaPortAnswers(brokers)) {
+    throw new Error(
+      `A Kafka broker listens at KAFKA_BROKERS=${brokers.join(',')} but refuses the tooling's credentials ` +
+        `(user ${process.env.KAFKA_SASL_USERNAME || 'admin'}). The local brokers require ` +
+        'SASL/SCRAM with the users of .local/kafka-credentials.properties: stop a broker started before that ' +
+        '(scripts/kafka-local.sh stop), or set KAFKA_SASL_* to credentials that broker accepts.',
+    );
+  }
   if (commandWorks('docker', ['info'])) {
-    execFileSync('docker', ['compose', 'up', '-d', 'kafka'], { cwd: repoRoot, stdio: 'inherit' });
-    await waitFor(() => kafkaAnswers(brokers), { timeoutMs: 120_000, intervalMs: 1000, description: 'Kafka from docker compose' });
+    // Compose's broker takes its users' passwords from the environment: these, the local ones.
+    const passwords = Object.fromEntries(
+      Object.entries(localKafkaCredentials()).map(([user, password]) => [`KAFKA_${user.toUpperCase()}_PASSWORD`, password]),
+    );
+    execFileSync('docker', ['compose', 'up', '-d', 'kafka', 'kafka-setup'], {
+      cwd: repoRoot,
+      stdio: 'inherit',
+      env: { ...process.env, ...passwords },
+    });
+    await waitFor(answers, { timeoutMs: 120_000, intervalMs: 1000, description: 'Kafka from docker compose' });
     return 'docker-compose';
   }
   const missing = ['java', 'mvn'].filter((tool) => !commandWorks(tool, ['-version']));
@@ -44,7 +74,7 @@ export async function ensureKafka(brokers: string[], repoRoot: string, options: 
   if (options.localDataDir && options.freshLocalData) rmSync(options.localDataDir, { recursive: true, force: true });
   const env = options.localDataDir ? { ...process.env, KAFKA_LOCAL_DATA_DIR: options.localDataDir } : process.env;
   execFileSync('bash', [resolve(repoRoot, 'scripts/kafka-local.sh'), 'start'], { cwd: repoRoot, stdio: 'inherit', env });
-  await waitFor(() => kafkaAnswers(brokers), { timeoutMs: 60_000, intervalMs: 500, description: 'the local Kafka broker' });
+  await waitFor(answers, { timeoutMs: 60_000, intervalMs: 500, description: 'the local Kafka broker' });
   return 'local-script';
 }
 

@@ -1,5 +1,5 @@
 import { createConnection } from 'node:net';
-import { createKafka, describeCluster } from '@app/kafka';
+import { createKafka, describeCluster, type KafkaSecurity } from '@app/kafka';
 import { waitFor } from '../wait-for.js';
 
 function tcpAnswers(hostPort: string, timeoutMs: number): Promise<boolean> {
@@ -16,13 +16,21 @@ function tcpAnswers(hostPort: string, timeoutMs: number): Promise<boolean> {
   });
 }
 
-/** True when the first broker accepts TCP and the cluster answers a metadata request. */
-export async function kafkaAnswers(brokers: string[], timeoutMs = 3000): Promise<boolean> {
+/** True when the first broker accepts TCP connections (whether or not it accepts our credentials). */
+export function kafkaPortAnswers(brokers: string[], timeoutMs = 3000): Promise<boolean> {
+  return tcpAnswers(brokers[0], timeoutMs);
+}
+
+/**
+ * True when the first broker accepts TCP and the cluster answers a metadata request of a client
+ * that authenticates with `security` (default: as the process environment says).
+ */
+export async function kafkaAnswers(brokers: string[], timeoutMs = 3000, security?: KafkaSecurity): Promise<boolean> {
   if (!(await tcpAnswers(brokers[0], timeoutMs))) return false;
   let timer: NodeJS.Timeout | undefined;
   try {
     await Promise.race([
-      describeCluster(createKafka({ brokers, clientId: 'probe' })),
+      describeCluster(createKafka({ brokers, clientId: 'probe', security })),
       new Promise((_, reject) => {
         timer = setTimeout(() => reject(new Error('timeout')), timeoutMs);
       }),

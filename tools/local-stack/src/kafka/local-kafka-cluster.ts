@@ -3,6 +3,8 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync 
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createKafka } from '@app/kafka';
+import { applyKafkaAcls } from './kafka-acls.js';
+import { toolingKafkaSecurity } from './local-kafka-access.js';
 import { findRepoRoot } from '../environment/repo-root.js';
 import { freePort } from '../ports/free-port.js';
 import { uniqueName } from '../unique-name.js';
@@ -25,7 +27,8 @@ export interface LocalKafkaClusterOptions {
 /**
  * A Kafka cluster of its own for a test, a benchmark or the chaos soak: `scripts/kafka-local.sh`
  * with `KAFKA_LOCAL_NODES` nodes on free ports and a state directory under `.local/`, so killing
- * its nodes touches nobody else. Node `i` is broker id `i`.
+ * its nodes touches nobody else. Node `i` is broker id `i`. SASL/SCRAM with the local users and
+ * the system's ACLs, like every local broker.
  */
 export class LocalKafkaCluster {
   private constructor(
@@ -80,6 +83,8 @@ export class LocalKafkaCluster {
     try {
       await cluster.script('start');
       await cluster.waitForBrokers(nodes);
+      // Its users are the local ones (the script's shared credentials file); its ACLs, the system's.
+      await applyKafkaAcls(cluster.brokers, toolingKafkaSecurity());
     } catch (error) {
       await cluster.destroy();
       throw error;
@@ -150,7 +155,7 @@ export class LocalKafkaCluster {
 
   /** The leader of every partition of `topic` now, by partition (-1 where it has none), in one metadata read. */
   async leadersOf(topic: string): Promise<Map<number, number>> {
-    const admin = createKafka({ brokers: this.liveBrokers(), clientId: uniqueName('cluster-probe') }).admin({ retry: { retries: 1 } });
+    const admin = createKafka({ brokers: this.liveBrokers(), clientId: uniqueName('cluster-probe'), security: toolingKafkaSecurity() }).admin({ retry: { retries: 1 } });
     await admin.connect();
     try {
       const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
@@ -172,7 +177,7 @@ export class LocalKafkaCluster {
   async waitForBrokers(count: number, timeoutMs = 120_000): Promise<void> {
     await waitFor(
       async () => {
-        const admin = createKafka({ brokers: this.liveBrokers(), clientId: uniqueName('cluster-probe') }).admin({ retry: { retries: 1 } });
+        const admin = createKafka({ brokers: this.liveBrokers(), clientId: uniqueName('cluster-probe'), security: toolingKafkaSecurity() }).admin({ retry: { retries: 1 } });
         await admin.connect();
         try {
           return (await admin.describeCluster()).brokers.length >= count;

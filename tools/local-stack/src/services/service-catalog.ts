@@ -5,6 +5,7 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { EnvSchema } from '@app/config';
+import { Topics } from '@app/contracts';
 import { consumedTopics } from '@app/inbox';
 import { inventoryConsumes, inventoryEnv } from '@apps/inventory';
 import { loyaltyEnv } from '@apps/loyalty';
@@ -25,6 +26,8 @@ export interface ServiceDescriptor {
   readonly needs: readonly ('postgres' | 'kafka')[];
   /** The topics it consumes, from its consumes declaration (loyalty has none). */
   readonly consumes: readonly string[];
+  /** The topics its outbox relay publishes to (loyalty has none): what its Kafka principal may write. */
+  readonly produces: readonly string[];
 }
 
 /** The three services, in start order. */
@@ -35,6 +38,7 @@ export const services: readonly ServiceDescriptor[] = [
     portVariable: 'ORDERS_PORT',
     needs: ['postgres', 'kafka'],
     consumes: consumedTopics(ordersConsumes),
+    produces: [Topics.orders],
   },
   {
     name: 'inventory',
@@ -42,8 +46,9 @@ export const services: readonly ServiceDescriptor[] = [
     portVariable: 'INVENTORY_PORT',
     needs: ['postgres', 'kafka'],
     consumes: consumedTopics(inventoryConsumes),
+    produces: [Topics.reservations],
   },
-  { name: 'loyalty', schema: loyaltyEnv, portVariable: 'LOYALTY_PORT', needs: ['postgres'], consumes: [] },
+  { name: 'loyalty', schema: loyaltyEnv, portVariable: 'LOYALTY_PORT', needs: ['postgres'], consumes: [], produces: [] },
 ];
 
 /** The catalog entry of `name`. */

@@ -1,6 +1,8 @@
 import { FAILPOINTS_ENABLED, failpointMarker, type FailpointName, type FailpointSpec } from '@app/failpoints';
 import { findRepoRoot } from '../environment/repo-root.js';
 import { startGroupAtEnd } from '../kafka/consumer-group-position.js';
+import { consumerGroupPrefix, kafkaPrincipalOf } from '../kafka/kafka-principals.js';
+import { type KafkaCredentials, kafkaSaslEnv } from '../kafka/local-kafka-credentials.js';
 import { freePort } from '../ports/free-port.js';
 import { assertTestDatabaseName } from '../postgres/test-database.js';
 import { NodeProcess } from '../processes/node-process.js';
@@ -22,6 +24,10 @@ export interface ServiceProcessOptions {
   brokers: string[];
   /** `AUTH_*` variables of the run's token issuer (see `Infrastructure.authEnv`). */
   authEnv: Record<string, string>;
+  /** The brokers' users' passwords: the service authenticates as its own principal (see `Infrastructure.kafkaCredentials`). */
+  kafkaCredentials?: KafkaCredentials;
+  /** The envelope signing keys every service of the run shares (see `Infrastructure.signingEnv`). */
+  signingEnv: Record<string, string>;
   /** Failpoints to arm (`FAILPOINTS`) in the first process, `name` or `name@scope`; none by default. */
   failpoints?: FailpointSpec[];
   /**
@@ -45,6 +51,16 @@ export interface RestartOptions {
    * (30 s); a test that needs no redelivery can skip that wait.
    */
   freshConsumerGroup?: boolean;
+}
+
+/**
+ * A consumer group (and client id) of the run's own, inside the prefix the service's principal may
+ * join (`<service>-test-<name>_<unique>`).
+ */
+function testGroupName(options: ServiceProcessOptions): string {
+  const principal = kafkaPrincipalOf(options.service);
+  const prefix = principal ? `${consumerGroupPrefix(principal)}-` : '';
+  return uniqueName(`${prefix}test-${options.name ?? options.service}`);
 }
 
 /**
@@ -73,7 +89,8 @@ export class ServiceProcess {
     assertTestDatabaseName(options.database);
     await migrateServiceDatabase(options.service, options.serverUrl, options.database);
     const port = await freePort();
-    const id = uniqueName(`test-${options.name ?? options.service}`);
+    const id = testGroupName(options);
+    const principal = kafkaPrincipalOf(options.service);
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
       NODE_ENV: 'test',
@@ -90,6 +107,8 @@ export class ServiceProcess {
       // Failpoints are honoured only in a process started for tests, on purpose (issue 16).
       [FAILPOINTS_ENABLED]: 'true',
       FAILPOINTS: (options.failpoints ?? []).join(','),
+      ...(principal && options.kafkaCredentials && kafkaSaslEnv(options.kafkaCredentials, principal)),
+      ...options.signingEnv,
       ...options.authEnv,
       ...options.env,
     };
@@ -136,7 +155,7 @@ export class ServiceProcess {
     if (this.current?.isRunning) throw new Error(`${this.name} is still running; kill or stop it before restarting`);
     this.env = { ...this.env, FAILPOINTS: (options.failpoints ?? []).join(','), ...options.env };
     if (options.freshConsumerGroup) {
-      const group = uniqueName(`test-${this.name}`);
+      const group = testGroupName(this.options);
       await this.positionGroup(group);
       this.env = { ...this.env, KAFKA_CONSUMER_GROUP: group };
     }

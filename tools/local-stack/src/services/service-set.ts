@@ -1,4 +1,5 @@
 import { deleteConsumerGroups } from '../kafka/consumer-group-position.js';
+import type { KafkaCredentials } from '../kafka/local-kafka-credentials.js';
 import { createTestDatabase, dropTestDatabase } from '../postgres/test-database.js';
 import { ServiceProcess, type ServiceProcessOptions } from './service-process.js';
 
@@ -13,13 +14,22 @@ export interface Infrastructure {
    * inventory to fetch its service token (`AUTH_CLIENT_*`): `DevIssuer.appEnv()` of the run's issuer.
    */
   authEnv: Record<string, string>;
+  /**
+   * The passwords of the brokers' users: each service authenticates as its own principal. Absent:
+   * the services get no `KAFKA_SASL_*` (a broker of the caller's, whose variables it passes in `env`).
+   */
+  kafkaCredentials?: KafkaCredentials;
+  /** `MESSAGE_SIGNING_KEYS` and `MESSAGE_SIGNING_KEY_ID`: every service signs and verifies envelopes with them. */
+  signingEnv: Record<string, string>;
 }
 
 /**
  * {@link ServiceProcessOptions} without what {@link ServiceSet} fills in: the Postgres server
  * and the token issuer always, the brokers unless given (a run on a private broker passes its own).
  */
-export type ServiceSetStartOptions = Omit<ServiceProcessOptions, 'serverUrl' | 'brokers' | 'authEnv'> & { brokers?: string[] };
+export type ServiceSetStartOptions = Omit<ServiceProcessOptions, 'serverUrl' | 'brokers' | 'authEnv' | 'kafkaCredentials' | 'signingEnv'> & {
+  brokers?: string[];
+};
 
 /** Anything else released at tear-down, e.g. a topic reader. */
 interface Stoppable {
@@ -63,6 +73,8 @@ export class ServiceSet {
       serverUrl: this.infrastructure.serverUrl,
       brokers,
       authEnv: this.infrastructure.authEnv,
+      kafkaCredentials: this.infrastructure.kafkaCredentials,
+      signingEnv: this.infrastructure.signingEnv,
     });
     this.processes.push({ service, brokers });
     return service;
