@@ -4,8 +4,8 @@
 import { loadConfig, loadDotEnv } from '@app/config';
 import { databaseUrl } from '@app/database';
 import { messageSigning, messageSigningEnv } from '@app/envelope';
-import { createKafka } from '@app/kafka';
-import { localEnvironment } from '@tools/local-stack';
+import { createKafka, kafkaSecurityFromEnvironment } from '@app/kafka';
+import { kafkaSaslEnv, localEnvironment, localKafkaCredentials, localSigningEnv, usesLocalKafkaCredentials } from '@tools/local-stack';
 import pg from 'pg';
 import {
   asDeadLetterTopic,
@@ -44,15 +44,32 @@ const USAGE = `Usage: npm run ops -- <command>
 Options: --database <name> overrides the service's database (default: orders or inventory).
 Environment: DATABASE_URL (server, without database; default postgres://postgres@127.0.0.1:5432),
              KAFKA_BROKERS (default 127.0.0.1:9092), KAFKA_SASL_* and KAFKA_TLS_* as for the apps,
-             MESSAGE_SIGNING_KEYS (replays are then checked for a valid signature too).
+             MESSAGE_SIGNING_KEYS (required by dlq replay: every record's signature is checked).
+             Against the local brokers, ops authenticates as the \`ops\` principal and uses the local keys.
 Output is sanitised: control characters are escaped, binary values shown as length and hex.`;
 
 loadDotEnv();
-const env = localEnvironment();
+/**
+ * The environment with the local defaults: against the local brokers, ops authenticates as its
+ * own principal (`ops`: reads dead letters, writes only the topics a replay goes back to) and
+ * verifies with the local signing keys, unless the environment names its own.
+ */
+const env = (() => {
+  const base = localEnvironment();
+  if (!usesLocalKafkaCredentials(base)) return base;
+  return {
+    ...base,
+    ...kafkaSaslEnv(localKafkaCredentials(base), 'ops'),
+    ...(base.MESSAGE_SIGNING_KEYS ? {} : localSigningEnv(base, { create: false })),
+  };
+})();
 const out = (line = '') => process.stdout.write(`${line}\n`);
 
+/** A command the tool will not run as configured: said in one line, exit 1. */
+class Refusal extends Error {}
+
 function kafka() {
-  return createKafka({ brokers: env.KAFKA_BROKERS!.split(','), clientId: 'ops' });
+  return createKafka({ brokers: env.KAFKA_BROKERS!.split(','), clientId: 'ops', security: kafkaSecurityFromEnvironment(env) });
 }
 
 async function withDatabase<T>(database: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -89,9 +106,18 @@ function letterFilter(args: OpsArgs): LetterFilter {
   };
 }
 
-/** Signature keys from the environment: with them, a replay must carry a valid signature too. */
+/**
+ * The keys every replayed record's signature is checked against. Without them a replay would
+ * republish whatever a dead-letter topic holds, so it refuses to run: a record it sends must prove
+ * it came from a producer holding a key, not from anyone who could write a header.
+ */
 function replaySigning() {
-  return messageSigning(loadConfig(messageSigningEnv));
+  const signing = messageSigning(loadConfig(messageSigningEnv, env));
+  if (signing.keys.size === 0)
+    throw new Refusal(
+      'dlq replay checks every record\'s signature and MESSAGE_SIGNING_KEYS is not set: set it to the keys the consumers verify with',
+    );
+  return signing;
 }
 
 async function dlq(args: OpsArgs): Promise<number> {
@@ -138,6 +164,7 @@ async function dlq(args: OpsArgs): Promise<number> {
     const topic = asDeadLetterTopic(target);
     const destination = replayDestination(topic);
     const dryRun = args.options.get('dry-run') === true;
+    const signing = replaySigning();
     let letters = await readDeadLetters(kafka(), [topic]);
     if (offset !== undefined) {
       const partitions = [...new Set(letters.map((letter) => letter.record.partition))];
@@ -153,7 +180,6 @@ async function dlq(args: OpsArgs): Promise<number> {
       out(`nothing to replay in ${topic}`);
       return 1;
     }
-    const signing = replaySigning();
     const valid: DeadLetter[] = [];
     for (const letter of letters) {
       const problem = replayProblem(letter, destination, signing);
@@ -258,6 +284,9 @@ main(process.argv.slice(2)).then(
     if (error instanceof UsageError) {
       process.stderr.write(`ops: ${error.message}\n\n${USAGE}\n`);
       process.exitCode = 2;
+    } else if (error instanceof Refusal) {
+      process.stderr.write(`ops: ${error.message}\n`);
+      process.exitCode = 1;
     } else {
       process.stderr.write(`ops: ${(error as Error).stack ?? String(error)}\n`);
       process.exitCode = 1;

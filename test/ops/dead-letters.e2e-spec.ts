@@ -4,7 +4,7 @@ import { type StockReserved, Topics } from '@app/contracts';
 import { DeadLetterHeaders, deadLetterTopic, Headers } from '@app/envelope';
 import { createKafka, ensureTopics } from '@app/kafka';
 import { eventRecord, getOrder, publishRecords, type RecordPosition, TestServices, waitForDeadLetter } from '@test/fixtures';
-import { queryTestDatabase, type ServiceProcess, type TopicRecorder, uniqueName, waitFor } from '@tools/local-stack';
+import { queryTestDatabase, type ServiceProcess, topicEndOffsets, type TopicRecorder, uniqueName, waitFor } from '@tools/local-stack';
 import { runOps } from '../support/run-ops.js';
 
 /**
@@ -186,6 +186,16 @@ describe('npm run ops -- dlq (real broker, real orders process)', () => {
     expect(run.stdout).toContain('key:    k\\u{001b}]0;pwned\\u{0007}');
     expect(run.stdout).toContain('bad\\u{001b}[2Jvalue');
     expect(run.stdout).toContain('(binary, 5 bytes) 009b324aff');
+  });
+
+  it('when ops has no signing keys to verify with, then dlq replay refuses to run and sends nothing', async () => {
+    const before = await topicEndOffsets(infrastructure.brokers, Topics.reservations);
+    const run = await runOps(infrastructure, ['dlq', 'replay', Topics.reservations, '--all'], 120_000, {
+      MESSAGE_SIGNING_LOCAL_FILE: '/nonexistent/keys.json',
+    });
+    expect(run.code).toBe(1);
+    expect(run.stderr).toContain("dlq replay checks every record's signature and MESSAGE_SIGNING_KEYS is not set");
+    expect(await topicEndOffsets(infrastructure.brokers, Topics.reservations)).toEqual(before);
   });
 
   it('when dlq replay gets neither --all nor --offset, then it refuses with the usage and exit code 2', async () => {

@@ -35,14 +35,17 @@ async function produce(kafka: Kafka, topic: string): Promise<void> {
   await producer.send({ topic, acks: -1, messages: [{ key: 'acl-probe', value: 'acl-probe: not an event' }] });
 }
 
-/** Joins `groupId` on `topic` and resolves once the group assigned it partitions, or rejects with the broker's refusal. */
+/**
+ * Joins `groupId` on `topic` and resolves once a fetch of its partitions came back (the group let
+ * it in, and the topic let it read), or rejects with the broker's refusal of either.
+ */
 async function consume(kafka: Kafka, groupId: string, topic: string): Promise<void> {
-  const consumer = kafka.consumer({ groupId, allowAutoTopicCreation: false, retry: { retries: 0 } });
+  const consumer = kafka.consumer({ groupId, allowAutoTopicCreation: false, maxWaitTimeInMs: 100, retry: { retries: 0 } });
   clients.push(consumer);
   await consumer.connect();
   await consumer.subscribe({ topics: [topic] });
   await new Promise<void>((resolve, reject) => {
-    consumer.on(consumer.events.GROUP_JOIN, () => resolve());
+    consumer.on(consumer.events.FETCH, () => resolve());
     consumer.on(consumer.events.CRASH, (event) => reject(event.payload.error));
     consumer.run({ eachMessage: async () => undefined }).catch(reject);
   });

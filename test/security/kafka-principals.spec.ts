@@ -2,7 +2,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { deadLetterTopic } from '@app/envelope';
-import { KAFKA_USERS, kafkaAclRules, type KafkaAclRule, parseKafkaCredentials } from '@tools/local-stack';
+import { KAFKA_USERS, kafkaAclRules, type KafkaAclRule, parseKafkaCredentials, withKafkaAclTable } from '@tools/local-stack';
 
 const script = readFileSync(new URL('../../scripts/kafka-local.sh', import.meta.url), 'utf8');
 
@@ -60,5 +60,12 @@ describe('Kafka principals and ACLs, derived from what each service consumes and
   it('when a credentials file lacks a user, then reading it names the user', () => {
     expect(() => parseKafkaCredentials('broker=a\nadmin=b\norders=c\n', 'creds')).toThrow('creds has no password for inventory, ops');
     expect(parseKafkaCredentials('broker=a\nadmin=b=c\norders=d\ninventory=e\nops=f\n').admin).toBe('b=c');
+  });
+});
+
+describe('docs/security.md', () => {
+  it('when the ACLs change, then the table on the page changes with them (npm run docs:kafka-acls)', () => {
+    const page = readFileSync(new URL('../../docs/security.md', import.meta.url), 'utf8');
+    expect(page).toBe(withKafkaAclTable(page));
   });
 });

@@ -21,6 +21,9 @@ export const Headers = {
 } as const;
 
 /** Headers added when a message is dead-lettered: why, after how many attempts, and from where. */
+/** What every dead-letter header begins with; only the dead-letter publisher writes such headers. */
+export const DEAD_LETTER_HEADER_PREFIX = 'dlq-';
+
 export const DeadLetterHeaders = {
   error: 'dlq-error',
   reason: 'dlq-reason',

@@ -1,4 +1,4 @@
-export { Headers, DeadLetterHeaders, DeadLetterStubHeaders } from './headers.js';
+export { Headers, DEAD_LETTER_HEADER_PREFIX, DeadLetterHeaders, DeadLetterStubHeaders } from './headers.js';
 export { CodedError, type ErrorCode } from './coded.error.js';
 export { headerText } from './header-text.js';
 export { deadLetterTopic } from './dead-letter-topic.js';

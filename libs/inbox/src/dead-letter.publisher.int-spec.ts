@@ -89,4 +89,26 @@ describe('DeadLetterPublisher (real topic with max.message.bytes 8 KiB)', () => 
     expect(Number(letter.headers[DeadLetterStubHeaders.originalSize])).toBeGreaterThan(20_000);
     expect(letter.headers[DeadLetterHeaders.error]).toContain('payload.note is too long');
   });
+
+  it('when the record arrives with dlq-* headers of its producer, then the dead letter carries only the publisher\'s own', async () => {
+    const raw = record('not json');
+    raw.headers = {
+      ...raw.headers,
+      [DeadLetterHeaders.originalTopic]: 'orders.order.v1',
+      [DeadLetterHeaders.reason]: 'FORGED',
+      // Not one the publisher writes on a full copy: left in, ops would take the letter for a stub.
+      [DeadLetterStubHeaders.stub]: 'true',
+      'DLQ-Consumer': 'someone-else',
+    };
+    await publisher.publish({ message: raw, consumer: 'test', reason: 'NOT_JSON', error: 'not JSON', attempts: 0 });
+    const letter = await deadLetterOf(raw);
+    expect(letter.headers).toMatchObject({
+      [DeadLetterHeaders.originalTopic]: topic,
+      [DeadLetterHeaders.reason]: 'NOT_JSON',
+      [DeadLetterHeaders.consumer]: 'test',
+      [Headers.messageId]: raw.headers[Headers.messageId],
+    });
+    expect(letter.headers[DeadLetterStubHeaders.stub]).toBeUndefined();
+    expect(Object.keys(letter.headers).filter((name) => name.toLowerCase() === 'dlq-consumer')).toEqual([DeadLetterHeaders.consumer]);
+  });
 });

@@ -1,6 +1,6 @@
 import { Inject, Injectable } from '@nestjs/common';
 import kafkajs, { Kafka, type Message, type Producer } from 'kafkajs';
-import { DeadLetterHeaders, DeadLetterStubHeaders, deadLetterTopic, Headers } from '@app/envelope';
+import { DEAD_LETTER_HEADER_PREFIX, DeadLetterHeaders, DeadLetterStubHeaders, deadLetterTopic, Headers } from '@app/envelope';
 import { ACKS_ALL, createIdempotentProducer } from '@app/kafka';
 import type { RawInboxMessage } from './inbox-envelope.js';
 
@@ -82,6 +82,9 @@ export class DeadLetterPublisher {
   private async copyOrStub(producer: Producer, letter: DeadLetter): Promise<void> {
     const original: Record<string, string | Buffer> = {};
     for (const [name, value] of Object.entries(letter.message.headers ?? {})) {
+      // `dlq-*` headers are the dead-letter publisher's to write: a producer that set them (say a
+      // `dlq-original-topic` of its choosing) would otherwise speak through the dead letter.
+      if (name.toLowerCase().startsWith(DEAD_LETTER_HEADER_PREFIX)) continue;
       const encoded = encodeValue(value);
       if (encoded !== null) original[name] = encoded;
     }

@@ -35,6 +35,7 @@ export {
   type KafkaCredentials,
 } from './kafka/local-kafka-credentials.js';
 export { aclEntries, applyKafkaAcls } from './kafka/kafka-acls.js';
+export { renderKafkaAclTable, withKafkaAclTable } from './kafka/kafka-acl-table.js';
 export { localToolingEnv, toolingKafkaSecurity, usesLocalKafkaCredentials } from './kafka/local-kafka-access.js';
 export { localSigningEnv, localSigningKeysFile } from './envelope/local-signing-keys.js';
 export { LocalKafkaCluster, type LocalKafkaClusterOptions } from './kafka/local-kafka-cluster.js';

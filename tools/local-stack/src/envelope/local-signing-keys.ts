@@ -28,11 +28,13 @@ function readKeys(file: string): SigningKeysFile | undefined {
  * The `MESSAGE_SIGNING_KEYS` and `MESSAGE_SIGNING_KEY_ID` every local app gets, from a key made on
  * first use (256 random bits, mode 600, git-ignored), as the development issuer makes its key pair:
  * the local stack, the tests, chaos and the bench sign and verify every envelope without anyone
- * setting a variable, so the default a user copies is the signed one.
+ * setting a variable, so the default a user copies is the signed one. `create: false` (a reader
+ * such as the ops tool): `{}` when there is no such key yet, rather than a key nobody signs with.
  */
-export function localSigningEnv(source: NodeJS.ProcessEnv = process.env): Record<string, string> {
+export function localSigningEnv(source: NodeJS.ProcessEnv = process.env, options: { create?: boolean } = {}): Record<string, string> {
   const file = localSigningKeysFile(source);
   let keys = readKeys(file);
+  if (!keys && options.create === false) return {};
   if (!keys) {
     const id = `local-${new Date().toISOString().slice(0, 10).replace(/-/g, '')}`;
     const made: SigningKeysFile = { signWith: id, keys: [{ id, secret: randomBytes(32).toString('base64') }] };
