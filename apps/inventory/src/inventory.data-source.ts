@@ -6,6 +6,7 @@ import { CreateStock1764460800300 } from './migrations/1764460800300-create-stoc
 import { CreateCancelledOrders1764460800320 } from './migrations/1764460800320-create-cancelled-orders.js';
 import { AddLoyaltyCommandAccrualColumns1764460800310 } from './migrations/1764460800310-add-loyalty-command-accrual-columns.js';
 import { AddReservationLoyaltyPoints1764460800430 } from './migrations/1764460800430-add-reservation-loyalty-points.js';
+import { AddCancelledOrdersCustomers1764460800450 } from './migrations/1764460800450-add-cancelled-orders-customers.js';
 import { Reservation } from './reservations/reservation.entity.js';
 import { LOYALTY_COMMANDS_TABLE } from './reservations/reserve-stock/loyalty-accrual.command.js';
 import { StockItem } from './stock/stock-item.entity.js';
@@ -22,6 +23,7 @@ const inventoryMigrations = [
   CreateCancelledOrders1764460800320,
   AddOutboxPendingRetryIndex1764460800410,
   AddReservationLoyaltyPoints1764460800430,
+  AddCancelledOrdersCustomers1764460800450,
 ];
 
 export function createInventoryDataSource(config: DatabaseConfig) {

@@ -66,7 +66,13 @@ const stockReserved = tolerantRecord({
 const stockRejected = tolerantRecord({
   orderId: uuid(),
   reasonCode: oneOf(RejectionCodes),
+  /** For operators and logs: orders never shows this text to a customer (it writes its own from the code). */
   reason: text({ maxLength: ReservationLimits.reasonMaxLength }),
+  /**
+   * The SKUs the code is about (unknown, or short of stock), in the SKU format and no more than an
+   * order has lines: what orders may name in its own text. Optional, added to v1 compatibly.
+   */
+  skus: list(text({ pattern: SKU_PATTERN }), { min: 0, max: OrderLimits.linesMax }).optional(),
   rejectedAt: timestamp(),
 });
 

@@ -10,7 +10,7 @@ import { rawInboxMessage } from './inbox-envelope.js';
  * of one partition may share one transaction, with their offsets resolved only after it committed.
  */
 export function inboxBatchOf(payload: EachBatchPayload, parser: KafkaParser): InboxBatch {
-  const { batch, heartbeat, resolveOffset, isRunning, isStale } = payload;
+  const { batch, heartbeat, resolveOffset, isRunning, isStale, pause } = payload;
   const { topic, partition } = batch;
   return {
     topic,
@@ -21,5 +21,12 @@ export function inboxBatchOf(payload: EachBatchPayload, parser: KafkaParser): In
     resolve: (record) => resolveOffset(record.offset),
     heartbeat,
     isActive: () => isRunning() && !isStale(),
+    retryLater: (delayMs) => {
+      // Paused, this partition is left out of the fetches; resumed, it is fetched again from its
+      // last resolved offset, which is the failed record. unref: a pending retry never keeps a
+      // stopping process alive.
+      const resume = pause();
+      setTimeout(resume, delayMs).unref();
+    },
   };
 }

@@ -5,7 +5,7 @@ export const inboxEnv = {
   // Verification of envelope signatures: refused records are dead-lettered before they claim.
   ...messageSigningEnv,
   INBOX_MAX_ATTEMPTS: env.integer({
-    description: 'Handler attempts per message before it is dead-lettered; each holds up its partition',
+    description: 'Handler attempts per message before it is dead-lettered; between attempts its partition waits (paused), the others go on',
     default: 5,
     min: 1,
     max: 100,
@@ -17,7 +17,7 @@ export const inboxEnv = {
     max: 60_000,
   }),
   INBOX_RETRY_MAX_MS: env.integer({
-    description: 'Cap of the delay between attempts; keep the sum well under the consumer session timeout',
+    description: 'Cap of the delay between attempts (the failing partition is paused meanwhile, so the consumer session is not held)',
     default: 5000,
     min: 0,
     max: 60_000,

@@ -1,5 +1,5 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { delay, retryDelayMs } from '@app/backoff';
+import { retryDelayMs } from '@app/backoff';
 import { TransactionContext } from '@app/database';
 import { failpoint } from '@app/failpoints';
 import { DeadLetterPublisher } from './dead-letter.publisher.js';
@@ -32,9 +32,19 @@ export interface InboxBatch {
   heartbeat(): Promise<void>;
   /** False once the consumer stops or the partition was revoked: stop taking new chunks. */
   isActive(): boolean;
+  /**
+   * Hands this partition back after a handler failed: nothing from the failed record on is
+   * resolved, and the transport delivers it again from there in `delayMs` (Kafka: the partition is
+   * paused, then resumed), while every other partition goes on being fetched and handled.
+   */
+  retryLater(delayMs: number): void;
 }
 
-export type InboxOutcome = 'processed' | 'duplicate' | 'dead-lettered';
+/** `deferred`: a handler failed and the record waits for its next attempt (see {@link InboxBatch.retryLater}). */
+export type InboxOutcome = 'processed' | 'duplicate' | 'dead-lettered' | 'deferred';
+
+/** How many records' failed attempts are remembered at most (oldest forgotten first: they then start over). */
+const REMEMBERED_FAILURES = 10_000;
 
 /** A valid record and its envelope. */
 interface Entry {
@@ -71,8 +81,9 @@ type Attempt = { committed: true; processed: Entry[]; duplicates: Entry[]; misma
  *
  * Poison never blocks a partition: an invalid message is dead-lettered at once; when a batch's
  * handlers fail, the batch rolls back whole and is replayed one message at a time, so the failure
- * is isolated and partition order kept; a single message that keeps failing is retried with
- * backoff, then dead-lettered. Only when the inbox itself cannot write (database down) does the
+ * is isolated and partition order kept; a single message that keeps failing is handed back to the
+ * transport to be delivered again after a backoff ({@link InboxBatch.retryLater}: only its own
+ * partition waits, and no wait runs inside a fetch), then dead-lettered. Only when the inbox itself cannot write (database down) does the
  * error propagate, leaving the offsets for a later redelivery.
  */
 @Injectable()
@@ -97,9 +108,24 @@ export class InboxConsumer {
     const outcomes: InboxOutcome[] = [];
     for (let start = 0; start < batch.records.length && batch.isActive(); start += this.config.INBOX_BATCH_SIZE) {
       outcomes.push(...(await this.consumeChunk(batch, batch.records.slice(start, start + this.config.INBOX_BATCH_SIZE), route)));
+      // Nothing after a deferred record may run before it: per-key order holds within the partition.
+      if (outcomes.at(-1) === 'deferred') break;
       await batch.heartbeat();
     }
     return outcomes;
+  }
+
+  /**
+   * Failed attempts so far of each record that is waiting for another, by partition and offset.
+   * In memory: after a restart or a rebalance a record starts over, which bounds its attempts per
+   * process, not in all. Why not retry inline: a wait inside the handler holds this fetch's other
+   * partitions too (kafkajs fetches again only once every batch of a fetch is handled), so five
+   * failing records on one partition delayed an order on another by seconds.
+   */
+  private readonly failures = new Map<string, number>();
+
+  private failureKey(batch: InboxBatch, record: RawInboxMessage): string {
+    return `${batch.topic}\u0000${batch.partition}\u0000${record.offset}`;
   }
 
   private async consumeChunk(batch: InboxBatch, records: readonly RawInboxMessage[], route: InboxRoute): Promise<InboxOutcome[]> {
@@ -108,47 +134,53 @@ export class InboxConsumer {
     const telemetry = new Map(records.map((record) => [record, startMessageTelemetry(record, consumer)]));
     const chunk = this.classify(records, route, telemetry);
     const batchSpan = single ? undefined : startBatchSpan(batch.topic, batch.partition, consumer, [...telemetry.values()]);
-    for (let attempt = 1; ; attempt += 1) {
-      const endTimer = (single ? this.metrics.handlerDuration : this.metrics.batchDuration).startTimer({ consumer });
-      let result: Attempt;
-      try {
-        result = await this.attempt(route, chunk, telemetry, attempt);
-      } catch (error) {
-        // Nothing ran: the inbox could not write (database unreachable). Not the message's fault;
-        // dead-lettering it would empty the topic into the DLQ during an outage.
-        endTimer();
-        for (const message of telemetry.values()) endMessageTelemetry(message, 'failed', error);
-        batchSpan?.end();
-        throw error;
-      }
+    const key = single ? this.failureKey(batch, records[0]) : undefined;
+    const attempt = 1 + (key === undefined ? 0 : (this.failures.get(key) ?? 0));
+    const endTimer = (single ? this.metrics.handlerDuration : this.metrics.batchDuration).startTimer({ consumer });
+    let result: Attempt;
+    try {
+      result = await this.attempt(route, chunk, telemetry, attempt);
+    } catch (error) {
+      // Nothing ran: the inbox could not write (database unreachable). Not the message's fault;
+      // dead-lettering it would empty the topic into the DLQ during an outage.
       endTimer();
-      if (result.committed) {
-        batchSpan?.end();
-        return this.afterCommit(batch, records, route, chunk.invalid, result, telemetry);
-      }
-      if (!single) {
-        for (const message of telemetry.values()) abandonMessageTelemetry(message, 'batch transaction rolled back');
-        batchSpan?.end();
-        this.metrics.batchFallbacks.inc({ consumer });
-        this.logger.warn(
-          `${consumer}: batch of ${records.length} on ${batch.topic}[${batch.partition}] failed (${result.error.message}); one message at a time`,
-        );
-        return this.oneByOne(batch, records, route);
-      }
-      const [entry] = chunk.unique.values();
-      this.logger.warn(
-        `${consumer}: attempt ${attempt} for ${entry.envelope.messageType} ${entry.envelope.messageId} failed: ${result.error.message}`,
-      );
-      if (attempt >= this.config.INBOX_MAX_ATTEMPTS) {
-        const error = `${result.error.name}: ${result.error.message}`;
-        await this.deadLetter(consumer, { record: entry.record, reason: 'HANDLER_FAILED', error, attempts: attempt });
-        endMessageTelemetry(telemetry.get(entry.record)!, 'dead-lettered');
-        batch.resolve(entry.record);
-        return ['dead-lettered'];
-      }
-      await batch.heartbeat().catch(() => undefined);
-      await delay(retryDelayMs(attempt, this.config.INBOX_RETRY_BASE_MS, this.config.INBOX_RETRY_MAX_MS));
+      for (const message of telemetry.values()) endMessageTelemetry(message, 'failed', error);
+      batchSpan?.end();
+      throw error;
     }
+    endTimer();
+    if (result.committed) {
+      if (key !== undefined) this.failures.delete(key);
+      batchSpan?.end();
+      return this.afterCommit(batch, records, route, chunk.invalid, result, telemetry);
+    }
+    if (!single) {
+      for (const message of telemetry.values()) abandonMessageTelemetry(message, 'batch transaction rolled back');
+      batchSpan?.end();
+      this.metrics.batchFallbacks.inc({ consumer });
+      this.logger.warn(
+        `${consumer}: batch of ${records.length} on ${batch.topic}[${batch.partition}] failed (${result.error.message}); one message at a time`,
+      );
+      return this.oneByOne(batch, records, route);
+    }
+    const [entry] = chunk.unique.values();
+    this.logger.warn(
+      `${consumer}: attempt ${attempt} for ${entry.envelope.messageType} ${entry.envelope.messageId} failed: ${result.error.message}`,
+    );
+    if (attempt >= this.config.INBOX_MAX_ATTEMPTS) {
+      this.failures.delete(key!);
+      const error = `${result.error.name}: ${result.error.message}`;
+      await this.deadLetter(consumer, { record: entry.record, reason: 'HANDLER_FAILED', error, attempts: attempt });
+      endMessageTelemetry(telemetry.get(entry.record)!, 'dead-lettered');
+      batch.resolve(entry.record);
+      return ['dead-lettered'];
+    }
+    this.failures.delete(key!);
+    this.failures.set(key!, attempt);
+    if (this.failures.size > REMEMBERED_FAILURES) this.failures.delete(this.failures.keys().next().value!);
+    endMessageTelemetry(telemetry.get(entry.record)!, 'deferred', result.error);
+    batch.retryLater(retryDelayMs(attempt, this.config.INBOX_RETRY_BASE_MS, this.config.INBOX_RETRY_MAX_MS));
+    return ['deferred'];
   }
 
   private async oneByOne(batch: InboxBatch, records: readonly RawInboxMessage[], route: InboxRoute): Promise<InboxOutcome[]> {
@@ -156,6 +188,7 @@ export class InboxConsumer {
     for (const record of records) {
       if (!batch.isActive()) break;
       outcomes.push(...(await this.consumeChunk(batch, [record], route)));
+      if (outcomes.at(-1) === 'deferred') break;
     }
     return outcomes;
   }

@@ -5,6 +5,7 @@ import { Registry } from 'prom-client';
 import { z } from 'zod';
 import type { DataSource } from 'typeorm';
 import { createDataSource, dropDatabase, migrateDatabase, TransactionContext } from '@app/database';
+import { delay } from '@app/backoff';
 import { loadConfig } from '@app/config';
 import { DeadLetterHeaders, deadLetterTopic, Headers, type MessageDeclaration } from '@app/envelope';
 import { createKafka, ensureTopics } from '@app/kafka';
@@ -14,7 +15,7 @@ import { CreateInboxMessages1764460800020 } from './create-inbox-messages.migrat
 import { DeadLetterPublisher } from './dead-letter.publisher.js';
 import { eachMessage, inboxRoute, type InboxRoute } from './inbox-consumes.js';
 import { type InboxConfig, inboxEnv } from './inbox.config.js';
-import { type InboxBatch, InboxConsumer } from './inbox.consumer.js';
+import { type InboxBatch, InboxConsumer, type InboxOutcome } from './inbox.consumer.js';
 import type { InboxEnvelope, RawInboxMessage } from './inbox-envelope.js';
 import { inboxBatchOf } from './inbox-kafka-batch.js';
 import { InboxMessage } from './inbox-message.entity.js';
@@ -54,8 +55,11 @@ const waysOfConsuming: WayOfConsuming[] = [
   { name: 'in batches (a partition in one transaction)', batchSize: 100 },
 ];
 
-/** The records of one partition as a transport hands them over; `resolved` lists the offsets the inbox let advance. */
-function batchOf(records: RawInboxMessage[], resolved: string[] = []): InboxBatch {
+/**
+ * The records of one partition as a transport hands them over; `resolved` lists the offsets the
+ * inbox let advance, `retryLater` what it asks when a handler failed.
+ */
+function batchOf(records: RawInboxMessage[], resolved: string[] = [], retryLater: (delayMs: number) => void = () => undefined): InboxBatch {
   return {
     topic,
     partition: 0,
@@ -63,6 +67,7 @@ function batchOf(records: RawInboxMessage[], resolved: string[] = []): InboxBatc
     resolve: (record) => void resolved.push(record.offset),
     heartbeat: async () => undefined,
     isActive: () => true,
+    retryLater,
   };
 }
 
@@ -105,8 +110,31 @@ function consumerOn(dataSource: DataSource, config: InboxConfig) {
       .requireManager('test effect')
       .query('INSERT INTO test_effects (message_id, worker) VALUES ($1, $2)', [envelope.messageId, worker]);
   };
-  const consume = (records: RawInboxMessage[], handle: (envelope: InboxEnvelope<ThingHappened>) => Promise<void>, resolved?: string[]) =>
-    inbox.consume(batchOf(records, resolved), routeOf(handle));
+  /**
+   * Delivers `records` as Kafka does: when the inbox hands the partition back (`retryLater`), the
+   * records from the deferred one on come again after the delay it asked for, as a paused
+   * partition is fetched again from its last resolved offset. Returns every record's final outcome.
+   */
+  const consume = async (
+    records: RawInboxMessage[],
+    handle: (envelope: InboxEnvelope<ThingHappened>) => Promise<void>,
+    resolved?: string[],
+  ): Promise<InboxOutcome[]> => {
+    const outcomes: InboxOutcome[] = [];
+    let pending = records;
+    for (;;) {
+      let retryInMs: number | undefined;
+      const delivered = await inbox.consume(
+        batchOf(pending, resolved, (delayMs) => (retryInMs = delayMs)),
+        routeOf(handle),
+      );
+      if (retryInMs === undefined) return [...outcomes, ...delivered];
+      expect(delivered.at(-1)).toBe('deferred');
+      outcomes.push(...delivered.slice(0, -1));
+      pending = pending.slice(delivered.length - 1);
+      await delay(retryInMs);
+    }
+  };
   return { tx, metrics, inbox, effect, consume };
 }
 
@@ -344,6 +372,28 @@ describe.each(waysOfConsuming)('the inbox consuming $name (real Postgres and Kaf
     expect((await inbox.metrics.deadLettered.get()).values).toEqual([
       expect.objectContaining({ labels: { consumer, reason: 'HANDLER_FAILED' }, value: 1 }),
     ]);
+  });
+
+  it('when a handler fails, then the inbox waits for nothing: it hands the partition back with a backoff, resolves only what came before, and runs nothing after it', async () => {
+    const before = message();
+    const failing = message();
+    const after = message();
+    const resolved: string[] = [];
+    const retries: number[] = [];
+    const seen: string[] = [];
+    const outcomes = await inbox.inbox.consume(
+      batchOf([before, failing, after], resolved, (delayMs) => retries.push(delayMs)),
+      routeOf(async (envelope) => {
+        seen.push(envelope.messageId);
+        if (envelope.messageId === failing.headers[Headers.messageId]) throw new Error('not yet');
+      }),
+    );
+    expect(outcomes).toEqual(['processed', 'deferred']);
+    expect(resolved).toEqual([before.offset]);
+    expect(retries).toHaveLength(1);
+    expect(retries[0]).toBeGreaterThan(0);
+    expect(retries[0]).toBeLessThanOrEqual(config.INBOX_RETRY_MAX_MS);
+    expect(seen).not.toContain(after.headers[Headers.messageId]);
   });
 
   it('when the handler fails once, then the rolled-back attempt leaves nothing and the retry commits exactly one effect', async () => {

@@ -220,6 +220,54 @@ describe('inventory consuming order events (real process, real Postgres and Kafk
     });
   });
 
+  it("when a cancel names another customer than the order's, then nothing is released, reversed or announced", async () => {
+    const before = await stockOf(APPLE);
+    const order = orderCreated([{ sku: APPLE, quantity: 2 }]);
+    const created = eventRecord(Topics.orders, 'OrderCreated', order);
+    const foreign = eventRecord(Topics.orders, 'OrderCancelled', { ...cancelled(order.orderId), customerId: `someone-else-${run}` });
+    await publish([created, foreign]);
+    await processed(foreign.headers![Headers.messageId]);
+
+    expect(await stockOf(APPLE)).toEqual({ available: before.available - 2, reserved: before.reserved + 2 });
+    expect(await sql('SELECT status FROM reservations WHERE order_id = $1', [order.orderId])).toEqual([{ status: 'RESERVED' }]);
+    expect((await answersFor(order.orderId)).map((answer) => answer.message_type)).toEqual(['StockReserved']);
+    expect(await sql('SELECT id FROM loyalty_commands WHERE order_id = $1', [order.orderId])).toEqual([
+      { id: `loyalty-accrual:${order.orderId}` },
+    ]);
+
+    // The real customer's cancel still applies.
+    const own = eventRecord(Topics.orders, 'OrderCancelled', cancelled(order.orderId));
+    await publish([own]);
+    await processed(own.headers![Headers.messageId]);
+    expect(await stockOf(APPLE)).toEqual(before);
+    expect((await answersFor(order.orderId)).map((answer) => answer.message_type)).toEqual(['StockReserved', 'StockReleased']);
+  });
+
+  it('when cancels arrive before their OrderCreated, then the late order is cancelled only if one of them named its customer', async () => {
+    const before = await stockOf(APPLE);
+    const foreignOnly = orderCreated([{ sku: APPLE, quantity: 1 }]);
+    const both = orderCreated([{ sku: APPLE, quantity: 1 }]);
+    const foreign = (orderId: string) =>
+      eventRecord(Topics.orders, 'OrderCancelled', { ...cancelled(orderId), customerId: `someone-else-${run}` });
+    const own = eventRecord(Topics.orders, 'OrderCancelled', cancelled(both.orderId));
+    // For `both`, the foreign cancel comes first: it must not hide the real one behind it.
+    const early = [foreign(foreignOnly.orderId), foreign(both.orderId), own];
+    await publish(early);
+    for (const record of early) await processed(record.headers![Headers.messageId]);
+
+    const created = [eventRecord(Topics.orders, 'OrderCreated', foreignOnly), eventRecord(Topics.orders, 'OrderCreated', both)];
+    await publish(created);
+    for (const record of created) await processed(record.headers![Headers.messageId]);
+
+    expect((await answersFor(foreignOnly.orderId)).map((answer) => answer.message_type)).toEqual(['StockReserved']);
+    const [rejected] = await answersFor(both.orderId);
+    expect(rejected).toMatchObject({ message_type: 'StockRejected', payload: { reasonCode: 'INVENTORY.ORDER_CANCELLED' } });
+    expect(await stockOf(APPLE)).toEqual({ available: before.available - 1, reserved: before.reserved + 1 });
+    expect(await sql('SELECT customer_ids FROM cancelled_orders WHERE order_id = $1', [both.orderId])).toEqual([
+      { customer_ids: [`someone-else-${run}`, both.customerId] },
+    ]);
+  });
+
   it('when the same record is published twice, then one reservation, one loyalty command, one answer, and inbox_duplicates_total counts one', async () => {
     const before = await stockOf(APPLE);
     const duplicates = await MetricBaseline.take(inventory.baseUrl, 'inbox_duplicates_total', { consumer: CONSUMER });

@@ -3,6 +3,7 @@ import { ReservationEvents } from '@app/contracts';
 import type { HandlerMap, InboxHandler } from '@app/inbox';
 import { OrderStatus } from '../orders/order-status.js';
 import { ApplyReservationResultService } from './apply-reservation-result.service.js';
+import { rejectionText } from './rejection-text.js';
 
 /**
  * Inventory's answers (`inventory.reservation.v1`), set-based: a run of one type costs one UPDATE,
@@ -19,7 +20,7 @@ export class ReservationResultsHandler implements InboxHandler<typeof Reservatio
       this.results.apply(answers, (answer) => ({
         status: OrderStatus.Rejected,
         rejectionCode: answer.payload.reasonCode,
-        rejectionReason: answer.payload.reason,
+        rejectionReason: rejectionText(answer.payload),
       })),
     // A release follows a cancel, which already made the order CANCELLED: nothing to change.
     StockReleased: (answers) => this.results.apply(answers, undefined),

@@ -52,9 +52,17 @@ const reserved = (orderId: string): Answer => ({
   type: 'StockReserved',
   payload: { orderId, items, reservedAt: new Date().toISOString() },
 });
-const rejected = (orderId: string, reason = `Insufficient stock: SKU-STATEMENTS for ${orderId}`): Answer => ({
+// Inventory's text on the wire is never stored (orders writes its own from the code and SKUs), so
+// answers tell each other apart by the SKUs they name.
+const rejected = (orderId: string, skus = ['SKU-STATEMENTS']): Answer => ({
   type: 'StockRejected',
-  payload: { orderId, reasonCode: 'INVENTORY.INSUFFICIENT_STOCK', reason, rejectedAt: new Date().toISOString() },
+  payload: {
+    orderId,
+    reasonCode: 'INVENTORY.INSUFFICIENT_STOCK',
+    reason: `Insufficient stock for ${orderId}`,
+    skus,
+    rejectedAt: new Date().toISOString(),
+  },
 });
 const released = (orderId: string): Answer => ({
   type: 'StockReleased',
@@ -114,6 +122,10 @@ describe('orders applying a batch of reservation results (real Postgres): statem
     resolve: () => undefined,
     heartbeat: async () => undefined,
     isActive: () => true,
+    // Every handler here succeeds: a retry would be a failure of the test's own set-up.
+    retryLater: () => {
+      throw new Error('a handler failed');
+    },
   });
 
   /** Statements to consume `answers` as one batch, and the outcome of each. */
@@ -207,7 +219,7 @@ describe('orders applying a batch of reservation results (real Postgres): statem
       ...cancelled.map((id) => rejected(id)),
       ...alreadyReserved.map((id) => rejected(id)),
       // A second rejection of an order in the same run: the first one's reason stays.
-      ...toReject.slice(0, 10).map((id) => rejected(id, 'a later answer, too late to count')),
+      ...toReject.slice(0, 10).map((id) => rejected(id, ['SKU-TOO-LATE'])),
     ];
     const releasedRun = [...cancelled, ...toReserve, ...alreadyRejected, ...toReject.slice(0, 10)].map(released);
     const mixed = await statementsFor([...reservedRun, ...rejectedRun, ...releasedRun]);
@@ -226,10 +238,10 @@ describe('orders applying a batch of reservation results (real Postgres): statem
     );
     expect(await rowsOf(toReserve)).toEqual(times(20, { status: 'RESERVED', rejection_code: null, rejection_reason: null, moved: true }));
     expect(await rowsOf(toReject)).toEqual(
-      toReject.map((id) => ({
+      toReject.map(() => ({
         status: 'REJECTED',
         rejection_code: 'INVENTORY.INSUFFICIENT_STOCK',
-        rejection_reason: `Insufficient stock: SKU-STATEMENTS for ${id}`,
+        rejection_reason: 'Not enough stock: SKU-STATEMENTS',
         moved: true,
       })),
     );

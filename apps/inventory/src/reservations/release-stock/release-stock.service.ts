@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { CommandWriter } from '@app/commands';
 import { type OrderCancelled, ReservationEvents, type ReversalRequest, type StockReleased } from '@app/contracts';
 import { TransactionContext } from '@app/database';
@@ -18,10 +18,13 @@ import { loyaltyReversalCommand } from './loyalty-reversal.command.js';
  * cancelled, so that an `OrderCreated` arriving after this (a replayed dead letter, a redelivery
  * after a rebalance) reserves nothing for it. Releasing also reverses the points the reservation's
  * accrual credited: a `loyalty-reversal:<orderId>` command in this same transaction (issue 16), so
- * the compensation exists exactly when the release committed, and is sent like the accrual.
+ * the compensation exists exactly when the release committed, and is sent like the accrual. A
+ * cancel applies only to its own customer's order: one that names another customer changes nothing.
  */
 @Injectable()
 export class ReleaseStockService {
+  private readonly logger = new Logger(ReleaseStockService.name);
+
   constructor(
     private readonly tx: TransactionContext,
     private readonly outbox: OutboxWriter,
@@ -35,11 +38,21 @@ export class ReleaseStockService {
     await lockOrder(manager, orderId);
     const reservations = manager.getRepository(Reservation);
     const reservation = await reservations.findOne({ where: { orderId }, lock: { mode: 'pessimistic_write' } });
+    const customerId = envelope.payload.customerId;
     if (!reservation) {
-      await manager.query('INSERT INTO cancelled_orders (order_id, cancel_message_id) VALUES ($1, $2) ON CONFLICT (order_id) DO NOTHING', [
-        orderId,
-        envelope.messageId,
-      ]);
+      // Every customer a cancel named, until the order shows whose it is (see the migration).
+      await manager.query(
+        `INSERT INTO cancelled_orders (order_id, cancel_message_id, customer_ids) VALUES ($1, $2, ARRAY[$3::text])
+         ON CONFLICT (order_id) DO UPDATE SET customer_ids = array_append(cancelled_orders.customer_ids, $3::text)
+         WHERE cancelled_orders.customer_ids IS NOT NULL AND NOT ($3::text = ANY (cancelled_orders.customer_ids))`,
+        [orderId, envelope.messageId, customerId],
+      );
+      return;
+    }
+    // A cancel names its customer; only the order's own may release it. Null: reserved before the
+    // customer was kept, so nothing to compare with.
+    if (reservation.customerId !== null && reservation.customerId !== customerId) {
+      this.logger.warn(`OrderCancelled ${envelope.messageId} names customer ${customerId}, not the order's: nothing released`);
       return;
     }
     if (reservation.status !== 'RESERVED') return;

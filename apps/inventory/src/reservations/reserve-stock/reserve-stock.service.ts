@@ -1,4 +1,4 @@
-import { Injectable } from '@nestjs/common';
+import { Injectable, Logger } from '@nestjs/common';
 import { CommandWriter, type OutgoingCommand } from '@app/commands';
 import {
   type OrderCreated,
@@ -30,7 +30,7 @@ export function linesBySku(items: { sku: string; quantity: number }[]): Reserved
 }
 
 /** What one order comes to: its lines reserved, or rejected with a code and a reason. */
-type Decision = { reserved: ReservedLine[] } | { code: RejectionCode; reason: string };
+type Decision = { reserved: ReservedLine[] } | { code: RejectionCode; reason: string; skus?: string[] };
 
 /**
  * Reserves every line of an order or none, inside the inbox transaction: stock, reservation, the
@@ -44,6 +44,8 @@ type Decision = { reserved: ReservedLine[] } | { code: RejectionCode; reason: st
  */
 @Injectable()
 export class ReserveStockService {
+  private readonly logger = new Logger(ReserveStockService.name);
+
   constructor(
     private readonly tx: TransactionContext,
     private readonly outbox: OutboxWriter,
@@ -54,11 +56,20 @@ export class ReserveStockService {
     const manager = this.tx.requireManager('Reserving stock');
     const orderIds = orders.map((envelope) => envelope.payload.orderId);
     await lockOrders(manager, orderIds);
-    const cancelledRows: { order_id: string }[] = await manager.query(
-      'SELECT order_id FROM cancelled_orders WHERE order_id = ANY($1::uuid[])',
+    const cancelledRows: { order_id: string; customer_ids: string[] | null }[] = await manager.query(
+      'SELECT order_id, customer_ids FROM cancelled_orders WHERE order_id = ANY($1::uuid[])',
       [orderIds],
     );
-    const cancelled = new Set(cancelledRows.map((row) => row.order_id));
+    const cancelledFor = new Map(cancelledRows.map((row) => [row.order_id, row.customer_ids]));
+    // Remembered cancels count only when one of them named the order's own customer (null: a row
+    // from before customers were kept, cancelled for anyone).
+    const cancelled = (order: OrderCreated) => {
+      if (!cancelledFor.has(order.orderId.toLowerCase())) return false;
+      const customers = cancelledFor.get(order.orderId.toLowerCase());
+      if (customers === null || customers!.includes(order.customerId)) return true;
+      this.logger.warn(`OrderCreated ${order.orderId}: the cancels that came first named other customers; reserving as usual`);
+      return false;
+    };
     const linesOf = new Map(orders.map((envelope) => [envelope, linesBySku(envelope.payload.items)]));
     const skus = [...new Set([...linesOf.values()].flatMap((lines) => lines.map((line) => line.sku)))].sort();
     // Raw SQL on this hot path: the query builder and repository cost more CPU than the
@@ -79,7 +90,7 @@ export class ReserveStockService {
         annotateLog({ orderId: order.orderId });
         return currentTraceparent();
       });
-      const decision = cancelled.has(order.orderId.toLowerCase())
+      const decision = cancelled(order)
         ? // Orders already holds this order as CANCELLED; the answer keeps one answer per OrderCreated.
           { code: InventoryErrorCodes.ORDER_CANCELLED, reason: `Order ${order.orderId} was cancelled before it could be reserved` }
         : decide(linesOf.get(envelope)!, available);
@@ -88,6 +99,7 @@ export class ReserveStockService {
           orderId: order.orderId,
           reasonCode: decision.code,
           reason: decision.reason,
+          ...(decision.skus && { skus: decision.skus }),
           rejectedAt: new Date().toISOString(),
         };
         answers.push({ ...reservationEventBase(envelope, ReservationEvents.StockRejected), payload, traceparent });
@@ -139,12 +151,17 @@ function decide(lines: ReservedLine[], available: ReadonlyMap<string, number>): 
         'Unknown SKU(s)',
         unknown.map((line) => line.sku),
       ),
+      skus: unknown.map((line) => line.sku),
     };
   }
   const short = lines.filter((line) => available.get(line.sku)! < line.quantity);
   if (short.length > 0) {
     const detail = short.map((line) => `${line.sku} (wanted ${line.quantity}, available ${available.get(line.sku)!})`);
-    return { code: InventoryErrorCodes.INSUFFICIENT_STOCK, reason: rejectionReason('Insufficient stock', detail) };
+    return {
+      code: InventoryErrorCodes.INSUFFICIENT_STOCK,
+      reason: rejectionReason('Insufficient stock', detail),
+      skus: short.map((line) => line.sku),
+    };
   }
   return { reserved: lines };
 }

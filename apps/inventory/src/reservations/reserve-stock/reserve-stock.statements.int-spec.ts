@@ -77,6 +77,10 @@ describe('inventory reserving a batch of orders (real Postgres): statements per 
     resolve: () => undefined,
     heartbeat: async () => undefined,
     isActive: () => true,
+    // Every handler here succeeds: a retry would be a failure of the test's own set-up.
+    retryLater: () => {
+      throw new Error('a handler failed');
+    },
   });
 
   /** Statements to consume `orders` as one batch, and the outcome of each. */
