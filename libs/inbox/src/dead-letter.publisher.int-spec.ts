@@ -90,7 +90,7 @@ describe('DeadLetterPublisher (real topic with max.message.bytes 8 KiB)', () => 
     expect(letter.headers[DeadLetterHeaders.error]).toContain('payload.note is too long');
   });
 
-  it('when the record arrives with dlq-* headers of its producer, then the dead letter carries only the publisher\'s own', async () => {
+  it("when the record arrives with dlq-* headers of its producer, then the dead letter carries only the publisher's own", async () => {
     const raw = record('not json');
     raw.headers = {
       ...raw.headers,

@@ -131,6 +131,8 @@ export class InboxConsumer {
   private async consumeChunk(batch: InboxBatch, records: readonly RawInboxMessage[], route: InboxRoute): Promise<InboxOutcome[]> {
     const { consumer } = route;
     const single = records.length === 1;
+    // A record that failed before comes alone: a batch attempt would only fail on it again.
+    if (!single && this.failures.has(this.failureKey(batch, records[0]))) return this.oneByOne(batch, records, route);
     const telemetry = new Map(records.map((record) => [record, startMessageTelemetry(record, consumer)]));
     const chunk = this.classify(records, route, telemetry);
     const batchSpan = single ? undefined : startBatchSpan(batch.topic, batch.partition, consumer, [...telemetry.values()]);

@@ -5,17 +5,16 @@ import { Registry } from 'prom-client';
 import { z } from 'zod';
 import type { DataSource } from 'typeorm';
 import { createDataSource, dropDatabase, migrateDatabase, TransactionContext } from '@app/database';
-import { delay } from '@app/backoff';
 import { loadConfig } from '@app/config';
 import { DeadLetterHeaders, deadLetterTopic, Headers, type MessageDeclaration } from '@app/envelope';
 import { createKafka, ensureTopics } from '@app/kafka';
-import { testInfrastructure } from '@test/fixtures';
+import { consumeRedelivered, testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase, type RecordedMessage, TopicRecorder, uniqueName, waitFor } from '@tools/local-stack';
 import { CreateInboxMessages1764460800020 } from './create-inbox-messages.migration.js';
 import { DeadLetterPublisher } from './dead-letter.publisher.js';
 import { eachMessage, inboxRoute, type InboxRoute } from './inbox-consumes.js';
 import { type InboxConfig, inboxEnv } from './inbox.config.js';
-import { type InboxBatch, InboxConsumer, type InboxOutcome } from './inbox.consumer.js';
+import { type InboxBatch, InboxConsumer } from './inbox.consumer.js';
 import type { InboxEnvelope, RawInboxMessage } from './inbox-envelope.js';
 import { inboxBatchOf } from './inbox-kafka-batch.js';
 import { InboxMessage } from './inbox-message.entity.js';
@@ -110,31 +109,9 @@ function consumerOn(dataSource: DataSource, config: InboxConfig) {
       .requireManager('test effect')
       .query('INSERT INTO test_effects (message_id, worker) VALUES ($1, $2)', [envelope.messageId, worker]);
   };
-  /**
-   * Delivers `records` as Kafka does: when the inbox hands the partition back (`retryLater`), the
-   * records from the deferred one on come again after the delay it asked for, as a paused
-   * partition is fetched again from its last resolved offset. Returns every record's final outcome.
-   */
-  const consume = async (
-    records: RawInboxMessage[],
-    handle: (envelope: InboxEnvelope<ThingHappened>) => Promise<void>,
-    resolved?: string[],
-  ): Promise<InboxOutcome[]> => {
-    const outcomes: InboxOutcome[] = [];
-    let pending = records;
-    for (;;) {
-      let retryInMs: number | undefined;
-      const delivered = await inbox.consume(
-        batchOf(pending, resolved, (delayMs) => (retryInMs = delayMs)),
-        routeOf(handle),
-      );
-      if (retryInMs === undefined) return [...outcomes, ...delivered];
-      expect(delivered.at(-1)).toBe('deferred');
-      outcomes.push(...delivered.slice(0, -1));
-      pending = pending.slice(delivered.length - 1);
-      await delay(retryInMs);
-    }
-  };
+  /** `records` as one partition's records, redelivered as Kafka does when a handler fails (see {@link consumeRedelivered}). */
+  const consume = (records: RawInboxMessage[], handle: (envelope: InboxEnvelope<ThingHappened>) => Promise<void>, resolved?: string[]) =>
+    consumeRedelivered(records, (pending, retryLater) => inbox.consume(batchOf(pending, resolved, retryLater), routeOf(handle)));
   return { tx, metrics, inbox, effect, consume };
 }
 

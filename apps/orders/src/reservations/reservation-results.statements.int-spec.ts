@@ -16,7 +16,7 @@ import {
   type RawInboxMessage,
 } from '@app/inbox';
 import { createKafka } from '@app/kafka';
-import { StatementCounter, testInfrastructure } from '@test/fixtures';
+import { consumeRedelivered, StatementCounter, testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
 import { ordersConsumes } from '../orders.consumes.js';
 import { createOrdersDataSource } from '../orders.data-source.js';
@@ -115,25 +115,22 @@ describe('orders applying a batch of reservation results (real Postgres): statem
     };
   };
 
-  const batchOf = (records: RawInboxMessage[]): InboxBatch => ({
+  const batchOf = (records: RawInboxMessage[], retryLater: (delayMs: number) => void): InboxBatch => ({
     topic,
     partition: 0,
     records,
     resolve: () => undefined,
     heartbeat: async () => undefined,
     isActive: () => true,
-    // Every handler here succeeds: a retry would be a failure of the test's own set-up.
-    retryLater: () => {
-      throw new Error('a handler failed');
-    },
+    retryLater,
   });
 
-  /** Statements to consume `answers` as one batch, and the outcome of each. */
+  /** Statements to consume `answers` as one batch (and its redeliveries, when a handler fails), and the outcome of each. */
   async function statementsFor(answers: Answer[]): Promise<{ statements: string[]; outcomes: string[]; records: RawInboxMessage[] }> {
     const { inbox, route } = consumerAndRoute();
     const records = answers.map(record);
     counter.texts = [];
-    const outcomes = await inbox.consume(batchOf(records), route);
+    const outcomes = await consumeRedelivered(records, (pending, retryLater) => inbox.consume(batchOf(pending, retryLater), route));
     return { statements: [...counter.texts], outcomes, records };
   }
 
