@@ -1,7 +1,8 @@
 # One image recipe for every service; the APP build argument picks which one.
 #   docker build --build-arg APP=orders -t outbox/orders .
 # The container serves only: migrations run once per deployment, before any replica, from the same
-# image (`node dist/apps/$APP/src/migrate.js`; the *-migrate services in docker-compose.yml).
+# image (`node dist/apps/$APP/src/migrate.js`; the *-migrate services in docker-compose.yml), and
+# so do the Kafka ACLs (`node dist/scripts/kafka-acls.js`; compose's kafka-setup, the kafka-acls Job).
 
 ARG NODE_IMAGE=node:24-slim
 
@@ -15,8 +16,11 @@ COPY tsconfig.json ./
 COPY scripts ./scripts
 COPY libs ./libs
 COPY apps ./apps
-# Local tooling (tools/) and tests (test/) are not copied: no runtime code imports them
-# (test/foundation/architecture.spec.ts), and the runtime stage takes dist/libs and one app only.
+# The ACLs are declared once, in the local tooling (tools/local-stack/src/kafka/kafka-principals.ts),
+# derived from the service catalog: scripts/kafka-acls.ts needs it and, through the catalog, every
+# app's public entry. No app or library imports tools/ (test/foundation/architecture.spec.ts).
+# Tests (test/) are not copied.
+COPY tools ./tools
 RUN node scripts/build.mjs
 
 # --- production dependencies only: no compiler, test runner or type packages at run time -------
@@ -42,8 +46,12 @@ WORKDIR /app
 COPY package.json ./
 COPY --from=production-dependencies /app/node_modules ./node_modules
 COPY --from=build /app/dist/libs ./dist/libs
-COPY --from=build /app/dist/apps/${APP} ./dist/apps/${APP}
-RUN test -f "dist/apps/${APP}/src/main.js" && test -f "dist/apps/${APP}/src/migrate.js" && test -f "dist/apps/${APP}/src/main.js.map"
+# Every app, not only ${APP}: the ACL program reads the other apps' consumes declarations too.
+COPY --from=build /app/dist/apps ./dist/apps
+COPY --from=build /app/dist/tools/local-stack ./dist/tools/local-stack
+COPY --from=build /app/dist/scripts/kafka-acls.js /app/dist/scripts/kafka-acls.js.map ./dist/scripts/
+RUN test -f "dist/apps/${APP}/src/main.js" && test -f "dist/apps/${APP}/src/migrate.js" && test -f "dist/apps/${APP}/src/main.js.map" \
+    && test -f dist/scripts/kafka-acls.js
 USER node
 # `exec` makes the server PID 1's replacement, so `docker stop` (SIGTERM) reaches Node directly and
 # Nest's shutdown hooks drain consumers and close pools.

@@ -1,8 +1,10 @@
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
-import { describe, expect, it } from '@jest/globals';
+import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from '@jest/globals';
 import { envDefault } from '@app/config';
-import { LocalDefaults, localEnvironment, migrateEntry, services } from '@tools/local-stack';
+import { KAFKA_USERS, LocalDefaults, kafkaPrincipalOf, localEnvironment, migrateEntry, services } from '@tools/local-stack';
 import {
   buildArg,
   dependencyConditions,
@@ -241,5 +243,271 @@ describe('docker-compose observability tools (issue 16: no writable UI, no defau
   it('when GRAFANA_ADMIN_PASSWORD is set, then Grafana starts', () => {
     const run = grafanaEntrypoint('s3cret-from-the-operator');
     expect({ status: run.status, stdout: run.stdout.trim() }).toEqual({ status: 0, stdout: 'grafana-started' });
+  });
+});
+
+describe('docker-compose Kafka security (issue 25: every listener authenticates, nothing allowed without an ACL)', () => {
+  const brokers = Object.entries(compose).filter(([name]) => /^kafka(-\d+)?$/.test(name));
+  /** `${NAME}` or `${NAME:-default}`: the value comes from the operator's environment, not the file. */
+  const interpolates = (name: string) => new RegExp(`^\\$\\{${name}(:?-[^}]*)?\\}$`);
+  const passwordVariable = (user: string) => `KAFKA_${user.toUpperCase()}_PASSWORD`;
+  const protocols = (environment: Record<string, string>): Record<string, string> =>
+    Object.fromEntries(
+      (environment.KAFKA_LISTENER_SECURITY_PROTOCOL_MAP ?? '').split(',').map((entry) => entry.split(':') as [string, string]),
+    );
+  const listenerNames = (environment: Record<string, string>) =>
+    (environment.KAFKA_LISTENERS ?? '').split(',').map((listener) => listener.split('://')[0]);
+
+  it('when the brokers are listed, then they are kafka and the three cluster nodes', () => {
+    expect(brokers.map(([name]) => name).sort()).toEqual(['kafka', 'kafka-1', 'kafka-2', 'kafka-3']);
+  });
+
+  it('when any broker is read, then every listener is SASL (no PLAINTEXT or SSL without authentication)', () => {
+    for (const [name, definition] of brokers) {
+      const environment = environmentOf(definition);
+      const map = protocols(environment);
+      expect({ name, listeners: listenerNames(environment).sort() }).toEqual({ name, listeners: Object.keys(map).sort() });
+      expect({ name, unauthenticated: Object.entries(map).filter(([, protocol]) => !/^SASL_(PLAINTEXT|SSL)$/.test(protocol)) }).toEqual({
+        name,
+        unauthenticated: [],
+      });
+    }
+  });
+
+  it('when the nodes talk to each other, then they authenticate as `broker`: SCRAM-SHA-512 between brokers, PLAIN on the controller listener', () => {
+    for (const [name, definition] of brokers) {
+      const environment = environmentOf(definition);
+      const interBroker = environment.KAFKA_INTER_BROKER_LISTENER_NAME ?? '';
+      expect({
+        name,
+        enabled: environment.KAFKA_SASL_ENABLED_MECHANISMS,
+        interBroker: environment.KAFKA_SASL_MECHANISM_INTER_BROKER_PROTOCOL,
+      }).toEqual({
+        name,
+        enabled: 'SCRAM-SHA-512',
+        interBroker: 'SCRAM-SHA-512',
+      });
+      expect(environment[`KAFKA_LISTENER_NAME_${interBroker}_SCRAM___SHA___512_SASL_JAAS_CONFIG`]).toMatch(
+        /ScramLoginModule required username="broker" password="\$\{KAFKA_BROKER_PASSWORD(:?-[^}]*)?\}";$/,
+      );
+      expect(environment.KAFKA_CONTROLLER_LISTENER_NAMES).toBe('CONTROLLER');
+      expect(environment.KAFKA_SASL_MECHANISM_CONTROLLER_PROTOCOL).toBe('PLAIN');
+      expect(environment.KAFKA_LISTENER_NAME_CONTROLLER_SASL_ENABLED_MECHANISMS).toBe('PLAIN');
+      expect(environment.KAFKA_LISTENER_NAME_CONTROLLER_PLAIN_SASL_JAAS_CONFIG).toMatch(
+        /PlainLoginModule required username="broker" password="\$\{KAFKA_BROKER_PASSWORD(:?-[^}]*)?\}" user_broker="\$\{KAFKA_BROKER_PASSWORD(:?-[^}]*)?\}";$/,
+      );
+    }
+  });
+
+  it('when a principal has no ACL, then it may do nothing: StandardAuthorizer, allow.everyone.if.no.acl.found=false, super users broker and admin', () => {
+    for (const [name, definition] of brokers) {
+      expect({ name, ...environmentOf(definition) }).toMatchObject({
+        name,
+        KAFKA_AUTHORIZER_CLASS_NAME: 'org.apache.kafka.metadata.authorizer.StandardAuthorizer',
+        KAFKA_ALLOW_EVERYONE_IF_NO_ACL_FOUND: 'false',
+        KAFKA_SUPER_USERS: 'User:broker;User:admin',
+      });
+    }
+  });
+
+  it("when a broker is formatted, then its SCRAM users are KAFKA_USERS, each password the operator's KAFKA_<USER>_PASSWORD", () => {
+    for (const [name, definition] of brokers) {
+      const environment = environmentOf(definition);
+      expect({ name, users: (environment.SCRAM_USERS ?? '').split(' ') }).toEqual({ name, users: [...KAFKA_USERS] });
+      for (const user of KAFKA_USERS) {
+        expect({ name, user, password: environment[`SCRAM_PASSWORD_${user.toUpperCase()}`] }).toEqual({
+          name,
+          user,
+          password: expect.stringMatching(interpolates(passwordVariable(user))),
+        });
+      }
+      expect({ name, entrypoint: definition.entrypoint }).toEqual({ name, entrypoint: compose.kafka?.entrypoint });
+    }
+  });
+
+  it('when a broker is checked for health, then the check authenticates with the client file its entrypoint writes', () => {
+    for (const [name, definition] of brokers) {
+      const test = [definition.healthcheck?.test ?? []].flat().join(' ');
+      expect({ name, test }).toEqual({ name, test: expect.stringContaining('--command-config /opt/kafka/config/healthcheck.properties') });
+    }
+    const entrypoint = [compose.kafka?.entrypoint ?? []].flat().join(' ');
+    expect(entrypoint).toContain('config=/opt/kafka/config');
+    expect(entrypoint).toContain('>"$$config/healthcheck.properties"');
+  });
+
+  // The entrypoint is run for real by bash, with the image's Kafka commands replaced by stubs that
+  // record what they were called with.
+  describe('the broker entrypoint', () => {
+    const scratch = mkdtempSync(join(tmpdir(), 'compose-kafka-entrypoint-'));
+    afterAll(() => rmSync(scratch, { recursive: true, force: true }));
+    const bin = join(scratch, 'bin');
+    const config = join(scratch, 'config');
+    const data = join(scratch, 'data');
+    const calls = join(scratch, 'calls');
+    mkdirSync(bin);
+    mkdirSync(config);
+    mkdirSync(data);
+    const stub = (file: string, body: string) => {
+      writeFileSync(join(bin, file), `#!/usr/bin/env bash\n${body}\n`);
+      chmodSync(join(bin, file), 0o755);
+    };
+    stub('kafka-storage.sh', `printf '%s\\n' "$@" >>"${calls}"; touch "$KAFKA_LOG_DIRS/meta.properties"`);
+    stub('kafka-server-start.sh', 'echo "kafka-started $1"');
+
+    const run = (overrides: Record<string, string> = {}) => {
+      const [shell, flag, script] = [compose.kafka?.entrypoint ?? []].flat();
+      expect([shell, flag]).toEqual(['bash', '-c']);
+      const runnable = script.replaceAll('$$', '$').replaceAll('/opt/kafka/config', config).replaceAll('/opt/kafka/bin', bin);
+      const environment = Object.fromEntries(
+        Object.entries(environmentOf(compose.kafka ?? {})).map(([key, value]) => [key, withDefaults(value)]),
+      );
+      rmSync(calls, { force: true });
+      const result = spawnSync(shell, [flag, runnable], {
+        env: { PATH: process.env.PATH, ...environment, KAFKA_LOG_DIRS: data, ...overrides },
+        // Not a pipe on stdin: bash reads ~/.bashrc when stdin is a socket, which Node's pipes are.
+        stdio: ['ignore', 'pipe', 'pipe'],
+        encoding: 'utf8',
+      });
+      return { ...result, calls: existsSync(calls) ? readFileSync(calls, 'utf8').trim().split('\n') : [] };
+    };
+    const properties = () =>
+      Object.fromEntries(
+        readFileSync(join(config, 'server.properties'), 'utf8')
+          .trim()
+          .split('\n')
+          .map((line) => [line.slice(0, line.indexOf('=')), line.slice(line.indexOf('=') + 1)]),
+      );
+
+    it('when a data volume is new, then it is formatted once with one --add-scram per user of KAFKA_USERS, and the server starts', () => {
+      const first = run();
+      expect({ status: first.status, stderr: first.stderr, stdout: first.stdout.trim() }).toEqual({
+        status: 0,
+        stderr: '',
+        stdout: `kafka-started ${join(config, 'server.properties')}`,
+      });
+      const added = first.calls.flatMap((arg, index) => (first.calls[index - 1] === '--add-scram' ? [arg] : []));
+      expect(added).toEqual(KAFKA_USERS.map((user) => `SCRAM-SHA-512=[name=${user},password=compose-dev-only-${user}-password]`));
+      expect(first.calls.slice(0, 3)).toEqual(['format', '--cluster-id', environmentOf(compose.kafka ?? {}).CLUSTER_ID]);
+    });
+
+    it("when it renders server.properties, then it follows the image's rule for variable names, and leaves the passwords' variables out", () => {
+      run();
+      const rendered = properties();
+      expect(rendered).toMatchObject({
+        'listener.security.protocol.map': 'CONTROLLER:SASL_PLAINTEXT,INTERNAL:SASL_PLAINTEXT,HOST:SASL_PLAINTEXT',
+        'listener.name.internal.scram-sha-512.sasl.jaas.config': expect.stringContaining(
+          'username="broker" password="compose-dev-only-broker-password"',
+        ),
+        'allow.everyone.if.no.acl.found': 'false',
+        'log.dirs': data,
+      });
+      expect(Object.keys(rendered).filter((key) => /password|scram\.users|cluster/.test(key))).toEqual([]);
+      expect(readFileSync(join(config, 'healthcheck.properties'), 'utf8')).toContain(
+        'username="broker" password="compose-dev-only-broker-password"',
+      );
+    });
+
+    it('when the volume was formatted with these passwords, then the server starts without formatting again', () => {
+      const again = run();
+      expect({ status: again.status, calls: again.calls, stdout: again.stdout.trim() }).toEqual({
+        status: 0,
+        calls: [],
+        stdout: `kafka-started ${join(config, 'server.properties')}`,
+      });
+    });
+
+    it('when the volume was formatted with other passwords, then the broker refuses to start and says how to recover', () => {
+      const changed = run({ SCRAM_PASSWORD_OPS: 'another-password' });
+      expect({ status: changed.status, stdout: changed.stdout, calls: changed.calls }).toEqual({ status: 1, stdout: '', calls: [] });
+      expect(changed.stderr).toContain('docker compose down -v');
+    });
+  });
+
+  describe.each(services.filter((service) => kafkaPrincipalOf(service.name)).map((service) => service.name))('app %s', (name) => {
+    const environment = environmentOf(compose[name] ?? {});
+    const principal = kafkaPrincipalOf(name)!;
+
+    it('when it connects to Kafka, then it authenticates with SCRAM-SHA-512 as its own principal, its password from the environment', () => {
+      expect({ mechanism: environment.KAFKA_SASL_MECHANISM, user: environment.KAFKA_SASL_USERNAME }).toEqual({
+        mechanism: 'scram-sha-512',
+        user: principal,
+      });
+      expect(environment.KAFKA_SASL_PASSWORD).toMatch(interpolates(passwordVariable(principal)));
+    });
+
+    it('when it publishes or consumes, then it signs and verifies with the keys of MESSAGE_SIGNING_KEYS, never NODE_ENV set by compose', () => {
+      expect(environment.MESSAGE_SIGNING_KEYS).toMatch(interpolates('MESSAGE_SIGNING_KEYS'));
+      expect(environment.MESSAGE_SIGNING_KEY_ID).toMatch(interpolates('MESSAGE_SIGNING_KEY_ID'));
+      const [, id] = /^\$\{MESSAGE_SIGNING_KEY_ID:-(.*)\}$/.exec(environment.MESSAGE_SIGNING_KEY_ID) ?? [];
+      expect(
+        withDefaults(environment.MESSAGE_SIGNING_KEYS)
+          .split(',')
+          .map((key) => key.split(':')[0]),
+      ).toContain(id);
+      expect(environment.NODE_ENV).toBeUndefined();
+    });
+
+    it('when it starts, then the ACLs exist: it waits for kafka-setup to complete', () => {
+      expect(dependencyConditions(compose[name] ?? {})['kafka-setup']).toBe('service_completed_successfully');
+    });
+  });
+
+  it('when every app is compared, then all hold the same signing keys (a consumer verifies what another app signed)', () => {
+    const keys = services
+      .filter((service) => kafkaPrincipalOf(service.name))
+      .map((service) => environmentOf(compose[service.name] ?? {}).MESSAGE_SIGNING_KEYS);
+    expect(new Set(keys).size).toBe(1);
+  });
+
+  it('when kafka-setup runs, then it applies the declared ACLs once, with the ACL program of the image, as admin, after Kafka is healthy', () => {
+    const setup = compose['kafka-setup'] ?? {};
+    const environment = environmentOf(setup);
+    expect([setup.command ?? []].flat().join(' ')).toBe('node dist/scripts/kafka-acls.js');
+    expect(existsSync(repoFile('scripts/kafka-acls.ts'))).toBe(true);
+    expect(services.map((service) => service.name)).toContain(buildArg(setup, 'APP'));
+    expect(setup.restart ?? 'no').toBe('no');
+    expect(setup.ports ?? []).toEqual([]);
+    expect({
+      mechanism: environment.KAFKA_SASL_MECHANISM,
+      user: environment.KAFKA_SASL_USERNAME,
+      brokers: environment.KAFKA_BROKERS,
+    }).toEqual({
+      mechanism: 'scram-sha-512',
+      user: 'admin',
+      brokers: environmentOf(compose.orders ?? {}).KAFKA_BROKERS,
+    });
+    expect(environment.KAFKA_SASL_PASSWORD).toMatch(interpolates(passwordVariable('admin')));
+    expect(dependencyConditions(setup).kafka).toBe('service_healthy');
+  });
+
+  it('when the Dockerfile builds an app image, then it holds the ACL program and what it imports', () => {
+    const dockerfile = readFileSync(repoFile('Dockerfile'), 'utf8');
+    for (const copied of ['dist/libs', 'dist/apps ', 'dist/tools/local-stack', 'dist/scripts/kafka-acls.js']) {
+      expect({ copied, present: dockerfile.includes(`/app/${copied}`) }).toEqual({ copied, present: true });
+    }
+  });
+
+  it('when Kafka UI connects, then it authenticates as admin with the password from the environment', () => {
+    const ui = environmentOf(compose['kafka-ui'] ?? {});
+    expect(ui.KAFKA_CLUSTERS_0_PROPERTIES_SECURITY_PROTOCOL).toBe('SASL_PLAINTEXT');
+    expect(ui.KAFKA_CLUSTERS_0_PROPERTIES_SASL_MECHANISM).toBe('SCRAM-SHA-512');
+    expect(ui.KAFKA_CLUSTERS_0_PROPERTIES_SASL_JAAS_CONFIG).toMatch(
+      /ScramLoginModule required username="admin" password="\$\{KAFKA_ADMIN_PASSWORD(:?-[^}]*)?\}";$/,
+    );
+  });
+
+  it('when any service is searched for a Kafka password or signing key, then each is an interpolation, never a literal', () => {
+    const literals = Object.entries(compose).flatMap(([name, definition]) =>
+      Object.entries(environmentOf(definition))
+        .filter(([key, value]) => {
+          if (/PASSWORD|SIGNING_KEYS/.test(key)) return !/^\$\{[A-Z][A-Z0-9_]*(:?-[^}]*)?\}$/.test(value);
+          // A JAAS configuration: every password in it is interpolated.
+          return [...value.matchAll(/(password|user_[a-z]+)="([^"]*)"/g)].some(
+            ([, , secret]) => !/^\$\{[A-Z][A-Z0-9_]*(:?-[^}]*)?\}$/.test(secret),
+          );
+        })
+        .map(([key]) => `${name}: ${key}`),
+    );
+    expect(literals).toEqual([]);
   });
 });

@@ -6,13 +6,24 @@ import { ConfigMap, Namespace, Service } from 'kubernetes-models/v1';
 import { Deployment } from 'kubernetes-models/apps/v1';
 import { Job } from 'kubernetes-models/batch/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
-import { ScaledObject } from '@kubernetes-models/keda/keda.sh/v1alpha1';
+import { ScaledObject, TriggerAuthentication } from '@kubernetes-models/keda/keda.sh/v1alpha1';
 import { Topics } from '@app/contracts';
-import { findRepoRoot, migrateEntry, serviceNamed, services, type ServiceName } from '@tools/local-stack';
+import { findRepoRoot, kafkaPrincipalOf, migrateEntry, serviceNamed, services, type ServiceName } from '@tools/local-stack';
 import { type InventoryConfig, InventoryAppModule } from '@apps/inventory';
 import { type LoyaltyConfig, LoyaltyAppModule } from '@apps/loyalty';
 import { type OrdersConfig, OrdersAppModule } from '@apps/orders';
-import { appProblems, configOf, scaledObjectProblems, type AppUnderCheck, type ScalingFacts } from '../support/k8s-manifest-checks.js';
+import { readComposeServices } from '../support/compose-file.js';
+import {
+  appProblems,
+  configOf,
+  kafkaAclJobProblems,
+  kafkaClientProblems,
+  literalKafkaSecrets,
+  scaledObjectProblems,
+  type AclJobFacts,
+  type AppUnderCheck,
+  type ScalingFacts,
+} from '../support/k8s-manifest-checks.js';
 import { renderKustomization, type KubeObject } from '../support/kustomize-render.js';
 import { routesOf } from '../support/nest-routes.js';
 
@@ -36,7 +47,32 @@ const MODELS: Record<string, new (data: never) => { validate(): void }> = {
   'batch/v1/Job': Job,
   'policy/v1/PodDisruptionBudget': PodDisruptionBudget,
   'keda.sh/v1alpha1/ScaledObject': ScaledObject,
+  'keda.sh/v1alpha1/TriggerAuthentication': TriggerAuthentication,
 };
+
+/** The apps with a Kafka principal of their own (loyalty does not talk to Kafka). */
+const kafkaApps = services.filter((service) => kafkaPrincipalOf(service.name)).map((service) => service.name);
+
+/** The command compose's kafka-setup runs: the Job must run the same program. */
+const composeAclCommand = [readComposeServices(new URL('../../docker-compose.yml', import.meta.url))['kafka-setup']?.command ?? []]
+  .flat()
+  .join(' ');
+
+function aclJobFacts(objects: KubeObject[]): AclJobFacts {
+  const brokers = new Set(
+    kafkaApps.map(
+      (name) =>
+        (objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === `${name}-config`)?.data as Record<string, string>)
+          ?.KAFKA_BROKERS,
+    ),
+  );
+  expect(brokers.size).toBe(1);
+  return {
+    command: composeAclCommand,
+    images: services.map((service) => (containerOf(objects, service.name) as { image: string }).image),
+    brokers: [...brokers][0],
+  };
+}
 
 /** Each app's root module as `main.ts` builds it, for the routes it serves. */
 const appModules: Record<ServiceName, (config: Record<string, unknown>) => DynamicModule> = {
@@ -119,6 +155,36 @@ describe.each(Object.entries(kustomizations))('Kubernetes manifests: %s', (_labe
   it('when searched for credentials, then no Secret is in the manifests (it is created outside)', () => {
     expect(objects.filter((object) => object.kind === 'Secret').map((object) => object.metadata.name)).toEqual([]);
   });
+
+  it('when searched for Kafka credentials, then no principal, password or signing key is written in any object', () => {
+    expect(literalKafkaSecrets(objects)).toEqual([]);
+  });
+
+  it('when a Kafka app connects, then it uses SCRAM-SHA-512 over TLS, its own principal and the signing keys from Secrets', () => {
+    expect(kafkaApps).toEqual(['orders', 'inventory']);
+    expect(apps.filter((app) => kafkaApps.includes(app.name as ServiceName)).flatMap((app) => kafkaClientProblems(app, objects))).toEqual(
+      [],
+    );
+  });
+
+  it('when the apps roll out, then the Job kafka-acls creates the ACLs with the same program as compose, as the admin principal, over TLS', () => {
+    expect(composeAclCommand).toBe('node dist/scripts/kafka-acls.js');
+    expect(kafkaAclJobProblems(objects, aclJobFacts(objects))).toEqual([]);
+  });
+
+  it('when the autoscaler reads the lag, then it authenticates as inventory over TLS with the Secrets of the inventory pods', () => {
+    const scaled = objects.find((o) => o.kind === 'ScaledObject')!.spec as {
+      triggers: { type: string; metadata: Record<string, string>; authenticationRef?: { name: string } }[];
+    };
+    const trigger = scaled.triggers.find((candidate) => candidate.type === 'kafka')!;
+    expect({ sasl: trigger.metadata.sasl, tls: trigger.metadata.tls }).toEqual({ sasl: 'scram_sha512', tls: 'enable' });
+    const auth = objects.find((o) => o.kind === 'TriggerAuthentication' && o.metadata.name === trigger.authenticationRef?.name);
+    expect((auth?.spec as { secretTargetRef?: unknown[] } | undefined)?.secretTargetRef).toEqual([
+      { parameter: 'username', name: 'inventory-kafka', key: 'KAFKA_SASL_USERNAME' },
+      { parameter: 'password', name: 'inventory-kafka', key: 'KAFKA_SASL_PASSWORD' },
+      { parameter: 'ca', name: 'kafka-ca', key: 'ca.crt' },
+    ]);
+  });
 });
 
 describe('the manifest checks can fail', () => {
@@ -153,6 +219,62 @@ describe('the manifest checks can fail', () => {
         'inventory: DATABASE_URL has a password in the manifests',
       ]),
     );
+  });
+
+  it('when a Kafka password or signing key is written as a literal, then the checks name it', () => {
+    const changed = copy();
+    const container = containerOf(changed, 'inventory') as { env: { name: string; value?: string; valueFrom?: unknown }[] };
+    container.env = container.env.map((variable) =>
+      variable.name === 'KAFKA_SASL_PASSWORD' ? { name: 'KAFKA_SASL_PASSWORD', value: 'hunter2' } : variable,
+    );
+    (
+      changed.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'orders-config')!.data as Record<string, string>
+    ).MESSAGE_SIGNING_KEYS = 'k1:c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA==';
+    expect(literalKafkaSecrets(changed)).toEqual(
+      expect.arrayContaining([
+        'ConfigMap orders-config: MESSAGE_SIGNING_KEYS is a literal',
+        expect.stringMatching(/^Deployment inventory.*KAFKA_SASL_PASSWORD is a literal$/),
+      ]),
+    );
+    expect(kafkaClientProblems(inventory(), changed)).toEqual(
+      expect.arrayContaining([
+        'inventory: KAFKA_SASL_PASSWORD holds credentials; take it from a Secret (secretKeyRef)',
+        'inventory: KAFKA_SASL_PASSWORD must come from the Secret inventory-kafka/KAFKA_SASL_PASSWORD (secretKeyRef), not literal',
+      ]),
+    );
+  });
+
+  it('when TLS is off or an app takes another app’s principal, then the check says so', () => {
+    const changed = copy();
+    (
+      changed.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'inventory-config')!.data as Record<string, string>
+    ).KAFKA_TLS_ENABLED = 'false';
+    const container = containerOf(changed, 'inventory') as { env: { name: string; valueFrom?: { secretKeyRef?: { name: string } } }[] };
+    container.env.find((variable) => variable.name === 'KAFKA_SASL_USERNAME')!.valueFrom!.secretKeyRef!.name = 'orders-kafka';
+    expect(kafkaClientProblems(inventory(), changed)).toEqual(
+      expect.arrayContaining([
+        'inventory: KAFKA_TLS_ENABLED must be true: the SASL password crosses the network',
+        'inventory: KAFKA_SASL_USERNAME must come from the Secret inventory-kafka/KAFKA_SASL_USERNAME (secretKeyRef), not orders-kafka/KAFKA_SASL_USERNAME',
+      ]),
+    );
+  });
+
+  it('when the ACL Job runs another program or is missing, then the check says so', () => {
+    const changed = copy();
+    const job = changed.find((o) => o.kind === 'Job' && o.metadata.name === 'kafka-acls')!;
+    (job.spec as { template: { spec: { containers: { command: string[] }[] } } }).template.spec.containers[0].command = [
+      'kafka-acls.sh',
+      '--add',
+    ];
+    expect(kafkaAclJobProblems(changed, aclJobFacts(changed))).toContain(
+      'Job kafka-acls runs `kafka-acls.sh --add`, not `node dist/scripts/kafka-acls.js`',
+    );
+    expect(
+      kafkaAclJobProblems(
+        changed.filter((o) => o !== job),
+        aclJobFacts(changed),
+      ),
+    ).toEqual(['no Job kafka-acls']);
   });
 
   it('when a probe asks a path the app does not serve, then the check says so', () => {

@@ -24,6 +24,7 @@ interface Probe {
 }
 interface Container {
   name: string;
+  volumeMounts?: { name: string; mountPath: string }[];
   image?: string;
   command?: string[];
   env?: EnvVar[];
@@ -43,6 +44,7 @@ interface Container {
 }
 interface PodSpec {
   containers: Container[];
+  volumes?: { name: string; secret?: { secretName: string } }[];
   initContainers?: Container[];
   terminationGracePeriodSeconds?: number;
   securityContext?: { runAsNonRoot?: boolean };
@@ -59,7 +61,14 @@ const FROM_SECRET = Symbol('from a Secret');
 const SECRET_PLACEHOLDER: Record<string, string> = {
   DATABASE_URL: 'postgres://user:secret@postgres:5432',
   AUTH_CLIENT_SECRET: 'client-secret-from-the-secret-store',
+  KAFKA_SASL_USERNAME: 'principal-from-the-secret-store',
+  KAFKA_SASL_PASSWORD: 'password-from-the-secret-store',
+  MESSAGE_SIGNING_KEYS: `from-the-secret-store:${Buffer.alloc(32).toString('base64')}`,
+  MESSAGE_SIGNING_KEY_ID: 'from-the-secret-store',
 };
+
+/** The variables of a Kafka client that only a Secret may hold: its principal, its password, the signing keys. */
+const KAFKA_SECRET_VARIABLES = ['KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD', 'MESSAGE_SIGNING_KEYS', 'MESSAGE_SIGNING_KEY_ID'] as const;
 
 const find = (objects: KubeObject[], kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
 const podTemplate = (object: KubeObject) => (object.spec as { template: PodTemplate }).template;
@@ -257,4 +266,122 @@ export function scaledObjectProblems(objects: KubeObject[], facts: ScalingFacts)
     problems.push(`the lag trigger watches group ${lag.metadata.consumerGroup}, ${facts.target}'s group is ${facts.consumerGroup}`);
   }
   return problems;
+}
+
+/** Where each variable of `container` named in `names` comes from: the Secret and key, or `literal`. */
+function secretSources(container: Container, names: readonly string[]): Map<string, string> {
+  const sources = new Map<string, string>();
+  for (const variable of container.env ?? []) {
+    if (!names.includes(variable.name)) continue;
+    const ref = variable.valueFrom?.secretKeyRef;
+    sources.set(variable.name, ref ? `${ref.name}/${ref.key}` : 'literal');
+  }
+  return sources;
+}
+
+/** Problems of TLS towards the brokers: TLS off, or a CA file that no Secret volume provides. */
+function kafkaTlsProblems(owner: string, config: Record<string, unknown>, container: Container, spec: PodSpec): string[] {
+  const problems: string[] = [];
+  if (config.KAFKA_TLS_ENABLED !== true) problems.push(`${owner}: KAFKA_TLS_ENABLED must be true: the SASL password crosses the network`);
+  const caFile = typeof config.KAFKA_TLS_CA_FILE === 'string' ? config.KAFKA_TLS_CA_FILE : '';
+  if (caFile) {
+    const mount = (container.volumeMounts ?? []).find((candidate) => caFile.startsWith(`${candidate.mountPath.replace(/\/$/, '')}/`));
+    const volume = mount && spec.volumes?.find((candidate) => candidate.name === mount.name);
+    if (!volume?.secret) problems.push(`${owner}: KAFKA_TLS_CA_FILE ${caFile} is not in a volume mounted from a Secret`);
+  }
+  return problems;
+}
+
+/**
+ * Everything wrong with how a Kafka app of `objects` authenticates: SCRAM-SHA-512 over TLS, its
+ * principal and password from its own Secret `<app>-kafka`, the signing keys from `message-signing`.
+ */
+export function kafkaClientProblems(app: AppUnderCheck, objects: KubeObject[]): string[] {
+  const deployment = find(objects, 'Deployment', app.name);
+  if (!deployment) return [`${app.name}: no Deployment named ${app.name}`];
+  const spec = podTemplate(deployment).spec;
+  const container = spec.containers.find((candidate) => candidate.name === app.name)!;
+  const problems: string[] = [];
+  const config = configOf(app, objects, container, problems);
+  if (config.KAFKA_SASL_MECHANISM !== 'scram-sha-512') problems.push(`${app.name}: KAFKA_SASL_MECHANISM must be scram-sha-512`);
+  problems.push(...kafkaTlsProblems(app.name, config, container, spec));
+  const expected: Record<string, string> = {
+    KAFKA_SASL_USERNAME: `${app.name}-kafka/KAFKA_SASL_USERNAME`,
+    KAFKA_SASL_PASSWORD: `${app.name}-kafka/KAFKA_SASL_PASSWORD`,
+    MESSAGE_SIGNING_KEYS: 'message-signing/MESSAGE_SIGNING_KEYS',
+    MESSAGE_SIGNING_KEY_ID: 'message-signing/MESSAGE_SIGNING_KEY_ID',
+  };
+  const sources = secretSources(container, KAFKA_SECRET_VARIABLES);
+  for (const [name, source] of Object.entries(expected)) {
+    if (sources.get(name) !== source)
+      problems.push(`${app.name}: ${name} must come from the Secret ${source} (secretKeyRef), not ${sources.get(name) ?? 'nowhere'}`);
+  }
+  return problems;
+}
+
+/** What the ACL Job must agree with. */
+export interface AclJobFacts {
+  /** The command compose's kafka-setup runs: the one ACL program. */
+  command: string;
+  /** The images of the apps: the Job runs one of them. */
+  images: string[];
+  /** The apps' bootstrap servers, as their ConfigMaps write them. */
+  brokers: string;
+}
+
+/** Everything wrong with the Job `kafka-acls` that creates the ACLs before the apps need them. */
+export function kafkaAclJobProblems(objects: KubeObject[], facts: AclJobFacts): string[] {
+  const job = find(objects, 'Job', 'kafka-acls');
+  if (!job) return ['no Job kafka-acls'];
+  const spec = podTemplate(job).spec;
+  const container = spec.containers[0];
+  const problems = hardeningProblems('Job kafka-acls', spec);
+  if ((container.command ?? []).join(' ') !== facts.command)
+    problems.push(`Job kafka-acls runs \`${(container.command ?? []).join(' ')}\`, not \`${facts.command}\``);
+  if (!facts.images.includes(container.image ?? '')) problems.push(`Job kafka-acls runs ${container.image}, which is no app's image`);
+  const environment = containerEnvironment(objects, container, problems);
+  const value = (name: string) => environment.get(name);
+  if (value('KAFKA_BROKERS') !== facts.brokers) {
+    problems.push(`Job kafka-acls talks to ${String(value('KAFKA_BROKERS'))}, the apps to ${facts.brokers}`);
+  }
+  if (value('KAFKA_SASL_MECHANISM') !== 'scram-sha-512') problems.push('Job kafka-acls: KAFKA_SASL_MECHANISM must be scram-sha-512');
+  const tls = { KAFKA_TLS_ENABLED: value('KAFKA_TLS_ENABLED') === 'true', KAFKA_TLS_CA_FILE: value('KAFKA_TLS_CA_FILE') };
+  problems.push(...kafkaTlsProblems('Job kafka-acls', tls, container, spec));
+  const sources = secretSources(container, ['KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD']);
+  for (const name of ['KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD']) {
+    if (sources.get(name) !== `kafka-admin/${name}`)
+      problems.push(`Job kafka-acls: ${name} must come from the Secret kafka-admin/${name} (secretKeyRef)`);
+  }
+  return problems;
+}
+
+/**
+ * Every place in `objects` that holds a Kafka principal, password or signing key as a literal: an
+ * env `value`, a ConfigMap entry, or a JAAS `password="..."` anywhere. Empty when none does.
+ */
+export function literalKafkaSecrets(objects: KubeObject[]): string[] {
+  const found: string[] = [];
+  const visit = (value: unknown, path: string) => {
+    if (typeof value === 'string') {
+      if (/password="[^"]+"/.test(value)) found.push(`${path}: a JAAS password`);
+      return;
+    }
+    if (Array.isArray(value)) return value.forEach((item, index) => visit(item, `${path}[${index}]`));
+    if (value === null || typeof value !== 'object') return;
+    const record = value as Record<string, unknown>;
+    if (typeof record.name === 'string' && (KAFKA_SECRET_VARIABLES as readonly string[]).includes(record.name) && 'value' in record) {
+      found.push(`${path}: ${record.name} is a literal`);
+    }
+    for (const [key, child] of Object.entries(record)) visit(child, `${path}.${key}`);
+  };
+  for (const object of objects) {
+    const where = `${object.kind} ${object.metadata.name}`;
+    if (object.kind === 'ConfigMap') {
+      for (const name of Object.keys((object.data as Record<string, string> | undefined) ?? {})) {
+        if ((KAFKA_SECRET_VARIABLES as readonly string[]).includes(name)) found.push(`${where}: ${name} is a literal`);
+      }
+    }
+    visit(object, where);
+  }
+  return found;
 }
