@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import {
+  type ServiceName,
   assertPostgresAnswers,
   DevIssuer,
   ensureKafka,
@@ -26,8 +27,8 @@ export interface BenchInfrastructure {
   repoRoot: string;
   /** The run's token issuer (a fresh key pair), which every app started trusts. */
   issuer: DevIssuer;
-  /** Its `AUTH_*` variables, passed to every app. */
-  authEnv: Record<string, string>;
+  /** Its `AUTH_*` variables, each app's own (its audience). */
+  authEnv: Record<ServiceName, Record<string, string>>;
   /** The local brokers' users: every app authenticates as its own principal, as under `npm start`. */
   kafkaCredentials: KafkaCredentials;
   /** The local envelope signing keys: every app signs and verifies, as under `npm start`. */
@@ -50,7 +51,7 @@ export async function provisionInfrastructure(log: (text: string) => void): Prom
   await waitForGroupCoordinator(brokers);
   const issuer = await DevIssuer.create();
   await issuer.listen(0, '127.0.0.1');
-  log(`Postgres at ${serverUrl}; Kafka at ${brokers.join(',')} (${kafkaSource}); token issuer at ${issuer.appEnv().AUTH_JWKS_URL}`);
+  log(`Postgres at ${serverUrl}; Kafka at ${brokers.join(',')} (${kafkaSource}); token issuer at ${issuer.jwksUrl}`);
   const { MESSAGE_SIGNING_KEYS = '', MESSAGE_SIGNING_KEY_ID = '' } = process.env;
   return {
     serverUrl,
@@ -58,7 +59,7 @@ export async function provisionInfrastructure(log: (text: string) => void): Prom
     kafkaSource,
     repoRoot,
     issuer,
-    authEnv: issuer.appEnv(),
+    authEnv: issuer.appEnvs(),
     kafkaCredentials: localKafkaCredentials(),
     signingEnv: { MESSAGE_SIGNING_KEYS, MESSAGE_SIGNING_KEY_ID },
   };

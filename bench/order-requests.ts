@@ -62,7 +62,9 @@ export class CustomerTokens {
   static async sign(issuer: DevIssuer): Promise<CustomerTokens> {
     const ids = Array.from({ length: BENCH_CUSTOMERS }, (_, index) => benchCustomer(index));
     return new CustomerTokens(
-      new Map(await Promise.all(ids.map(async (sub) => [sub, await issuer.sign({ sub, expiresInSeconds: 86_400 })] as const))),
+      new Map(
+        await Promise.all(ids.map(async (sub) => [sub, await issuer.sign({ sub, api: 'orders', expiresInSeconds: 86_400 })] as const)),
+      ),
     );
   }
 

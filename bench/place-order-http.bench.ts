@@ -67,7 +67,7 @@ async function plainServer(
       KAFKA_BROKERS: infrastructure.brokers.join(','),
       PORT: String(port),
       // The run's issuer: the plain servers verify the token as the orders app does.
-      ...infrastructure.authEnv,
+      ...infrastructure.authEnv.orders,
     },
   });
   const baseUrl = `http://127.0.0.1:${port}`;

@@ -47,8 +47,9 @@ const url = (name: ServiceName) => `http://127.0.0.1:${servicePort(serviceNamed(
 const urls: Record<ServiceName, string> = { orders: url('orders'), inventory: url('inventory'), loyalty: url('loyalty') };
 const databaseOf = (name: ServiceName) => env[`${name.toUpperCase()}_DATABASE_NAME`] || name;
 const { issuer, authEnv } = await localIssuer(env);
-const customerToken = (customerId: string) => issuer.sign({ sub: customerId });
-const adminToken = () => issuer.sign({ sub: 'demo-operator', scopes: [ADMIN_SCOPE] });
+// A token per API: each API accepts only tokens for its own audience.
+const customerToken = (customerId: string, api: ServiceName = 'orders') => issuer.sign({ sub: customerId, api });
+const adminToken = () => issuer.sign({ sub: 'demo-operator', scopes: [ADMIN_SCOPE], api: 'inventory' });
 
 let stepNo = 0;
 const elapsed = () => `${((Date.now() - started) / 1000).toFixed(1).padStart(5)}s`;
@@ -231,7 +232,7 @@ async function happyPath(): Promise<void> {
   });
   say(`${commandId}: ${command.status} after ${command.attempts} call(s), ${command.points} points, traceparent ${command.traceparent}`);
   const accruals = await expectSoon('the accrual at loyalty', async () => {
-    const listed = await requestJson('GET', `${urls.loyalty}/accruals`, { token });
+    const listed = await requestJson('GET', `${urls.loyalty}/accruals`, { token: await customerToken(customerId, 'loyalty') });
     return listed.body?.items?.length > 0 ? listed.body : undefined;
   });
   say(
@@ -274,7 +275,7 @@ async function crashWindow(): Promise<void> {
   cleanups.push(() => deleteConsumerGroups(brokers, groups));
   const processEnv = (group: string): NodeJS.ProcessEnv => ({
     ...env,
-    ...authEnv,
+    ...authEnv.orders,
     ORDERS_PORT: String(port),
     DATABASE_NAME: databaseOf('orders'),
     KAFKA_CONSUMER_GROUP: group,

@@ -61,7 +61,14 @@ let stopping: Promise<void> | undefined;
  * stops every process in order; see `ownProcessGroup`).
  */
 function supervised(options: { name: string; entry: string; nodeArgs: string[]; args?: string[]; env?: NodeJS.ProcessEnv }): NodeProcess {
-  return new NodeProcess({ ...options, env: { ...env, ...options.env }, cwd: repoRoot, echo: true, keepOutput: false, ownProcessGroup: true });
+  return new NodeProcess({
+    ...options,
+    env: { ...env, ...options.env },
+    cwd: repoRoot,
+    echo: true,
+    keepOutput: false,
+    ownProcessGroup: true,
+  });
 }
 
 /** Stops everything this script started, once, then exits with `exitCode`. */
@@ -111,7 +118,6 @@ async function start(): Promise<void> {
     const port = devIssuerPort(env);
     await assertPortFree(port, '127.0.0.1', `DEV_ISSUER_PORT=${port}`);
     await issuer.listen(port, '127.0.0.1');
-    Object.assign(env, authEnv);
     log(`tokens: development issuer at http://127.0.0.1:${port} (npm run -s token -- --sub c1)`);
   }
 
@@ -144,7 +150,8 @@ async function start(): Promise<void> {
       name: service.name,
       entry: mainEntry(service),
       nodeArgs: NODE_ARGS,
-      env: principal && kafkaCredentials ? kafkaSaslEnv(kafkaCredentials, principal) : {},
+      // Each app its own audience (DevIssuerClaims): a token for one API is refused by the others.
+      env: { ...authEnv[service.name], ...(principal && kafkaCredentials ? kafkaSaslEnv(kafkaCredentials, principal) : {}) },
     });
     apps.push(app);
     void app.exited.then((exit) => shutdown(`${service.name} exited unexpectedly (${describeExit(exit)})`, 1));

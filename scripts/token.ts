@@ -2,23 +2,36 @@
 // runs (its key pair is in .local/dev-issuer/, created on first use), for curl and the README
 // walkthrough. `--admin` adds the admin scope (may set stock); `--service` prints inventory's
 // client-credentials-shaped token (sub = client_id = inventory, scope loyalty:accruals:write);
+// `--api orders|inventory|loyalty` names the API the token is for (each API accepts only its own
+// audience; default: orders for a customer, inventory for --admin, loyalty for --service);
 // `--ttl <seconds>` sets its lifetime (default 3600). Only for this machine: a real deployment gets
 // tokens from its OIDC provider (docs/auth.md).
 import { parseArgs } from 'node:util';
 import { ADMIN_SCOPE } from '@app/auth';
 import { loadDotEnv } from '@app/config';
-import { DevServiceClient, localIssuer } from '@tools/local-stack';
+import { DevServiceClient, localIssuer, type ServiceName } from '@tools/local-stack';
 
-const USAGE = 'usage: npm run -s token -- --sub <customer id> | --admin [--sub <operator>] | --service   [--ttl <seconds>]';
+const USAGE =
+  'usage: npm run -s token -- --sub <customer id> | --admin [--sub <operator>] | --service   [--api orders|inventory|loyalty] [--ttl <seconds>]';
+const APIS: readonly string[] = ['orders', 'inventory', 'loyalty'] satisfies ServiceName[];
 
 try {
   loadDotEnv();
   const { values } = parseArgs({
-    options: { sub: { type: 'string' }, admin: { type: 'boolean' }, service: { type: 'boolean' }, ttl: { type: 'string' } },
+    options: {
+      sub: { type: 'string' },
+      admin: { type: 'boolean' },
+      service: { type: 'boolean' },
+      api: { type: 'string' },
+      ttl: { type: 'string' },
+    },
     strict: true,
   });
   const ttl = values.ttl === undefined ? 3600 : Number(values.ttl);
   if (!Number.isInteger(ttl) || ttl < 1) throw new Error(`--ttl must be a whole number of seconds, got "${values.ttl}"`);
+  if (values.api !== undefined && !APIS.includes(values.api))
+    throw new Error(`--api must be one of ${APIS.join(', ')}, got "${values.api}"`);
+  const api = (fallback: ServiceName) => (values.api as ServiceName | undefined) ?? fallback;
   const { issuer, external } = await localIssuer();
   if (external)
     console.error(`warning: AUTH_JWKS_URL names another provider (${process.env.AUTH_JWKS_URL}); the apps will refuse this token`);
@@ -28,12 +41,13 @@ try {
       sub: DevServiceClient.id,
       clientId: DevServiceClient.id,
       scopes: [...DevServiceClient.scopes],
+      api: api(DevServiceClient.api),
       expiresInSeconds: ttl,
     });
   } else if (values.admin) {
-    token = await issuer.sign({ sub: values.sub ?? 'operator', scopes: [ADMIN_SCOPE], expiresInSeconds: ttl });
+    token = await issuer.sign({ sub: values.sub ?? 'operator', scopes: [ADMIN_SCOPE], api: api('inventory'), expiresInSeconds: ttl });
   } else if (values.sub) {
-    token = await issuer.sign({ sub: values.sub, expiresInSeconds: ttl });
+    token = await issuer.sign({ sub: values.sub, api: api('orders'), expiresInSeconds: ttl });
   } else {
     throw new Error('say whose token: --sub <customer id>, --admin or --service');
   }

@@ -79,7 +79,7 @@ describe('configuration validation at start-up', () => {
       const { code, signal, stderr } = await runServer(
         service,
         {
-          ...testAuthEnv(),
+          ...testAuthEnv(service),
           DATABASE_URL: serverUrl,
           KAFKA_BROKERS: brokers.join(','),
           LOYALTY_BASE_URL: 'http://127.0.0.1:1',

@@ -35,7 +35,7 @@ describe('npm run demo', () => {
       ORDERS_DATABASE_NAME: ordersDatabase,
       INVENTORY_DATABASE_NAME: databases.inventory,
       LOYALTY_DATABASE_NAME: databases.loyalty,
-      ...services.infrastructure.authEnv,
+      ...services.infrastructure.authEnv.orders,
       DEV_ISSUER_FILE: issuerFile,
     };
     mkdirSync(join(issuerFile, '..'), { recursive: true });

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { customerToken, placeOrder, seedPrices, testInfrastructure, TestServices, tokenFor } from '@test/fixtures';
-import { DevIssuer, requestJson, type ServiceProcess } from '@tools/local-stack';
+import { customerToken, placeOrder, seedPrices, serviceToken, testInfrastructure, TestServices, tokenFor } from '@test/fixtures';
+import { DevIssuer, DevServiceClient, requestJson, type ServiceName, type ServiceProcess } from '@tools/local-stack';
 import { expectProblem } from '../support/problem-details.js';
 
 /**
@@ -30,16 +30,24 @@ describe('authentication of every app (real processes, real tokens)', () => {
 
   afterAll(() => services.tearDown());
 
-  /** Every protected route, with a body it would accept from a caller with the right token. */
-  const routes = () => [
-    { app: orders, method: 'POST', path: '/orders', body: { items: [{ sku: 'SKU-AUTH', quantity: 1 }] } },
-    { app: orders, method: 'GET', path: `/orders/${randomUUID()}` },
-    { app: orders, method: 'POST', path: `/orders/${randomUUID()}/cancel` },
-    { app: inventory, method: 'GET', path: '/stock/SKU-AUTH' },
-    { app: inventory, method: 'PUT', path: '/stock/SKU-AUTH', body: { available: 1 } },
-    { app: loyalty, method: 'GET', path: '/accruals' },
+  /** Every protected route, with its API and a body it would accept from a caller with the right token. */
+  const routes = (): {
+    app: ServiceProcess;
+    api: ServiceName;
+    method: string;
+    path: string;
+    body?: unknown;
+    headers?: Record<string, string>;
+  }[] => [
+    { app: orders, api: 'orders', method: 'POST', path: '/orders', body: { items: [{ sku: 'SKU-AUTH', quantity: 1 }] } },
+    { app: orders, api: 'orders', method: 'GET', path: `/orders/${randomUUID()}` },
+    { app: orders, api: 'orders', method: 'POST', path: `/orders/${randomUUID()}/cancel` },
+    { app: inventory, api: 'inventory', method: 'GET', path: '/stock/SKU-AUTH' },
+    { app: inventory, api: 'inventory', method: 'PUT', path: '/stock/SKU-AUTH', body: { available: 1 } },
+    { app: loyalty, api: 'loyalty', method: 'GET', path: '/accruals' },
     {
       app: loyalty,
+      api: 'loyalty',
       method: 'POST',
       path: '/accruals',
       body: { customerId: 'c1', orderId: randomUUID(), points: 1 },
@@ -47,9 +55,13 @@ describe('authentication of every app (real processes, real tokens)', () => {
     },
   ];
 
-  /** Sends every protected route with `authorization` and expects 401 AUTH.UNAUTHENTICATED, nothing done. */
-  async function expectEveryRouteRefused(authorization: string | undefined): Promise<void> {
+  /**
+   * Sends every protected route with `authorization` (or the one it makes for the route's API) and
+   * expects 401 AUTH.UNAUTHENTICATED, nothing done.
+   */
+  async function expectEveryRouteRefused(given: string | undefined | ((api: ServiceName) => Promise<string>)): Promise<void> {
     for (const route of routes()) {
+      const authorization = typeof given === 'function' ? await given(route.api) : given;
       const response = await requestJson(route.method, `${route.app.baseUrl}${route.path}`, {
         body: route.body,
         headers: { ...route.headers, ...(authorization ? { authorization } : {}) },
@@ -74,27 +86,68 @@ describe('authentication of every app (real processes, real tokens)', () => {
 
   it('when a token is signed by a key the issuer never published, then 401', async () => {
     const impostor = await DevIssuer.create();
-    await expectEveryRouteRefused(`Bearer ${await impostor.sign({ sub: 'c1', scopes: ['admin', 'loyalty:accruals:write'] })}`);
+    await expectEveryRouteRefused(
+      async (api) => `Bearer ${await impostor.sign({ sub: 'c1', scopes: ['admin', 'loyalty:accruals:write'], api })}`,
+    );
   });
 
   it('when a token names another issuer, then 401', async () => {
-    await expectEveryRouteRefused(`Bearer ${await tokenFor({ sub: 'c1', issuer: 'https://evil.example.com/' })}`);
+    await expectEveryRouteRefused(async (api) => `Bearer ${await tokenFor({ sub: 'c1', issuer: 'https://evil.example.com/', api })}`);
   });
 
   it('when a token is for another audience, then 401', async () => {
-    await expectEveryRouteRefused(`Bearer ${await tokenFor({ sub: 'c1', audience: 'some-other-api' })}`);
+    await expectEveryRouteRefused(async (api) => `Bearer ${await tokenFor({ sub: 'c1', audience: 'some-other-api', api })}`);
+  });
+
+  it("when a token is for another API of this system (every scope, the issuer's key), then 401: each API has its own audience", async () => {
+    const others: Record<ServiceName, ServiceName> = { orders: 'loyalty', inventory: 'orders', loyalty: 'inventory' };
+    await expectEveryRouteRefused(
+      async (api) => `Bearer ${await tokenFor({ sub: 'c1', scopes: ['admin', 'loyalty:accruals:write'], api: others[api] })}`,
+    );
+  });
+
+  it("when inventory's service token is used anywhere but loyalty, then 401; at loyalty it credits points", async () => {
+    const token = await serviceToken();
+    for (const route of routes().filter((route) => route.api !== DevServiceClient.api)) {
+      const response = await requestJson(route.method, `${route.app.baseUrl}${route.path}`, {
+        body: route.body,
+        headers: route.headers,
+        token,
+      });
+      expect({ route: `${route.method} ${route.path}`, status: response.status }).toEqual({
+        route: `${route.method} ${route.path}`,
+        status: 401,
+      });
+    }
+    const accrual = await requestJson('POST', `${loyalty.baseUrl}/accruals`, {
+      body: { customerId: 'c1', orderId: randomUUID(), points: 1 },
+      headers: { 'Idempotency-Key': `auth-${randomUUID()}` },
+      token,
+    });
+    expect(accrual.status).toBe(201);
+  });
+
+  it('when a token is not an access token (JOSE header typ JWT, as an ID token has), then 401 saying so', async () => {
+    await expectEveryRouteRefused(
+      async (api) => `Bearer ${await tokenFor({ sub: 'c1', scopes: ['admin', 'loyalty:accruals:write'], typ: 'JWT', api })}`,
+    );
+    const response = await requestJson('GET', `${orders.baseUrl}/orders/${randomUUID()}`, {
+      token: await tokenFor({ sub: 'c1', typ: 'JWT', api: 'orders' }),
+    });
+    expect(response.body.detail).toContain('at+jwt');
   });
 
   it('when a token has expired, then 401', async () => {
-    await expectEveryRouteRefused(`Bearer ${await tokenFor({ sub: 'c1', expiresInSeconds: -120 })}`);
+    await expectEveryRouteRefused(async (api) => `Bearer ${await tokenFor({ sub: 'c1', expiresInSeconds: -120, api })}`);
   });
 
   it('when a token is unsigned (alg "none"), then 401', async () => {
     const encode = (value: unknown) => Buffer.from(JSON.stringify(value)).toString('base64url');
     const now = Math.floor(Date.now() / 1000);
-    const { AUTH_ISSUER: iss, AUTH_AUDIENCE: aud } = services.infrastructure.authEnv;
-    const unsigned = `${encode({ alg: 'none', typ: 'JWT' })}.${encode({ sub: 'c1', iss, aud, exp: now + 600, scope: 'admin' })}.`;
-    await expectEveryRouteRefused(`Bearer ${unsigned}`);
+    await expectEveryRouteRefused(async (api) => {
+      const { AUTH_ISSUER: iss, AUTH_AUDIENCE: aud } = services.infrastructure.authEnv[api];
+      return `Bearer ${encode({ alg: 'none', typ: 'at+jwt' })}.${encode({ sub: 'c1', iss, aud, exp: now + 600, scope: 'admin' })}.`;
+    });
   });
 
   it('when health, metrics and the API documents are asked for without a token, then they answer 200', async () => {

@@ -71,7 +71,7 @@ describe('order flow end to end (orders, inventory, loyalty as real processes)',
   const accrualsOf = async (customerId: string) => (await listAccruals(loyalty.baseUrl, customerId)).body;
 
   const balanceOf = async (customerId: string) =>
-    (await requestJson('GET', `${loyalty.baseUrl}/balance`, { token: await customerToken(customerId) })).body as {
+    (await requestJson('GET', `${loyalty.baseUrl}/balance`, { token: await customerToken(customerId, 'loyalty') })).body as {
       accruedPoints: number;
       reversedPoints: number;
       balancePoints: number;

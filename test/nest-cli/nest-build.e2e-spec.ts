@@ -61,7 +61,7 @@ describe('the Nest CLI (nest-cli.json, real processes)', () => {
       env: {
         ...databaseEnv,
         // The run's token issuer and inventory's client credentials: authentication is never off.
-        ...testAuthEnv(),
+        ...testAuthEnv('inventory'),
         NODE_ENV: 'test',
         KAFKA_BROKERS: brokers.join(','),
         KAFKA_CLIENT_ID: group,

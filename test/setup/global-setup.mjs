@@ -17,21 +17,22 @@ export default async function globalSetup() {
   Object.assign(process.env, localStack.localToolingEnv());
   await localStack.assertPostgresAnswers(env.DATABASE_URL);
   const root = localStack.findRepoRoot();
-  // A broker the tests start keeps its data apart from npm start's and begins empty every run.
+  // A broker the tests start keeps its data apart from npm start's and begins empty every run
+  // (beside the script's state: KAFKA_LOCAL_DIR moves both, for a second run on other ports).
   const source = await localStack.ensureKafka(env.KAFKA_BROKERS.split(','), root, {
-    localDataDir: join(root, '.local/kafka/test-data'),
+    localDataDir: join(process.env.KAFKA_LOCAL_DIR || join(root, '.local/kafka'), 'test-data'),
     freshLocalData: true,
   });
   globalThis.__kafkaSource = source;
   await localStack.waitForGroupCoordinator(env.KAFKA_BROKERS.split(','));
   // A token issuer of this run only (a fresh key pair in memory): every app a test starts trusts it
-  // (AUTH_* below, passed on by test/fixtures/processes), and test/fixtures/auth signs tokens with its
-  // key, which reaches the test files through the environment.
+  // (each app's AUTH_* from test/fixtures/processes testAuthEnv), and test/fixtures/auth signs tokens
+  // with its key; its key and address reach the test files through the environment.
   const issuer = await localStack.DevIssuer.create();
   globalThis.__testIssuer = issuer;
-  await issuer.listen(0, '127.0.0.1');
-  Object.assign(process.env, issuer.appEnv(), { TEST_AUTH_ISSUER_STATE: issuer.serialize() });
+  const issuerUrl = await issuer.listen(0, '127.0.0.1');
+  Object.assign(process.env, { TEST_AUTH_ISSUER_STATE: issuer.serialize(), TEST_AUTH_ISSUER_URL: issuerUrl });
   console.log(
-    `\n[test setup] Postgres at ${env.DATABASE_URL}; Kafka at ${env.KAFKA_BROKERS} (${source}); token issuer at ${process.env.AUTH_JWKS_URL}`,
+    `\n[test setup] Postgres at ${env.DATABASE_URL}; Kafka at ${env.KAFKA_BROKERS} (${source}); token issuer at ${issuer.jwksUrl}`,
   );
 }

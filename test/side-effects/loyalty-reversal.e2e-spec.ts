@@ -48,7 +48,7 @@ describe('loyalty reversals through crashes (real inventory and loyalty processe
   const command = async (id: string): Promise<CommandRow | undefined> =>
     (await inventorySql<CommandRow & Record<string, unknown>>('SELECT id, status, attempts FROM loyalty_commands WHERE id = $1', [id]))[0];
   const balanceOf = async (customerId: string) =>
-    (await requestJson('GET', `${loyalty.baseUrl}/balance`, { token: await customerToken(customerId) })).body;
+    (await requestJson('GET', `${loyalty.baseUrl}/balance`, { token: await customerToken(customerId, 'loyalty') })).body;
 
   const done = (id: string) =>
     waitFor(async () => ((await command(id))?.status === 'DONE' ? command(id) : undefined), {

@@ -4,7 +4,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { bootstrapOrExit, loadConfig } from '@app/config';
 import { Topics } from '@app/contracts';
 import { armFailpoints } from '@app/failpoints';
-import { configureHttpApp } from '@app/http';
+import { configureHttpApp, httpServerOptions } from '@app/http';
 import { NestPinoLogger, startTelemetry } from '@app/telemetry';
 import { connectInboxKafka, consumedTopics, inboxTopics } from '@app/inbox';
 import { assertInboxOutlivesTopics, createKafka, ensureTopics, kafkaClientOptions, kafkaServerOptions, topicSettings } from '@app/kafka';
@@ -22,9 +22,13 @@ bootstrapOrExit('inventory', async () => {
   await ensureTopics(kafka, [...inboxTopics(inventoryConsumes), Topics.reservations], config.KAFKA_TOPIC_PARTITIONS, topicSettings(config));
   // A replay older than the inbox's memory would be applied twice: refuse to run like that.
   await assertInboxOutlivesTopics(kafka, consumedTopics(inventoryConsumes), config.INBOX_RETENTION_MS);
-  const app = await NestFactory.create<NestFastifyApplication>(InventoryAppModule.forRoot(config), new FastifyAdapter(), {
-    logger: new NestPinoLogger(),
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    InventoryAppModule.forRoot(config),
+    new FastifyAdapter(httpServerOptions(config)),
+    {
+      logger: new NestPinoLogger(),
+    },
+  );
   configureHttpApp(app, {
     bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,
     shutdownTimeoutMs: config.HTTP_SHUTDOWN_TIMEOUT_MS,

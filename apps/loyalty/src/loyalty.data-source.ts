@@ -8,6 +8,7 @@ import {
 import { Accrual } from './accruals/accrual.entity.js';
 import { CreateAccruals1764460800100 } from './migrations/1764460800100-create-accruals.js';
 import { CreateReversals1764460800420 } from './migrations/1764460800420-create-reversals.js';
+import { AddAccrualsOrderIdUnique1764460800700 } from './migrations/1764460800700-add-accruals-order-id-unique.js';
 import { Reversal } from './reversals/reversal.entity.js';
 
 const loyaltyEntities = [Accrual, Reversal, IdempotencyKey];
@@ -17,6 +18,7 @@ const loyaltyMigrations = [
   AddIdempotencyKeysCreatedAtIndex1764460800400,
   CreateReversals1764460800420,
   ScopeIdempotencyKeysByPrincipal1764460800620,
+  AddAccrualsOrderIdUnique1764460800700,
 ];
 
 export function createLoyaltyDataSource(config: DatabaseConfig) {

@@ -9,6 +9,11 @@ export const LoyaltyErrorCodes = {
    * commands of one order are not sent in order), so the caller retries; nothing is recorded.
    */
   ACCRUAL_NOT_FOUND: 'LOYALTY.ACCRUAL_NOT_FOUND',
+  /**
+   * An accrual names an order already credited, with another customer or other points (422): one
+   * order earns points once; parked for a human. The same accrual again answers the existing one.
+   */
+  ACCRUAL_MISMATCH: 'LOYALTY.ACCRUAL_MISMATCH',
   /** A reversal's customer or points differ from the order's accrual (422): it would not undo it. */
   REVERSAL_MISMATCH: 'LOYALTY.REVERSAL_MISMATCH',
 } as const;

@@ -3,7 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { bootstrapOrExit, loadConfig } from '@app/config';
 import { armFailpoints } from '@app/failpoints';
-import { configureHttpApp } from '@app/http';
+import { configureHttpApp, httpServerOptions } from '@app/http';
 import { loyaltyApiDocs } from './loyalty.api-docs.js';
 import { NestPinoLogger, startTelemetry } from '@app/telemetry';
 import { loyaltyEnv } from './loyalty.config.js';
@@ -14,9 +14,13 @@ bootstrapOrExit('loyalty', async () => {
   armFailpoints();
   const config = loadConfig(loyaltyEnv);
   await startTelemetry('loyalty', config);
-  const app = await NestFactory.create<NestFastifyApplication>(LoyaltyAppModule.forRoot(config), new FastifyAdapter(), {
-    logger: new NestPinoLogger(),
-  });
+  const app = await NestFactory.create<NestFastifyApplication>(
+    LoyaltyAppModule.forRoot(config),
+    new FastifyAdapter(httpServerOptions(config)),
+    {
+      logger: new NestPinoLogger(),
+    },
+  );
   configureHttpApp(app, {
     bodyLimitBytes: config.HTTP_BODY_LIMIT_BYTES,
     shutdownTimeoutMs: config.HTTP_SHUTDOWN_TIMEOUT_MS,

@@ -11,7 +11,8 @@ export const authEnv = {
       'Expected `iss` of every bearer token: the OIDC provider issuer (e.g. https://login.example.com/); tokens from any other issuer are 401',
   }),
   AUTH_AUDIENCE: env.string({
-    description: 'Expected `aud` of every bearer token: the identifier this API is registered under at the provider; others are 401',
+    description:
+      'Expected `aud` of every bearer token: the identifier this API alone is registered under at the provider (one per API, never shared: a token for another API of the system is then 401 here); others are 401',
   }),
   AUTH_JWKS_URL: env.url({
     description:

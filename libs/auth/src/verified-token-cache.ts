@@ -16,7 +16,7 @@ export class VerifiedTokenCache {
   constructor(
     private readonly maxEntries = 1000,
     private readonly maxAgeMs = 60_000,
-    private readonly now: () => number = Date.now,
+    private readonly now: () => number = () => Date.now(),
   ) {}
 
   /** The principal of `token` when it was verified and is still within its bound. */

@@ -1,5 +1,6 @@
+import { connect, type Socket } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Body, Controller, Get, HttpCode, Module, Post } from '@nestjs/common';
+import { Body, Controller, Get, HttpCode, Module, Param, Post } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { Type } from 'class-transformer';
@@ -7,6 +8,7 @@ import { ValidateNested } from 'class-validator';
 import { z } from 'zod';
 import { requestJson } from '@tools/local-stack';
 import { configureHttpApp } from './configure-http-app.js';
+import { type HttpServerConfig, httpServerOptions } from './http-server.options.js';
 import { PROBLEM_JSON } from './problem-details.js';
 import { Satisfies } from './satisfies.decorator.js';
 import { MAX_REPORTED_PROBLEMS } from './validation.pipe.js';
@@ -17,6 +19,34 @@ import { MAX_REPORTED_PROBLEMS } from './validation.pipe.js';
  * lines). No database: nothing here reaches one.
  */
 const LINES_MAX = 50;
+
+/** The defaults of `httpEnv`. */
+const DEFAULT_BOUNDS: HttpServerConfig = {
+  HTTP_REQUEST_TIMEOUT_MS: 10_000,
+  HTTP_CONNECTION_TIMEOUT_MS: 60_000,
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: 72_000,
+  HTTP_MAX_CONNECTIONS: 1024,
+};
+
+/** Resolves with how long after `start` the server closed `socket`, or 'open' when it still is at `deadlineMs`. */
+function closedWithin(socket: Socket, deadlineMs: number, start = Date.now()): Promise<number | 'open'> {
+  return new Promise((resolve) => {
+    const timer = setTimeout(() => resolve('open'), deadlineMs);
+    socket.once('close', () => {
+      clearTimeout(timer);
+      resolve(Date.now() - start);
+    });
+  });
+}
+
+function openSocket(port: number): Promise<Socket> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(port, '127.0.0.1', () => resolve(socket));
+    socket.once('error', reject);
+    // Read (and drop) the answers: a paused socket never sees the server's end, so never closes.
+    socket.resume();
+  });
+}
 
 class LineRequest {
   @Satisfies(z.string().min(1).max(20))
@@ -49,6 +79,11 @@ class ThingsController {
   list() {
     return { items: [] };
   }
+
+  @Get(':id')
+  one(@Param('id') id: string) {
+    return { id };
+  }
 }
 
 @Module({ controllers: [ThingsController] })
@@ -59,7 +94,9 @@ describe('configureHttpApp bounds and headers (real HTTP server)', () => {
   let baseUrl: string;
 
   beforeAll(async () => {
-    app = await NestFactory.create<NestFastifyApplication>(ThingsModule, new FastifyAdapter(), { logger: false });
+    app = await NestFactory.create<NestFastifyApplication>(ThingsModule, new FastifyAdapter(httpServerOptions(DEFAULT_BOUNDS)), {
+      logger: false,
+    });
     configureHttpApp(app, { bodyLimitBytes: 65_536, docs: { title: 'things', description: 'test app' } });
     await app.listen(0, '127.0.0.1');
     baseUrl = (await app.getUrl()).replace('[::1]', '127.0.0.1');
@@ -140,6 +177,24 @@ describe('configureHttpApp bounds and headers (real HTTP server)', () => {
     expect(response.body).toMatchObject({ code: 'REQUEST.UNSUPPORTED_MEDIA_TYPE', fields: ['Content-Type'] });
   });
 
+  it('when a body holds __proto__, then 400 REQUEST.FORBIDDEN_KEY names it (it is not dropped silently)', async () => {
+    const response = await requestJson('POST', `${baseUrl}/things`, {
+      rawBody: '{"items":[{"sku":"A","quantity":1}],"__proto__":{"x":1}}',
+    });
+    expect(response.status).toBe(400);
+    expect(response.headers.get('content-type')).toContain(PROBLEM_JSON);
+    expect(response.body).toMatchObject({ code: 'REQUEST.FORBIDDEN_KEY', fields: ['__proto__'] });
+  });
+
+  it('when a path parameter is longer than the router takes, then 414 is problem+json naming url, with the security headers', async () => {
+    const response = await requestJson('GET', `${baseUrl}/things/${'x'.repeat(500)}`);
+    expect(response.status).toBe(414);
+    expect(response.headers.get('content-type')).toContain(PROBLEM_JSON);
+    expect(response.body).toMatchObject({ status: 414, code: 'REQUEST.URI_TOO_LONG', fields: ['url'] });
+    expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(response.headers.get('content-security-policy')).toBe("default-src 'none';frame-ancestors 'none'");
+  });
+
   it('when a POST has no body at all, then no media type is required', async () => {
     expect((await requestJson('POST', `${baseUrl}/things/touch`)).status).toBe(204);
   });
@@ -185,5 +240,60 @@ describe('configureHttpApp bounds and headers (real HTTP server)', () => {
       expect((await fetch(new URL(source, `${baseUrl}/docs`))).status).toBe(200);
     }
     expect(page.headers.get('x-frame-options')).toBe('DENY');
+  });
+});
+
+describe('httpServerOptions connection bounds (real HTTP server)', () => {
+  let app: NestFastifyApplication;
+  let port: number;
+  const bounds: HttpServerConfig = {
+    HTTP_REQUEST_TIMEOUT_MS: 1000,
+    HTTP_CONNECTION_TIMEOUT_MS: 1500,
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: 1000,
+    HTTP_MAX_CONNECTIONS: 3,
+  };
+
+  beforeAll(async () => {
+    app = await NestFactory.create<NestFastifyApplication>(ThingsModule, new FastifyAdapter(httpServerOptions(bounds)), { logger: false });
+    configureHttpApp(app, { bodyLimitBytes: 65_536, docs: { title: 'things', description: 'test app' } });
+    await app.listen(0, '127.0.0.1');
+    port = Number(new URL(await app.getUrl()).port);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('when a client connects and sends nothing, then the server closes the connection within the request timeout (plus its 1 s check)', async () => {
+    const socket = await openSocket(port);
+    const closedAfter = await closedWithin(socket, 5000);
+    expect(closedAfter).not.toBe('open');
+    expect(closedAfter).toBeLessThan(bounds.HTTP_REQUEST_TIMEOUT_MS + 1500);
+  });
+
+  it('when a client sends half its headers and stops, then the connection is closed, not held', async () => {
+    const socket = await openSocket(port);
+    socket.write('GET /things HTTP/1.1\r\nHost: x\r\n');
+    expect(await closedWithin(socket, 5000)).not.toBe('open');
+  });
+
+  it('when a keep-alive connection idles after its answer, then it is closed after the keep-alive timeout', async () => {
+    const socket = await openSocket(port);
+    const start = Date.now();
+    socket.write('GET /things HTTP/1.1\r\nHost: x\r\n\r\n');
+    const closedAfter = await closedWithin(socket, 5000, start);
+    expect(closedAfter).not.toBe('open');
+    // Node 24 holds the socket 1 s past keepAliveTimeout (keepAliveTimeoutBuffer), for answers in flight.
+    expect(closedAfter).toBeLessThan(bounds.HTTP_KEEP_ALIVE_TIMEOUT_MS + 1000 + 500);
+  });
+
+  it('when more connections than the cap are open, then the one beyond it is closed at once', async () => {
+    const held = await Promise.all(Array.from({ length: bounds.HTTP_MAX_CONNECTIONS }, () => openSocket(port)));
+    try {
+      const beyond = await openSocket(port);
+      expect(await closedWithin(beyond, 500)).not.toBe('open');
+    } finally {
+      held.forEach((socket) => socket.destroy());
+    }
   });
 });

@@ -9,6 +9,34 @@ export const httpEnv = {
     min: 1024,
     max: 10_485_760,
   }),
+  HTTP_REQUEST_TIMEOUT_MS: env.integer({
+    description:
+      'Longest a client may take to send a whole request (headers and body), slow clients included; then the connection is closed (408). Lower frees connections held by slow senders sooner; too low cuts clients on slow links',
+    default: 10_000,
+    min: 1000,
+    max: 600_000,
+  }),
+  HTTP_CONNECTION_TIMEOUT_MS: env.integer({
+    description:
+      'A connection on which nothing is sent or received for this long is closed, whatever its state. Keep it above the longest answer (DATABASE_STATEMENT_TIMEOUT_MS), or a slow answer is cut',
+    default: 60_000,
+    min: 1000,
+    max: 3_600_000,
+  }),
+  HTTP_KEEP_ALIVE_TIMEOUT_MS: env.integer({
+    description:
+      "How long an idle keep-alive connection is kept for the client's next request. Keep it above the idle timeout of a load balancer in front (60 s for most), so the balancer closes first and never sends on a closed connection; lower holds fewer idle connections",
+    default: 72_000,
+    min: 1000,
+    max: 600_000,
+  }),
+  HTTP_MAX_CONNECTIONS: env.integer({
+    description:
+      'Most connections the server holds at once; a connection beyond it is closed at once. Bounds the memory and file descriptors idle or slow clients can take; too low refuses clients under a real peak',
+    default: 1024,
+    min: 1,
+    max: 1_000_000,
+  }),
   HTTP_SHUTDOWN_TIMEOUT_MS: env.integer({
     description:
       "Longest a SIGTERM shutdown (draining consumers, the relay's last cycle, closing pools) may take before the process exits with code 1; keep the orchestrator's grace period above it",

@@ -2,6 +2,7 @@ export { httpEnv } from './http.config.js';
 export { MAX_REPORTED_PROBLEMS, strictValidationPipe } from './validation.pipe.js';
 export { validateRequestBody } from './validate-body.js';
 export { configureHttpApp, type HttpAppOptions } from './configure-http-app.js';
+export { httpServerOptions, type HttpServerConfig } from './http-server.options.js';
 export { Satisfies } from './satisfies.decorator.js';
 export { SetByServer } from './set-by-server.decorator.js';
 export { setupApiDocs, type ApiDocsOptions, PUBLIC_OPERATION_EXTENSION } from './api-docs.js';

@@ -8,12 +8,16 @@ export const RequestErrorCodes = {
   VALIDATION_FAILED: 'REQUEST.VALIDATION_FAILED',
   /** The body is not JSON at all, so no field can be named. */
   MALFORMED_JSON: 'REQUEST.MALFORMED_JSON',
+  /** The body holds a `__proto__` or `constructor` key (at any depth); `fields` names its path. */
+  FORBIDDEN_KEY: 'REQUEST.FORBIDDEN_KEY',
   /** The body is larger than `HTTP_BODY_LIMIT_BYTES`. */
   BODY_TOO_LARGE: 'REQUEST.BODY_TOO_LARGE',
   /** The JSON body nests objects or arrays deeper than the limit (32 levels by default). */
   BODY_TOO_DEEP: 'REQUEST.BODY_TOO_DEEP',
   /** The body is not `application/json` (a form, text, ...); every API here takes JSON. */
   UNSUPPORTED_MEDIA_TYPE: 'REQUEST.UNSUPPORTED_MEDIA_TYPE',
+  /** A path segment is longer than the router accepts (414); `fields` names `url`. */
+  URI_TOO_LONG: 'REQUEST.URI_TOO_LONG',
   /** No route matches the method and path. */
   ROUTE_NOT_FOUND: 'REQUEST.ROUTE_NOT_FOUND',
   /** Any other refusal of the HTTP layer (a 4xx raised by Nest or Fastify with no code of ours). */

@@ -88,7 +88,7 @@ describe('IdempotencyInterceptor bounds (real HTTP app, real Postgres)', () => {
     await migrateDatabase(dataSource(), serverUrl, database);
     @Module({
       imports: [
-        AuthModule.forRoot(loadConfig(authEnv, testAuthEnv())),
+        AuthModule.forRoot(loadConfig(authEnv, testAuthEnv('orders'))),
         DatabaseModule.forRoot({ useFactory: dataSource }),
         IdempotencyModule,
       ],

@@ -1,6 +1,7 @@
 import { Kafka, logLevel, type Producer, type RetryOptions } from 'kafkajs';
 import { stickyPartitioner } from './acknowledged-send.js';
 import { registerCappedGzip } from './capped-gzip.codec.js';
+import { installRequestQueueTimerFix } from './request-queue-timer.js';
 import type { KafkaConfig } from './kafka.config.js';
 import { kafkaSecurity, type KafkaSecurity, kafkaSecurityFromEnvironment } from './kafka-security.config.js';
 
@@ -32,6 +33,7 @@ export function kafkaClientOptions(config: KafkaConfig): KafkaClientOptions {
 /** A kafkajs client that logs warnings and errors only, over TLS and SASL when configured. */
 export function createKafka(options: KafkaClientOptions): Kafka {
   registerCappedGzip(options.maxInflatedBatchBytes);
+  installRequestQueueTimerFix();
   return new Kafka({
     ...(options.security ?? kafkaSecurityFromEnvironment()),
     clientId: options.clientId,

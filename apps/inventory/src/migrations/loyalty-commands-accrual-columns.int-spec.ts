@@ -30,7 +30,7 @@ describe('loyalty_commands: accrual columns read from the request (real Postgres
   beforeAll(async () => {
     database = await createTestDatabase(serverUrl, 'inventory_loyalty_columns');
     const config = loadConfig(inventoryEnv, {
-      ...testAuthEnv(),
+      ...testAuthEnv('inventory'),
       DATABASE_URL: serverUrl,
       DATABASE_NAME: database,
       KAFKA_BROKERS: brokers.join(','),

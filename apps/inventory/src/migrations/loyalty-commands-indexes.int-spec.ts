@@ -26,7 +26,7 @@ describe('loyalty_commands partial indexes (real Postgres)', () => {
   beforeAll(async () => {
     database = await createTestDatabase(serverUrl, 'inventory_command_indexes');
     const config = loadConfig(inventoryEnv, {
-      ...testAuthEnv(),
+      ...testAuthEnv('inventory'),
       DATABASE_URL: serverUrl,
       DATABASE_NAME: database,
       KAFKA_BROKERS: brokers.join(','),

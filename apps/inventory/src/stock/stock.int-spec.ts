@@ -38,7 +38,7 @@ describe('inventory stock over HTTP (real process, real Postgres)', () => {
     const id = sku();
     expect((await put(id, { available: 5 })).status).toBe(200);
 
-    const refused = await put(id, { available: 1_000_000 }, await customerToken('stock-curious'));
+    const refused = await put(id, { available: 1_000_000 }, await customerToken('stock-curious', 'inventory'));
 
     expect(refused.status).toBe(403);
     expect(refused.headers.get('content-type')).toContain('application/problem+json');

@@ -35,7 +35,8 @@ describe('loyalty accruals over HTTP (real process, real Postgres)', () => {
   afterAll(() => services.tearDown());
 
   /** A token with the accruals scope for a caller that is not inventory. */
-  const tokenForOtherService = () => tokenFor({ sub: 'other-partner', clientId: 'other-partner', scopes: [LOYALTY_ACCRUALS_WRITE_SCOPE] });
+  const tokenForOtherService = () =>
+    tokenFor({ sub: 'other-partner', clientId: 'other-partner', scopes: [LOYALTY_ACCRUALS_WRITE_SCOPE], api: 'loyalty' });
 
   it('when Idempotency-Key is missing, then 400 names the header and nothing is stored', async () => {
     const response = await post(accrual('no-key'));
@@ -91,6 +92,32 @@ describe('loyalty accruals over HTTP (real process, real Postgres)', () => {
     expect(await accrualsOfOrder(body.orderId)).toBe(1);
   });
 
+  it('when two Idempotency-Keys credit one order, then one accrual stands and the second answer is that accrual', async () => {
+    const body = accrual('two-keys');
+    const first = await post(body, uniqueName('loyalty-first-key'));
+    const second = await post(body, uniqueName('loyalty-second-key'));
+    expect(first.status).toBe(201);
+    expect(second).toMatchObject({ status: 201, body: { id: first.body.id, orderId: body.orderId, points: body.points } });
+    expect(await accrualsOfOrder(body.orderId)).toBe(1);
+  });
+
+  it('when an accrual names an order already credited with other points, then 422 LOYALTY.ACCRUAL_MISMATCH names orderId and the first stands', async () => {
+    const body = accrual('mismatch', 10);
+    expect((await post(body, uniqueName('loyalty-credit'))).status).toBe(201);
+    const refused = await post({ ...body, points: 99 }, uniqueName('loyalty-recredit'));
+    expect(refused).toMatchObject({ status: 422, body: { code: 'LOYALTY.ACCRUAL_MISMATCH', fields: ['orderId'] } });
+    expect(await accrualsOfOrder(body.orderId)).toBe(1);
+  });
+
+  it('when the cursor decodes to an impossible date, then 400 names cursor (not a 500 from Postgres)', async () => {
+    const token = await customerToken(uniqueName('cursor-probe'), 'loyalty');
+    for (const createdAt of ['2024-02-30 10:00:00+00', '2024-13-01 10:00:00+00', '2024-01-01 24:00:00+00', '0000-01-01 00:00:00+00']) {
+      const cursor = Buffer.from(JSON.stringify([createdAt, randomUUID()])).toString('base64url');
+      const response = await requestJson('GET', `${loyalty.baseUrl}/accruals?cursor=${cursor}`, { token });
+      expect({ createdAt, status: response.status, fields: response.body.fields }).toEqual({ createdAt, status: 400, fields: ['cursor'] });
+    }
+  });
+
   it("when accruals are listed by customer, then only that customer's are returned, oldest first, with their total", async () => {
     const customerId = uniqueName('customer');
     const bodies = [accrual(customerId, 5), accrual(customerId, 7)];
@@ -108,7 +135,7 @@ describe('loyalty accruals over HTTP (real process, real Postgres)', () => {
     expect((await post(accrual(victim, 40), uniqueName('loyalty-victim'))).status).toBe(201);
 
     const response = await requestJson('GET', `${loyalty.baseUrl}/accruals?customerId=${encodeURIComponent(victim)}`, {
-      token: await customerToken(uniqueName('snoop')),
+      token: await customerToken(uniqueName('snoop'), 'loyalty'),
     });
 
     expect(response.status).toBe(400);
@@ -117,7 +144,7 @@ describe('loyalty accruals over HTTP (real process, real Postgres)', () => {
 
   it('when a customer token credits points, then 403 AUTH.FORBIDDEN and nothing is stored: only the accruals scope may', async () => {
     const body = accrual('self-credit', 1000);
-    const response = await post(body, uniqueName('loyalty-self'), await customerToken('self-credit'));
+    const response = await post(body, uniqueName('loyalty-self'), await customerToken('self-credit', 'loyalty'));
 
     expect(response.status).toBe(403);
     expect(response.headers.get('content-type')).toContain('application/problem+json');
@@ -150,7 +177,7 @@ describe('loyalty accruals over HTTP (real process, real Postgres)', () => {
       [customerId],
     );
     // The caller's own accruals: the customer is the token's subject, never a query parameter.
-    const token = await customerToken(customerId);
+    const token = await customerToken(customerId, 'loyalty');
     const list = (query: string) => requestJson('GET', `${loyalty.baseUrl}/accruals?${query.replace(/^&/, '')}`, { token });
 
     const seen: string[] = [];

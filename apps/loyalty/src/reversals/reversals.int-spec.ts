@@ -26,7 +26,7 @@ describe('loyalty reversals and balances over HTTP (real process, real Postgres)
   const reversalsOf = async (orderId: string) =>
     Number((await queryTestDatabase(serverUrl, database, 'SELECT count(*)::int AS n FROM reversals WHERE order_id = $1', [orderId]))[0].n);
   const balanceOf = async (customerId: string) =>
-    (await requestJson('GET', `${loyalty.baseUrl}/balance`, { token: await customerToken(customerId) })).body;
+    (await requestJson('GET', `${loyalty.baseUrl}/balance`, { token: await customerToken(customerId, 'loyalty') })).body;
 
   beforeAll(async () => {
     database = await services.createDatabase('loyalty_reversals');
@@ -114,7 +114,7 @@ describe('loyalty reversals and balances over HTTP (real process, real Postgres)
     const customerId = uniqueName('nobody');
     expect(await balanceOf(customerId)).toEqual({ customerId, accruedPoints: 0, reversedPoints: 0, balancePoints: 0 });
     const other = await requestJson('GET', `${loyalty.baseUrl}/balance?customerId=someone-else`, {
-      token: await customerToken(customerId),
+      token: await customerToken(customerId, 'loyalty'),
     });
     expect(other.status).toBe(400);
     expect(other.body.fields).toContain('customerId');
@@ -127,7 +127,7 @@ describe('loyalty reversals and balances over HTTP (real process, real Postgres)
     const response = await requestJson('POST', `${loyalty.baseUrl}/reversals`, {
       body: kept,
       headers: { 'idempotency-key': `loyalty-reversal:${kept.orderId}` },
-      token: await customerToken(customerId),
+      token: await customerToken(customerId, 'loyalty'),
     });
     expect(response.status).toBe(403);
     expect(await reversalsOf(kept.orderId)).toBe(0);

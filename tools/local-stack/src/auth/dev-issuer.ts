@@ -4,21 +4,32 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { dirname } from 'node:path';
 import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
 import { LOYALTY_ACCRUALS_WRITE_SCOPE } from '@app/contracts';
+import type { ServiceName } from '../services/service-catalog.js';
 
 /**
  * What the development issuer puts in every token's `iss` and `aud`, and what the local stack and
- * the tests tell the apps to expect (`AUTH_ISSUER`, `AUTH_AUDIENCE`). A real deployment uses its
- * OIDC provider's issuer URL and the audience registered for the API there.
+ * the tests tell the apps to expect (`AUTH_ISSUER`, `AUTH_AUDIENCE`). Each API has an audience of
+ * its own, as it would be registered at a real provider: a token minted for one API (inventory's
+ * service token for loyalty, a customer's for orders) is refused by the others. A real deployment
+ * uses its OIDC provider's issuer URL and the audiences registered there.
  */
 export const DevIssuerClaims = {
   issuer: 'urn:local-stack:dev-issuer',
-  audience: 'nest-outbox-reference',
+  audiences: {
+    orders: 'urn:nest-outbox-reference:orders-api',
+    inventory: 'urn:nest-outbox-reference:inventory-api',
+    loyalty: 'urn:nest-outbox-reference:loyalty-api',
+  } satisfies Record<ServiceName, string>,
 } as const;
 
-/** The one client the issuer knows for the client-credentials grant: inventory calling loyalty. */
+/**
+ * The one client the issuer knows for the client-credentials grant: inventory calling loyalty. Its
+ * tokens carry loyalty's audience only, whatever it asks for.
+ */
 export const DevServiceClient = {
   id: 'inventory',
   scopes: [LOYALTY_ACCRUALS_WRITE_SCOPE],
+  api: 'loyalty',
 } as const;
 
 /** What the issuer keeps: its signing key (private JWK, with `kid` and `alg`) and the service client's secret. */
@@ -37,9 +48,13 @@ export interface DevTokenClaims {
   clientId?: string;
   /** Lifetime; default 3600 s. Negative gives an already expired token (for tests). */
   expiresInSeconds?: number;
-  /** Overrides of `iss` and `aud`, for tests of a token from the wrong issuer or for another API. */
+  /** The API the token is for: its `aud` is that API's audience ({@link DevIssuerClaims}). */
+  api: ServiceName;
+  /** Overrides of `iss` and `aud`, for tests of a token from the wrong issuer or for an API not of this system. */
   issuer?: string;
   audience?: string;
+  /** Override of the JOSE header `typ` (default `at+jwt`, RFC 9068), for tests of a token that is not an access token. */
+  typ?: string;
 }
 
 const SIGNING_ALG = 'ES256';
@@ -111,9 +126,9 @@ export class DevIssuer {
     if (claims.scopes && claims.scopes.length > 0) payload.scope = claims.scopes.join(' ');
     if (claims.clientId) payload.client_id = claims.clientId;
     return new SignJWT(payload)
-      .setProtectedHeader({ alg: SIGNING_ALG, kid: this.state.privateJwk.kid, typ: 'at+jwt' })
+      .setProtectedHeader({ alg: SIGNING_ALG, kid: this.state.privateJwk.kid, typ: claims.typ ?? 'at+jwt' })
       .setIssuer(claims.issuer ?? DevIssuerClaims.issuer)
-      .setAudience(claims.audience ?? DevIssuerClaims.audience)
+      .setAudience(claims.audience ?? DevIssuerClaims.audiences[claims.api])
       .setSubject(claims.sub)
       .setIssuedAt(now)
       .setExpirationTime(now + (claims.expiresInSeconds ?? 3600))
@@ -145,22 +160,45 @@ export class DevIssuer {
     if (server) await new Promise<void>((resolve) => server.close(() => resolve()));
   }
 
+  /** Where {@link listen} serves the JWKS; throws before it listens. */
+  get jwksUrl(): string {
+    return `${this.listeningUrl()}${JWKS_PATH}`;
+  }
+
   /**
-   * The variables every app needs to trust this issuer (`AUTH_ISSUER`, `AUTH_AUDIENCE`,
-   * `AUTH_JWKS_URL`) and those inventory needs to fetch its service token (`AUTH_CLIENT_*`).
-   * `baseUrl` defaults to where {@link listen} serves; compose passes the container's address.
+   * The variables `service` needs to trust this issuer (`AUTH_ISSUER`, `AUTH_JWKS_URL` and its own
+   * `AUTH_AUDIENCE`) and, for the service client's app (inventory), those it needs to fetch its
+   * service token (`AUTH_CLIENT_*`). `baseUrl` defaults to where {@link listen} serves; compose
+   * passes the container's address.
    */
-  appEnv(baseUrl: string | undefined = this.baseUrl): Record<string, string> {
-    if (!baseUrl) throw new Error('the development issuer is not listening: call listen() first or pass its URL');
-    return {
+  appEnv(service: ServiceName, baseUrl: string = this.listeningUrl()): Record<string, string> {
+    const trust = {
       AUTH_ISSUER: DevIssuerClaims.issuer,
-      AUTH_AUDIENCE: DevIssuerClaims.audience,
+      AUTH_AUDIENCE: DevIssuerClaims.audiences[service],
       AUTH_JWKS_URL: `${baseUrl}${JWKS_PATH}`,
+    };
+    if (service !== DevServiceClient.id) return trust;
+    return {
+      ...trust,
       AUTH_CLIENT_TOKEN_URL: `${baseUrl}${TOKEN_PATH}`,
       AUTH_CLIENT_ID: DevServiceClient.id,
       AUTH_CLIENT_SECRET: this.state.clientSecret,
       AUTH_CLIENT_SCOPE: DevServiceClient.scopes.join(' '),
     };
+  }
+
+  /** {@link appEnv} of each of the three services. */
+  appEnvs(baseUrl: string = this.listeningUrl()): Record<ServiceName, Record<string, string>> {
+    return {
+      orders: this.appEnv('orders', baseUrl),
+      inventory: this.appEnv('inventory', baseUrl),
+      loyalty: this.appEnv('loyalty', baseUrl),
+    };
+  }
+
+  private listeningUrl(): string {
+    if (!this.baseUrl) throw new Error('the development issuer is not listening: call listen() first or pass its URL');
+    return this.baseUrl;
   }
 
   private async answer(request: IncomingMessage, response: ServerResponse): Promise<void> {
@@ -187,7 +225,7 @@ export class DevIssuer {
     const allowed: readonly string[] = DevServiceClient.scopes;
     if (requested.some((scope) => !allowed.includes(scope))) return reply(response, 400, { error: 'invalid_scope' });
     const scopes = requested.length > 0 ? requested : allowed;
-    const token = await this.sign({ sub: clientId, clientId, scopes, expiresInSeconds: SERVICE_TOKEN_SECONDS });
+    const token = await this.sign({ sub: clientId, clientId, scopes, api: DevServiceClient.api, expiresInSeconds: SERVICE_TOKEN_SECONDS });
     reply(response, 200, { access_token: token, token_type: 'Bearer', expires_in: SERVICE_TOKEN_SECONDS, scope: scopes.join(' ') });
   }
 }

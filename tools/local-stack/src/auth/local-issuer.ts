@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { findRepoRoot } from '../environment/repo-root.js';
+import type { ServiceName } from '../services/service-catalog.js';
 import { DevIssuer } from './dev-issuer.js';
 
 /** Where `npm start` serves the development issuer unless `DEV_ISSUER_PORT` says otherwise. */
@@ -19,19 +20,20 @@ export function devIssuerPort(env: NodeJS.ProcessEnv = process.env): number {
 
 /**
  * The issuer the local tools (`npm start`, `npm run token`, `npm run demo`) use: the development
- * issuer of this clone (created on first use), and the `AUTH_*` variables the apps get. When the
- * environment already names a provider (`AUTH_JWKS_URL` set, e.g. in `.env`), those variables are
- * kept as they are: the apps trust that provider, and tokens must come from it.
+ * issuer of this clone (created on first use), and the `AUTH_*` variables each app gets (its own
+ * `AUTH_AUDIENCE`). When the environment already names a provider (`AUTH_JWKS_URL` set, e.g. in
+ * `.env`), those variables are kept as they are, the same for every app: the apps trust that
+ * provider, and tokens must come from it.
  */
 export async function localIssuer(
   env: NodeJS.ProcessEnv = process.env,
-): Promise<{ issuer: DevIssuer; authEnv: Record<string, string>; external: boolean }> {
+): Promise<{ issuer: DevIssuer; authEnv: Record<ServiceName, Record<string, string>>; external: boolean }> {
   const issuer = await DevIssuer.loadOrCreate(devIssuerFile(env));
   if (env.AUTH_JWKS_URL) {
-    const authEnv = Object.fromEntries(
+    const given = Object.fromEntries(
       Object.entries(env).filter((entry): entry is [string, string] => entry[0].startsWith('AUTH_') && !!entry[1]),
     );
-    return { issuer, authEnv, external: true };
+    return { issuer, authEnv: { orders: given, inventory: given, loyalty: given }, external: true };
   }
-  return { issuer, authEnv: issuer.appEnv(`http://127.0.0.1:${devIssuerPort(env)}`), external: false };
+  return { issuer, authEnv: issuer.appEnvs(`http://127.0.0.1:${devIssuerPort(env)}`), external: false };
 }

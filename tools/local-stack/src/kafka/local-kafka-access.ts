@@ -8,9 +8,7 @@ import { kafkaSaslEnv, kafkaSaslSecurity, localKafkaCredentials } from './local-
  * else as the local brokers' super user `admin`.
  */
 export function toolingKafkaSecurity(source: NodeJS.ProcessEnv = process.env): KafkaSecurity {
-  return source.KAFKA_SASL_MECHANISM
-    ? kafkaSecurityFromEnvironment(source)
-    : kafkaSaslSecurity(localKafkaCredentials(source), 'admin');
+  return source.KAFKA_SASL_MECHANISM ? kafkaSecurityFromEnvironment(source) : kafkaSaslSecurity(localKafkaCredentials(source), 'admin');
 }
 
 /** True when the tooling authenticates with the local credentials (so it may create their ACLs). */

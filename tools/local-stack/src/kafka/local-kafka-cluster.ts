@@ -155,7 +155,11 @@ export class LocalKafkaCluster {
 
   /** The leader of every partition of `topic` now, by partition (-1 where it has none), in one metadata read. */
   async leadersOf(topic: string): Promise<Map<number, number>> {
-    const admin = createKafka({ brokers: this.liveBrokers(), clientId: uniqueName('cluster-probe'), security: toolingKafkaSecurity() }).admin({ retry: { retries: 1 } });
+    const admin = createKafka({
+      brokers: this.liveBrokers(),
+      clientId: uniqueName('cluster-probe'),
+      security: toolingKafkaSecurity(),
+    }).admin({ retry: { retries: 1 } });
     await admin.connect();
     try {
       const { topics } = await admin.fetchTopicMetadata({ topics: [topic] });
@@ -177,7 +181,11 @@ export class LocalKafkaCluster {
   async waitForBrokers(count: number, timeoutMs = 120_000): Promise<void> {
     await waitFor(
       async () => {
-        const admin = createKafka({ brokers: this.liveBrokers(), clientId: uniqueName('cluster-probe'), security: toolingKafkaSecurity() }).admin({ retry: { retries: 1 } });
+        const admin = createKafka({
+          brokers: this.liveBrokers(),
+          clientId: uniqueName('cluster-probe'),
+          security: toolingKafkaSecurity(),
+        }).admin({ retry: { retries: 1 } });
         await admin.connect();
         try {
           return (await admin.describeCluster()).brokers.length >= count;

@@ -22,7 +22,7 @@ export interface ServiceProcessOptions {
   /** Must contain `test`; migrated before the first start. */
   database: string;
   brokers: string[];
-  /** `AUTH_*` variables of the run's token issuer (see `Infrastructure.authEnv`). */
+  /** This service's `AUTH_*` variables of the run's token issuer (see `Infrastructure.authEnv`). */
   authEnv: Record<string, string>;
   /** The brokers' users' passwords: the service authenticates as its own principal (see `Infrastructure.kafkaCredentials`). */
   kafkaCredentials?: KafkaCredentials;

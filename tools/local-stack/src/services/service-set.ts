@@ -1,6 +1,7 @@
 import { deleteConsumerGroups } from '../kafka/consumer-group-position.js';
 import type { KafkaCredentials } from '../kafka/local-kafka-credentials.js';
 import { createTestDatabase, dropTestDatabase } from '../postgres/test-database.js';
+import type { ServiceName } from './service-catalog.js';
 import { ServiceProcess, type ServiceProcessOptions } from './service-process.js';
 
 /** Where the Postgres server and the Kafka cluster are. */
@@ -10,10 +11,10 @@ export interface Infrastructure {
   /** Kafka bootstrap brokers (`KAFKA_BROKERS`, comma-separated in the environment). */
   brokers: string[];
   /**
-   * What every app needs to verify tokens (`AUTH_ISSUER`, `AUTH_AUDIENCE`, `AUTH_JWKS_URL`) and
-   * inventory to fetch its service token (`AUTH_CLIENT_*`): `DevIssuer.appEnv()` of the run's issuer.
+   * What each app needs to verify tokens (`AUTH_ISSUER`, its own `AUTH_AUDIENCE`, `AUTH_JWKS_URL`)
+   * and inventory to fetch its service token (`AUTH_CLIENT_*`): `DevIssuer.appEnvs()` of the run's issuer.
    */
-  authEnv: Record<string, string>;
+  authEnv: Record<ServiceName, Record<string, string>>;
   /**
    * The passwords of the brokers' users: each service authenticates as its own principal. Absent:
    * the services get no `KAFKA_SASL_*` (a broker of the caller's, whose variables it passes in `env`).
@@ -27,7 +28,10 @@ export interface Infrastructure {
  * {@link ServiceProcessOptions} without what {@link ServiceSet} fills in: the Postgres server
  * and the token issuer always, the brokers unless given (a run on a private broker passes its own).
  */
-export type ServiceSetStartOptions = Omit<ServiceProcessOptions, 'serverUrl' | 'brokers' | 'authEnv' | 'kafkaCredentials' | 'signingEnv'> & {
+export type ServiceSetStartOptions = Omit<
+  ServiceProcessOptions,
+  'serverUrl' | 'brokers' | 'authEnv' | 'kafkaCredentials' | 'signingEnv'
+> & {
   brokers?: string[];
 };
 
@@ -72,7 +76,7 @@ export class ServiceSet {
       ...options,
       serverUrl: this.infrastructure.serverUrl,
       brokers,
-      authEnv: this.infrastructure.authEnv,
+      authEnv: this.infrastructure.authEnv[options.service],
       kafkaCredentials: this.infrastructure.kafkaCredentials,
       signingEnv: this.infrastructure.signingEnv,
     });

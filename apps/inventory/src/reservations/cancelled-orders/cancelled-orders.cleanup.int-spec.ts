@@ -33,7 +33,7 @@ describe('cancelledOrdersRetention: the retention job (real Postgres)', () => {
     database = await createTestDatabase(serverUrl, 'inventory_cancelled_cleanup');
     // Retention 14 days (the inbox's); batches of 2, so 5 expired rows need several statements.
     const config = loadConfig(inventoryEnv, {
-      ...testAuthEnv(),
+      ...testAuthEnv('inventory'),
       DATABASE_URL: serverUrl,
       DATABASE_NAME: database,
       KAFKA_BROKERS: brokers.join(','),

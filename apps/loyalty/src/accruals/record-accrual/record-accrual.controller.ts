@@ -21,9 +21,13 @@ export class RecordAccrualController {
    */
   @Post()
   @RequireScopes(LOYALTY_ACCRUALS_WRITE_SCOPE)
-  @ApiOperation({ summary: 'Credit points for an order, at most once per Idempotency-Key (per caller); needs loyalty:accruals:write' })
+  @ApiOperation({
+    summary: 'Credit points for an order, at most once per order (and per Idempotency-Key of a caller); needs loyalty:accruals:write',
+  })
   @ApiCreatedResponse({ type: AccrualResponse, description: 'Credited (or, on a replay, the stored answer of the first request)' })
-  @ApiErrors(413)
+  @ApiErrors(413, {
+    422: 'IDEMPOTENCY.KEY_REUSED, or LOYALTY.ACCRUAL_MISMATCH: the order is already credited with another customer or other points',
+  })
   @HttpCode(201)
   @Idempotent({
     required: true,

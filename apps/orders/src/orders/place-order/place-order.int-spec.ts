@@ -46,7 +46,7 @@ describe('POST /orders atomicity (real HTTP app, real Postgres)', () => {
   beforeAll(async () => {
     database = await createTestDatabase(serverUrl, 'orders_atomicity');
     const config = loadConfig(ordersEnv, {
-      ...testAuthEnv(),
+      ...testAuthEnv('orders'),
       DATABASE_URL: serverUrl,
       DATABASE_NAME: database,
       KAFKA_BROKERS: brokers.join(','),
