@@ -16,6 +16,7 @@ import {
   localEnvironment,
   localKafkaCredentials,
   localToolingEnv,
+  printableUrl,
   stopKafkaStartedBy,
   waitForGroupCoordinator,
 } from '@tools/local-stack';
@@ -51,7 +52,7 @@ export async function provisionInfrastructure(log: (text: string) => void): Prom
   await waitForGroupCoordinator(brokers);
   const issuer = await DevIssuer.create();
   await issuer.listen(0, '127.0.0.1');
-  log(`Postgres at ${serverUrl}; Kafka at ${brokers.join(',')} (${kafkaSource}); token issuer at ${issuer.jwksUrl}`);
+  log(`Postgres at ${printableUrl(serverUrl)}; Kafka at ${brokers.join(',')} (${kafkaSource}); token issuer at ${issuer.jwksUrl}`);
   const { MESSAGE_SIGNING_KEYS = '', MESSAGE_SIGNING_KEY_ID = '' } = process.env;
   return {
     serverUrl,

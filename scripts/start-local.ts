@@ -22,6 +22,7 @@ import {
   localIssuer,
   devIssuerPort,
   localEnvironment,
+  printableUrl,
   mainEntry,
   NodeProcess,
   partitionByPresence,
@@ -100,7 +101,7 @@ process.on('exit', () => apps.forEach((app) => app.kill('SIGKILL')));
 async function start(): Promise<void> {
   await assertPostgresAnswers(env.DATABASE_URL!);
   kafkaSource = await ensureKafka(env.KAFKA_BROKERS!.split(','), repoRoot);
-  log(`Postgres at ${env.DATABASE_URL}; Kafka at ${env.KAFKA_BROKERS} (${kafkaSource})`);
+  log(`Postgres at ${printableUrl(env.DATABASE_URL!)}; Kafka at ${env.KAFKA_BROKERS} (${kafkaSource})`);
   // Each app authenticates to Kafka as its own principal, with the ACLs ensureKafka created, unless
   // the environment names credentials of its own (a broker of the user's).
   const kafkaCredentials = usesLocalKafkaCredentials(env) ? localKafkaCredentials(env) : undefined;

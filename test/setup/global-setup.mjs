@@ -33,6 +33,6 @@ export default async function globalSetup() {
   const issuerUrl = await issuer.listen(0, '127.0.0.1');
   Object.assign(process.env, { TEST_AUTH_ISSUER_STATE: issuer.serialize(), TEST_AUTH_ISSUER_URL: issuerUrl });
   console.log(
-    `\n[test setup] Postgres at ${env.DATABASE_URL}; Kafka at ${env.KAFKA_BROKERS} (${source}); token issuer at ${issuer.jwksUrl}`,
+    `\n[test setup] Postgres at ${localStack.printableUrl(env.DATABASE_URL)}; Kafka at ${env.KAFKA_BROKERS} (${source}); token issuer at ${issuer.jwksUrl}`,
   );
 }

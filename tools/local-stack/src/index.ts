@@ -4,6 +4,7 @@
 // libs/ (test/foundation/architecture.spec.ts).
 export { findRepoRoot } from './environment/repo-root.js';
 export { LocalDefaults, localEnvironment } from './environment/local-defaults.js';
+export { printableUrl } from './environment/printable-url.js';
 export { waitFor, type WaitForOptions } from './wait-for.js';
 export { uniqueName, uniqueSku } from './unique-name.js';
 export { NodeProcess, type NodeProcessOptions } from './processes/node-process.js';
