@@ -68,6 +68,12 @@ async function plainServer(
       PORT: String(port),
       // The run's issuer: the plain servers verify the token as the orders app does.
       ...infrastructure.authEnv.orders,
+      // The dual-write baseline produces to a bench topic of its own: as the bench's own clients do (SASL, local `admin`).
+      ...Object.fromEntries(
+        Object.entries(process.env).filter(
+          (entry): entry is [string, string] => /^KAFKA_(SASL|TLS)_/.test(entry[0]) && entry[1] !== undefined,
+        ),
+      ),
     },
   });
   const baseUrl = `http://127.0.0.1:${port}`;

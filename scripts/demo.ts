@@ -21,8 +21,12 @@ import {
   describeExit,
   findRepoRoot,
   freePort,
+  kafkaSaslEnv,
   localEnvironment,
   localIssuer,
+  localKafkaCredentials,
+  localToolingEnv,
+  usesLocalKafkaCredentials,
   mainEntry,
   NodeProcess,
   type RecordedMessage,
@@ -41,7 +45,12 @@ import {
 /** The whole demo must finish well within two minutes; each step has its own, shorter, deadline. */
 const STEP_TIMEOUT_MS = 20_000;
 const started = Date.now();
+// The demo's own Kafka clients connect and verify as the local tooling does (the local `admin`
+// user and signing keys), unless the environment names its own.
+Object.assign(process.env, localToolingEnv());
 const env = localEnvironment();
+/** What the demo's own orders process authenticates as: the orders principal, on the local brokers. */
+const ordersKafkaEnv = usesLocalKafkaCredentials(env) ? kafkaSaslEnv(localKafkaCredentials(env), 'orders') : {};
 const brokers = env.KAFKA_BROKERS!.split(',');
 const url = (name: ServiceName) => `http://127.0.0.1:${servicePort(serviceNamed(name), env)}`;
 const urls: Record<ServiceName, string> = { orders: url('orders'), inventory: url('inventory'), loyalty: url('loyalty') };
@@ -270,11 +279,13 @@ async function crashWindow(): Promise<void> {
   const key = uniqueName('demo-crash-key');
   // The demo's process consumes in groups of its own, positioned at the end, so killing it never
   // stalls the running orders service's consumer group while Kafka waits out a dead member.
-  const groups = [uniqueName('demo-orders'), uniqueName('demo-orders')];
+  // Named `orders-...`: the orders principal may join only the groups of its own prefix.
+  const groups = [uniqueName('orders-demo'), uniqueName('orders-demo')];
   for (const group of groups) await startGroupAtEnd(brokers, group, [Topics.reservations]);
   cleanups.push(() => deleteConsumerGroups(brokers, groups));
   const processEnv = (group: string): NodeJS.ProcessEnv => ({
     ...env,
+    ...ordersKafkaEnv,
     ...authEnv.orders,
     ORDERS_PORT: String(port),
     DATABASE_NAME: databaseOf('orders'),

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { testAuthEnv, testInfrastructure } from '@test/fixtures';
-import { compiledEntry, findRepoRoot, NodeProcess, type ServiceName } from '@tools/local-stack';
+import { compiledEntry, findRepoRoot, kafkaSaslEnv, localKafkaCredentials, NodeProcess, type ServiceName } from '@tools/local-stack';
 
 interface Case {
   service: ServiceName;
@@ -80,6 +80,8 @@ describe('configuration validation at start-up', () => {
         service,
         {
           ...testAuthEnv(service),
+          // The broker requires SASL: the service connects as its own principal, so the retention check runs.
+          ...kafkaSaslEnv(localKafkaCredentials(), service),
           DATABASE_URL: serverUrl,
           KAFKA_BROKERS: brokers.join(','),
           LOYALTY_BASE_URL: 'http://127.0.0.1:1',

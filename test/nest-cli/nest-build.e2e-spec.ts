@@ -1,8 +1,8 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { testAuthEnv, testInfrastructure, TestServices } from '@test/fixtures';
-import { findRepoRoot, freePort, NodeProcess, uniqueName } from '@tools/local-stack';
+import { testAuthEnv, testInfrastructure, TestServices, testSigningEnv } from '@test/fixtures';
+import { findRepoRoot, freePort, kafkaSaslEnv, localKafkaCredentials, NodeProcess, uniqueName } from '@tools/local-stack';
 
 const repoRoot = findRepoRoot();
 const nestCli = join(repoRoot, 'node_modules/@nestjs/cli/bin/nest.js');
@@ -53,7 +53,8 @@ describe('the Nest CLI (nest-cli.json, real processes)', () => {
     await NodeProcess.run({ name: 'inventory migrate', entry: built('apps/inventory/src/migrate.js'), cwd: repoRoot, env: databaseEnv });
 
     const port = await freePort();
-    const group = uniqueName('test-nest-cli-inventory');
+    // Inside the prefix the inventory principal may join.
+    const group = uniqueName('inventory-test-nest-cli');
     inventory = new NodeProcess({
       name: 'inventory (nest build)',
       entry: built('apps/inventory/src/main.js'),
@@ -62,6 +63,9 @@ describe('the Nest CLI (nest-cli.json, real processes)', () => {
         ...databaseEnv,
         // The run's token issuer and inventory's client credentials: authentication is never off.
         ...testAuthEnv('inventory'),
+        // The broker requires SASL (as inventory) and every app signs and verifies envelopes.
+        ...kafkaSaslEnv(localKafkaCredentials(), 'inventory'),
+        ...testSigningEnv(),
         NODE_ENV: 'test',
         KAFKA_BROKERS: brokers.join(','),
         KAFKA_CLIENT_ID: group,
