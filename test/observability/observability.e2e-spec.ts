@@ -104,9 +104,9 @@ describe('the running services, as an operator and a client see them', () => {
       const document = await docs(orders);
       expect(document.openapi).toMatch(/^3\./);
       expect(statuses(document)).toEqual({
-        'post /orders': ['201', '400', '413', '422'],
-        'get /orders/{id}': ['200', '400', '404'],
-        'post /orders/{id}/cancel': ['200', '400', '404', '409'],
+        'post /orders': ['201', '400', '401', '403', '413', '415', '422', '429', '503'],
+        'get /orders/{id}': ['200', '400', '401', '404', '503'],
+        'post /orders/{id}/cancel': ['200', '400', '401', '404', '409', '415', '503'],
         'get /health': ['200', '503'],
         'get /health/live': ['200'],
         'get /health/ready': ['200', '503'],
@@ -114,11 +114,13 @@ describe('the running services, as an operator and a client see them', () => {
       });
     });
 
-    it('when orders is asked, then POST /orders documents an optional Idempotency-Key header and the problem+json body of each 4xx', async () => {
+    it('when orders is asked, then POST /orders documents an optional Idempotency-Key header and the problem+json body of each error answer', async () => {
       const document = await docs(orders);
       const place = document.paths['/orders'].post;
       expect(place.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: false })]));
-      for (const status of ['400', '413', '422']) expect(errorBodyOf(place, status)).toBe('#/components/schemas/ProblemDetails');
+      for (const status of ['400', '401', '403', '413', '415', '422', '429', '503']) {
+        expect(errorBodyOf(place, status)).toBe('#/components/schemas/ProblemDetails');
+      }
       expect(Object.keys(document.components.schemas)).toEqual(expect.arrayContaining(['ProblemDetails', 'OrderResponse', 'PlaceOrderRequest']));
       expect(document.components.schemas.ProblemDetails.required).toEqual(expect.arrayContaining(['type', 'title', 'status', 'detail', 'code']));
       // The server prices the lines (issue 16): a line documents sku and quantity, nothing a client could price with.
@@ -129,19 +131,30 @@ describe('the running services, as an operator and a client see them', () => {
 
     it('when inventory is asked, then /docs-json lists the stock routes with their statuses', async () => {
       expect(statuses(await docs(inventory))).toEqual(
-        expect.objectContaining({ 'get /stock/{sku}': ['200', '400', '404'], 'put /stock/{sku}': ['200', '400', '413'] }),
+        expect.objectContaining({
+          'get /stock/{sku}': ['200', '400', '401', '404', '503'],
+          'put /stock/{sku}': ['200', '400', '401', '403', '413', '415', '503'],
+        }),
       );
     });
 
     it('when loyalty is asked, then POST /accruals requires the Idempotency-Key header and documents 422', async () => {
       const document = await docs(loyalty);
-      expect(statuses(document)).toEqual(expect.objectContaining({ 'post /accruals': ['201', '400', '413', '422'], 'get /accruals': ['200', '400'] }));
+      expect(statuses(document)).toEqual(
+        expect.objectContaining({
+          'post /accruals': ['201', '400', '401', '403', '413', '415', '422', '429', '503'],
+          'get /accruals': ['200', '400', '401', '503'],
+        }),
+      );
       const record = document.paths['/accruals'].post;
       expect(record.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: true })]));
       expect(errorBodyOf(record, '422')).toBe('#/components/schemas/ProblemDetails');
       // The compensation: a reversal per order (409 while its accrual has not arrived) and the balance.
       expect(statuses(document)).toEqual(
-        expect.objectContaining({ 'post /reversals': ['201', '400', '409', '413', '422'], 'get /balance': ['200', '400'] }),
+        expect.objectContaining({
+          'post /reversals': ['201', '400', '401', '403', '409', '413', '415', '422', '429', '503'],
+          'get /balance': ['200', '400', '401', '503'],
+        }),
       );
       const reverse = document.paths['/reversals'].post;
       expect(reverse.parameters).toEqual(expect.arrayContaining([expect.objectContaining({ name: 'Idempotency-Key', in: 'header', required: true })]));

@@ -5,7 +5,7 @@ import { AuthModule, ClientCredentialsTokenSource } from '@app/auth';
 import { DatabaseModule } from '@app/database';
 import { HealthModule } from '@app/health';
 import { consumedTopics, InboxModule } from '@app/inbox';
-import { ConsumerLagModule, kafkaClientOptions, KafkaModule } from '@app/kafka';
+import { ConsumerLagModule, kafkaClientOptions, kafkaHealthOptions, KafkaModule } from '@app/kafka';
 import { MetricsModule } from '@app/metrics';
 import { OutboxModule } from '@app/outbox';
 import { TelemetryModule } from '@app/telemetry';
@@ -43,7 +43,7 @@ export class InventoryAppModule {
           ...commandsOptions('LOYALTY', config, LOYALTY_COMMANDS_TABLE),
           tokenSource: new ClientCredentialsTokenSource(config),
         }),
-        HealthModule.forRoot({ kafka: true }),
+        HealthModule.forRoot({ kafka: kafkaHealthOptions(config) }),
         StockModule,
         ReservationsModule,
       ],

@@ -5,7 +5,7 @@ import { databaseEnv } from '@app/database';
 import { httpEnv } from '@app/http';
 import { telemetryEnv } from '@app/telemetry';
 import { inboxEnv } from '@app/inbox';
-import { consumerLagEnv, kafkaEnv } from '@app/kafka';
+import { consumerLagEnv, kafkaEnv, kafkaHealthEnv } from '@app/kafka';
 import { outboxEnv } from '@app/outbox';
 
 export const inventoryEnv = {
@@ -16,6 +16,7 @@ export const inventoryEnv = {
   ...databaseEnv('inventory'),
   ...kafkaEnv('inventory'),
   ...consumerLagEnv,
+  ...kafkaHealthEnv,
   ...outboxEnv,
   ...inboxEnv,
   ...commandsEnv('LOYALTY', 'the loyalty service'),

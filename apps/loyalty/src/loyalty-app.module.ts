@@ -3,7 +3,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { AuthModule } from '@app/auth';
 import { DatabaseModule } from '@app/database';
 import { HealthModule } from '@app/health';
-import { IdempotencyCleanupModule } from '@app/idempotency';
+import { IdempotencyCleanupModule, IdempotencyConfigModule } from '@app/idempotency';
 import { MetricsModule } from '@app/metrics';
 import { TelemetryModule } from '@app/telemetry';
 import { AccrualsModule } from './accruals/accruals.module.js';
@@ -25,6 +25,7 @@ export class LoyaltyAppModule {
         TelemetryModule,
         HealthModule.forRoot({ kafka: false }),
         ScheduleModule.forRoot(),
+        IdempotencyConfigModule.forRoot(config),
         IdempotencyCleanupModule.forRoot(config),
         AccrualsModule,
         ReversalsModule,

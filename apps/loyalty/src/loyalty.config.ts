@@ -11,7 +11,10 @@ export const loyaltyEnv = {
   ...authEnv,
   ...telemetryEnv,
   ...databaseEnv('loyalty'),
-  ...idempotencyEnv,
+  // The only caller is inventory's service principal (the routes need loyalty:accruals:write), with
+  // one key per order of the whole system: a ceiling on a runaway dispatcher, above the drain rate
+  // (500 orders/s), in a short window so that each check reads at most 2,000 index entries.
+  ...idempotencyEnv({ keysPerCallerMax: 2000, keysWindowMs: 1000 }),
 };
 
 export type LoyaltyConfig = EnvConfig<typeof loyaltyEnv>;

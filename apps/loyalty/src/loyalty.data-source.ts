@@ -1,6 +1,7 @@
 import { createDataSource, type DatabaseConfig, databaseSsl } from '@app/database';
 import {
   AddIdempotencyKeysCreatedAtIndex1764460800400,
+  AddIdempotencyKeysPrincipalCreatedAtIndex1764460800710,
   CreateIdempotencyKeys1764460800000,
   IdempotencyKey,
   ScopeIdempotencyKeysByPrincipal1764460800620,
@@ -19,6 +20,7 @@ const loyaltyMigrations = [
   CreateReversals1764460800420,
   ScopeIdempotencyKeysByPrincipal1764460800620,
   AddAccrualsOrderIdUnique1764460800700,
+  AddIdempotencyKeysPrincipalCreatedAtIndex1764460800710,
 ];
 
 export function createLoyaltyDataSource(config: DatabaseConfig) {

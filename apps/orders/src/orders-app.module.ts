@@ -3,9 +3,9 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { AuthModule } from '@app/auth';
 import { DatabaseModule } from '@app/database';
 import { HealthModule } from '@app/health';
-import { IdempotencyCleanupModule } from '@app/idempotency';
+import { IdempotencyCleanupModule, IdempotencyConfigModule } from '@app/idempotency';
 import { consumedTopics, InboxModule } from '@app/inbox';
-import { ConsumerLagModule, kafkaClientOptions, KafkaModule } from '@app/kafka';
+import { ConsumerLagModule, kafkaClientOptions, kafkaHealthOptions, KafkaModule } from '@app/kafka';
 import { MetricsModule } from '@app/metrics';
 import { OutboxModule } from '@app/outbox';
 import { TelemetryModule } from '@app/telemetry';
@@ -35,8 +35,9 @@ export class OrdersAppModule {
         ScheduleModule.forRoot(),
         OutboxModule.forRoot(config),
         InboxModule.forRoot(config, ordersConsumes),
+        IdempotencyConfigModule.forRoot(config),
         IdempotencyCleanupModule.forRoot(config),
-        HealthModule.forRoot({ kafka: true }),
+        HealthModule.forRoot({ kafka: kafkaHealthOptions(config) }),
         OrdersModule,
         ReservationsModule,
       ],

@@ -5,7 +5,7 @@ import { httpEnv } from '@app/http';
 import { telemetryEnv } from '@app/telemetry';
 import { idempotencyEnv } from '@app/idempotency';
 import { inboxEnv } from '@app/inbox';
-import { consumerLagEnv, kafkaEnv } from '@app/kafka';
+import { consumerLagEnv, kafkaEnv, kafkaHealthEnv } from '@app/kafka';
 import { outboxEnv } from '@app/outbox';
 
 export const ordersEnv = {
@@ -16,9 +16,12 @@ export const ordersEnv = {
   ...databaseEnv('orders'),
   ...kafkaEnv('orders'),
   ...consumerLagEnv,
+  ...kafkaHealthEnv,
   ...outboxEnv,
   ...inboxEnv,
-  ...idempotencyEnv,
+  // Callers are customers: 1,000 new orders an hour is far above any shopper, and bounds what one
+  // token can store in a day.
+  ...idempotencyEnv({ keysPerCallerMax: 1000, keysWindowMs: 3_600_000 }),
 };
 
 export type OrdersConfig = EnvConfig<typeof ordersEnv>;

@@ -1,6 +1,7 @@
 import { createDataSource, type DatabaseConfig, databaseSsl } from '@app/database';
 import {
   AddIdempotencyKeysCreatedAtIndex1764460800400,
+  AddIdempotencyKeysPrincipalCreatedAtIndex1764460800710,
   CreateIdempotencyKeys1764460800000,
   IdempotencyKey,
   ScopeIdempotencyKeysByPrincipal1764460800620,
@@ -22,6 +23,7 @@ const ordersMigrations = [
   AddOutboxPendingRetryIndex1764460800410,
   CreateProducts1764460800420,
   ScopeIdempotencyKeysByPrincipal1764460800620,
+  AddIdempotencyKeysPrincipalCreatedAtIndex1764460800710,
 ];
 
 export function createOrdersDataSource(config: DatabaseConfig) {

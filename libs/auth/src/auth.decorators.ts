@@ -1,6 +1,6 @@
 import { applyDecorators, createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
 import { ApiExtension } from '@nestjs/swagger';
-import { PUBLIC_OPERATION_EXTENSION } from '@app/http';
+import { ApiErrors, PUBLIC_OPERATION_EXTENSION } from '@app/http';
 import type { Principal } from './principal.js';
 
 export const IS_PUBLIC = Symbol('IS_PUBLIC');
@@ -12,16 +12,21 @@ export const PRINCIPAL_PROPERTY = 'principal';
 /**
  * Opens a controller or route to callers without a token. Only health probes and metrics take it:
  * everything else is refused without a valid bearer token, by default. The OpenAPI document then
- * lists no security requirement for it.
+ * says `security: []` for it (no requirement), and lists no 401.
  */
 export const Public = (): ClassDecorator & MethodDecorator =>
   applyDecorators(SetMetadata(IS_PUBLIC, true), ApiExtension(PUBLIC_OPERATION_EXTENSION, true));
 
 /**
  * The route needs every one of `scopes` in the caller's token; a valid token without one is
- * 403 `AUTH.FORBIDDEN` (naming the scope).
+ * 403 `AUTH.FORBIDDEN` (naming the scope). Also documents that 403 in the app's OpenAPI document,
+ * so the guard's rule and its description cannot part.
  */
-export const RequireScopes = (...scopes: string[]): ClassDecorator & MethodDecorator => SetMetadata(REQUIRED_SCOPES, scopes);
+export const RequireScopes = (...scopes: string[]): ClassDecorator & MethodDecorator =>
+  applyDecorators(
+    SetMetadata(REQUIRED_SCOPES, scopes),
+    ApiErrors({ 403: `AUTH.FORBIDDEN: the token lacks the scope ${scopes.join(' and ')} (\`WWW-Authenticate\` names it)` }),
+  );
 
 /**
  * The verified caller of the request (see {@link Principal}). A route is authenticated unless

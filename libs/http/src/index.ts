@@ -5,7 +5,7 @@ export { configureHttpApp, type HttpAppOptions } from './configure-http-app.js';
 export { httpServerOptions, type HttpServerConfig } from './http-server.options.js';
 export { Satisfies } from './satisfies.decorator.js';
 export { SetByServer } from './set-by-server.decorator.js';
-export { setupApiDocs, type ApiDocsOptions, PUBLIC_OPERATION_EXTENSION } from './api-docs.js';
+export { buildApiDocument, setupApiDocs, type ApiDocsOptions, PUBLIC_OPERATION_EXTENSION } from './api-docs.js';
 export { ProblemDetails, FieldProblem, PROBLEM_JSON } from './problem-details.js';
 export { ProblemException, validationFailed } from './problem.exception.js';
 export { ProblemDetailsFilter } from './problem-details.filter.js';

@@ -45,8 +45,8 @@ function frameworkProblem(exception: HttpException): Problem {
 
 function problemOf(exception: unknown): Problem {
   if (exception instanceof ProblemException) {
-    const { code, detail, fieldProblems, extensions } = exception;
-    return { status: exception.getStatus(), code, detail, fieldProblems, extensions };
+    const { code, detail, fieldProblems, extensions, retryAfterSeconds } = exception;
+    return { status: exception.getStatus(), code, detail, fieldProblems, extensions, retryAfterSeconds };
   }
   if (exception instanceof HttpException && exception.getStatus() < 500) return frameworkProblem(exception);
   if (isConnectionUnavailable(exception)) {

@@ -18,6 +18,8 @@ export class ProblemException extends HttpException {
     readonly fieldProblems: readonly FieldProblem[] = [],
     /** Further members of the body (RFC 9457 extension members), e.g. a health check's results. */
     readonly extensions: Readonly<Record<string, unknown>> = {},
+    /** Seconds the client should wait before trying again, sent as `Retry-After` (a 429 or 503). Default none. */
+    readonly retryAfterSeconds?: number,
   ) {
     super(detail, status);
   }

@@ -13,6 +13,8 @@ import { idempotencyEnv } from './idempotency.config.js';
 /** Issue 7, point 7: `idempotency_keys` no longer grows for ever. Real Postgres. */
 const { serverUrl } = testInfrastructure();
 const DAY_MS = 24 * 3_600_000;
+/** An app's quota defaults (orders' and loyalty's differ); retention and cleanup are the same for both. */
+const QUOTA = { keysPerCallerMax: 1000, keysWindowMs: 3_600_000 };
 
 describe('idempotencyRetention: the retention job (real Postgres)', () => {
   let database: string;
@@ -39,7 +41,10 @@ describe('idempotencyRetention: the retention job (real Postgres)', () => {
     }).initialize();
     await migrateDatabase(dataSource, serverUrl, database);
     // Retention 30 days; batches of 2 so that 5 expired keys need several statements.
-    const config = loadConfig(idempotencyEnv, { IDEMPOTENCY_RETENTION_MS: String(30 * DAY_MS), IDEMPOTENCY_CLEANUP_BATCH_SIZE: '2' });
+    const config = loadConfig(idempotencyEnv(QUOTA), {
+      IDEMPOTENCY_RETENTION_MS: String(30 * DAY_MS),
+      IDEMPOTENCY_CLEANUP_BATCH_SIZE: '2',
+    });
     cleanup = new RetentionJob(dataSource, idempotencyRetention(config));
   });
 
@@ -57,11 +62,28 @@ describe('idempotencyRetention: the retention job (real Postgres)', () => {
     expect(await keys()).toEqual(['new', 'young']);
   });
 
-  it('when the defaults apply, then keys are kept 30 days and cleaned every 10 minutes', () => {
-    expect(loadConfig(idempotencyEnv, {})).toEqual({
-      IDEMPOTENCY_RETENTION_MS: 30 * DAY_MS,
+  it("when the defaults apply, then keys are kept 24 hours, cleaned every 10 minutes, and the quota is the app's", () => {
+    expect(loadConfig(idempotencyEnv(QUOTA), {})).toEqual({
+      IDEMPOTENCY_RETENTION_MS: DAY_MS,
       IDEMPOTENCY_CLEANUP_CRON: '0 */10 * * * *',
       IDEMPOTENCY_CLEANUP_BATCH_SIZE: 1000,
+      IDEMPOTENCY_KEYS_PER_CALLER_MAX: 1000,
+      IDEMPOTENCY_KEYS_WINDOW_MS: 3_600_000,
     });
+  });
+
+  it('when the default retention applies, then a key of 25 hours is deleted and one of 23 hours kept', async () => {
+    await dataSource.query('DELETE FROM idempotency_keys');
+    const dayCleanup = new RetentionJob(dataSource, idempotencyRetention(loadConfig(idempotencyEnv(QUOTA), {})));
+    await insert('day-old-25h', 25 * 3_600_000);
+    await insert('day-old-23h', 23 * 3_600_000);
+    expect(await dayCleanup.run()).toBe(1);
+    expect(await keys()).toEqual(['day-old-23h']);
+  });
+
+  it('when a quota variable is malformed or out of bounds, then the configuration is refused naming each', () => {
+    expect(() => loadConfig(idempotencyEnv(QUOTA), { IDEMPOTENCY_KEYS_PER_CALLER_MAX: '0', IDEMPOTENCY_KEYS_WINDOW_MS: '1m' })).toThrow(
+      /IDEMPOTENCY_KEYS_PER_CALLER_MAX[\s\S]*IDEMPOTENCY_KEYS_WINDOW_MS|IDEMPOTENCY_KEYS_WINDOW_MS[\s\S]*IDEMPOTENCY_KEYS_PER_CALLER_MAX/,
+    );
   });
 });

@@ -6,4 +6,6 @@ export const IdempotencyErrorCodes = {
   KEY_MALFORMED: 'IDEMPOTENCY.KEY_MALFORMED',
   /** The key was already used with another request body (422). */
   KEY_REUSED: 'IDEMPOTENCY.KEY_REUSED',
+  /** The caller stored `IDEMPOTENCY_KEYS_PER_CALLER_MAX` new keys in the window (429); retry after `Retry-After` seconds. */
+  QUOTA_EXCEEDED: 'IDEMPOTENCY.QUOTA_EXCEEDED',
 } as const;

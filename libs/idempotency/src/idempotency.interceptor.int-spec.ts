@@ -14,8 +14,11 @@ import { configureHttpApp } from '@app/http';
 import { customerToken, StatementCounter, testAuthEnv, testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase, queryTestDatabase, requestJson, uniqueName } from '@tools/local-stack';
 import { AddIdempotencyKeysCreatedAtIndex1764460800400 } from './add-idempotency-keys-created-at-index.migration.js';
+import { AddIdempotencyKeysPrincipalCreatedAtIndex1764460800710 } from './add-idempotency-keys-principal-created-at-index.migration.js';
 import { CreateIdempotencyKeys1764460800000 } from './create-idempotency-keys.migration.js';
 import { ScopeIdempotencyKeysByPrincipal1764460800620 } from './scope-idempotency-keys-by-principal.migration.js';
+import { IdempotencyConfigModule } from './idempotency-config.module.js';
+import { idempotencyEnv } from './idempotency.config.js';
 import { IdempotencyKey } from './idempotency-key.entity.js';
 import { IdempotencyModule } from './idempotency.module.js';
 import { Idempotent } from './idempotent.decorator.js';
@@ -23,10 +26,15 @@ import { Idempotent } from './idempotent.decorator.js';
 /**
  * Issue 16, part 8: the idempotency interceptor validates the body before it opens its
  * transaction, and its failpoint is scoped by what the server stored, never by the client's
- * key. A real HTTP app on real Postgres, with a route shaped like `POST /orders`.
+ * key. Issue 25, item 6: a caller's new keys are bounded by a quota. A real HTTP app on real
+ * Postgres, with a route shaped like `POST /orders`.
  */
 const { serverUrl } = testInfrastructure();
 const FAILPOINT = 'orders.after-commit-before-response';
+/** The test app's quota: 5 new keys per caller per minute. */
+const QUOTA = { keysPerCallerMax: 5, keysWindowMs: 60_000 };
+/** How many times the handler ran: a refused request must not reach it. */
+let handled = 0;
 
 class ThingRequest {
   @IsString()
@@ -40,6 +48,7 @@ class ThingsController {
   @HttpCode(201)
   @Idempotent({ status: 201, afterCommitFailpoint: FAILPOINT, failpointScope: (thing: { id: string }) => thing.id })
   create(@Body() request: ThingRequest) {
+    handled += 1;
     return { id: randomUUID(), name: request.name };
   }
 }
@@ -57,13 +66,27 @@ describe('IdempotencyInterceptor bounds (real HTTP app, real Postgres)', () => {
   let baseUrl: string;
 
   // Idempotent routes are authenticated: keys are scoped by the caller (issue 16).
-  const post = async (key: string, body: unknown, timeoutMs = 30_000) =>
+  const post = async (key: string, body: unknown, timeoutMs = 30_000, caller = 'things-client') =>
     requestJson('POST', `${baseUrl}/things`, {
       body,
       headers: { 'Idempotency-Key': key },
       timeoutMs,
-      token: await customerToken('things-client'),
+      token: await customerToken(caller),
     });
+  const keysOf = async (caller: string) =>
+    (
+      await queryTestDatabase<{ n: number }>(serverUrl, database, 'SELECT count(*)::int AS n FROM idempotency_keys WHERE principal = $1', [
+        caller,
+      ])
+    )[0]?.n;
+  /** Moves `caller`'s keys `ageMs` into the past, as if they had been stored then. */
+  const age = (caller: string, ageMs: number, where = 'true') =>
+    queryTestDatabase(
+      serverUrl,
+      database,
+      `UPDATE idempotency_keys SET created_at = now() - make_interval(secs => $2::float / 1000) WHERE principal = $1 AND ${where}`,
+      [caller, ageMs],
+    );
   const storedKeys = async (key: string) =>
     (
       await queryTestDatabase<{ n: number }>(serverUrl, database, 'SELECT count(*)::int AS n FROM idempotency_keys WHERE key = $1', [key])
@@ -80,6 +103,7 @@ describe('IdempotencyInterceptor bounds (real HTTP app, real Postgres)', () => {
           CreateIdempotencyKeys1764460800000,
           AddIdempotencyKeysCreatedAtIndex1764460800400,
           ScopeIdempotencyKeysByPrincipal1764460800620,
+          AddIdempotencyKeysPrincipalCreatedAtIndex1764460800710,
         ],
         poolSize: 4,
         // Without the control below, the claim waits on the test's table lock: fail it soon.
@@ -90,6 +114,7 @@ describe('IdempotencyInterceptor bounds (real HTTP app, real Postgres)', () => {
       imports: [
         AuthModule.forRoot(loadConfig(authEnv, testAuthEnv('orders'))),
         DatabaseModule.forRoot({ useFactory: dataSource }),
+        IdempotencyConfigModule.forRoot(loadConfig(idempotencyEnv(QUOTA), {})),
         IdempotencyModule,
       ],
       controllers: [ThingsController],
@@ -152,13 +177,13 @@ describe('IdempotencyInterceptor bounds (real HTTP app, real Postgres)', () => {
     expect(Date.now() - started).toBeGreaterThanOrEqual(1_500);
   });
 
-  it('when a request executes, then its key is stored with its answer in one INSERT; when it is repeated, then one read replays it', async () => {
+  it('when a request executes, then one read checks key and quota and one INSERT stores the answer; when it is repeated, then one read replays it', async () => {
     const key = uniqueName('one-statement');
     counter.texts = [];
     const first = await post(key, { name: 'c' });
     expect(first.status).toBe(201);
-    // Not a claim and then an update of the same row: one statement per idempotent request.
-    expect(keyStatements()).toEqual(['INSERT']);
+    // Not a claim and then an update of the same row: one write per idempotent request.
+    expect(keyStatements()).toEqual(['SELECT', 'INSERT']);
 
     counter.texts = [];
     const replay = await post(key, { name: 'c' });
@@ -167,7 +192,88 @@ describe('IdempotencyInterceptor bounds (real HTTP app, real Postgres)', () => {
       id: first.body.id,
       replayed: 'true',
     });
-    expect(keyStatements()).toEqual(['INSERT', 'SELECT']);
+    // The replay runs no effect: the read before the transaction answers it.
+    expect(keyStatements()).toEqual(['SELECT']);
     expect(await storedKeys(key)).toBe(1);
+  });
+
+  describe('the per-caller quota of new keys (5 per minute here)', () => {
+    it('when a caller sends its 6th new key within the window, then 429 IDEMPOTENCY.QUOTA_EXCEEDED with Retry-After and the security headers, and nothing runs or is stored', async () => {
+      const caller = uniqueName('quota-full');
+      const keys = Array.from({ length: 6 }, (_, n) => uniqueName(`quota-${n}`));
+      for (const key of keys.slice(0, 5)) expect((await post(key, { name: 'q' }, 30_000, caller)).status).toBe(201);
+      const handledBefore = handled;
+
+      const refused = await post(keys[5], { name: 'q' }, 30_000, caller);
+
+      expect({
+        status: refused.status,
+        type: refused.headers.get('content-type')?.split(';', 1)[0],
+        code: refused.body.code,
+        nosniff: refused.headers.get('x-content-type-options'),
+        frames: refused.headers.get('x-frame-options'),
+        csp: refused.headers.get('content-security-policy'),
+      }).toEqual({
+        status: 429,
+        type: 'application/problem+json',
+        code: 'IDEMPOTENCY.QUOTA_EXCEEDED',
+        nosniff: 'nosniff',
+        frames: 'DENY',
+        csp: "default-src 'none';frame-ancestors 'none'",
+      });
+      // The keys were stored a moment ago: the oldest leaves the one-minute window in about 60 s.
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(55);
+      expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(60);
+      expect(handled).toBe(handledBefore);
+      expect(await storedKeys(keys[5])).toBe(0);
+      expect(await keysOf(caller)).toBe(5);
+    });
+
+    it('when a caller at its quota repeats a key it stored, then the replay is answered, not refused', async () => {
+      const caller = uniqueName('quota-replay');
+      const keys = Array.from({ length: 5 }, (_, n) => uniqueName(`quota-replay-${n}`));
+      const answers = [];
+      for (const key of keys) answers.push(await post(key, { name: 'r' }, 30_000, caller));
+      expect((await post(uniqueName('quota-replay-new'), { name: 'r' }, 30_000, caller)).status).toBe(429);
+
+      const replay = await post(keys[0], { name: 'r' }, 30_000, caller);
+
+      expect({ status: replay.status, id: replay.body.id, replayed: replay.headers.get('idempotent-replayed') }).toEqual({
+        status: 201,
+        id: answers[0].body.id,
+        replayed: 'true',
+      });
+      // A conflict is still a conflict, not a quota answer.
+      expect((await post(keys[1], { name: 'other' }, 30_000, caller)).body.code).toBe('IDEMPOTENCY.KEY_REUSED');
+      expect(await keysOf(caller)).toBe(5);
+    });
+
+    it('when one caller is at its quota, then another caller stores new keys as before', async () => {
+      const full = uniqueName('quota-neighbour-full');
+      for (let n = 0; n < 5; n += 1) await post(uniqueName('quota-neighbour'), { name: 'n' }, 30_000, full);
+      expect((await post(uniqueName('quota-neighbour'), { name: 'n' }, 30_000, full)).status).toBe(429);
+
+      const other = uniqueName('quota-neighbour-other');
+      expect((await post(uniqueName('quota-other'), { name: 'n' }, 30_000, other)).status).toBe(201);
+      expect(await keysOf(other)).toBe(1);
+    });
+
+    it("when the window slides, then Retry-After is when the caller's oldest key of the window leaves it, and a new key is stored after that", async () => {
+      const caller = uniqueName('quota-slide');
+      const keys = Array.from({ length: 5 }, (_, n) => uniqueName(`quota-slide-${n}`));
+      for (const key of keys) await post(key, { name: 's' }, 30_000, caller);
+      // The first key was stored 50 s ago: it leaves the window in 10 s.
+      await age(caller, 50_000, `key = '${keys[0]}'`);
+      const refused = await post(uniqueName('quota-slide-new'), { name: 's' }, 30_000, caller);
+      expect(refused.status).toBe(429);
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThanOrEqual(9);
+      expect(Number(refused.headers.get('retry-after'))).toBeLessThanOrEqual(10);
+
+      // Now it left the window: one place is free, and only one.
+      await age(caller, 61_000, `key = '${keys[0]}'`);
+      expect((await post(uniqueName('quota-slide-new'), { name: 's' }, 30_000, caller)).status).toBe(201);
+      expect((await post(uniqueName('quota-slide-new'), { name: 's' }, 30_000, caller)).status).toBe(429);
+      expect(await keysOf(caller)).toBe(6);
+    });
   });
 });

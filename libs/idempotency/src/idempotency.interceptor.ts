@@ -59,6 +59,16 @@ export class IdempotencyInterceptor implements NestInterceptor {
           lastValueFrom(next.handle(), { defaultValue: undefined }),
         );
         const route = routeLabel(request);
+        if (outcome.kind === 'quota-exceeded') {
+          throw new ProblemException(
+            HttpStatus.TOO_MANY_REQUESTS,
+            IdempotencyErrorCodes.QUOTA_EXCEEDED,
+            'Too many new Idempotency-Keys from this caller; nothing was done. Retry after Retry-After seconds; a retry with a key already answered is never refused',
+            [],
+            {},
+            outcome.retryAfterSeconds,
+          );
+        }
         if (outcome.kind === 'conflict') {
           this.metrics.conflicts.inc({ route });
           const detail = 'Idempotency-Key was already used with a different request body';

@@ -8,7 +8,9 @@ export { IdempotencyInterceptor, IDEMPOTENCY_KEY_HEADER } from './idempotency.in
 export { IdempotencyModule } from './idempotency.module.js';
 export { AddIdempotencyKeysCreatedAtIndex1764460800400 } from './add-idempotency-keys-created-at-index.migration.js';
 export { ScopeIdempotencyKeysByPrincipal1764460800620 } from './scope-idempotency-keys-by-principal.migration.js';
-export { idempotencyEnv, type IdempotencyConfig, IDEMPOTENCY_CONFIG } from './idempotency.config.js';
+export { AddIdempotencyKeysPrincipalCreatedAtIndex1764460800710 } from './add-idempotency-keys-principal-created-at-index.migration.js';
+export { idempotencyEnv, type IdempotencyConfig, type IdempotencyQuotaDefaults, IDEMPOTENCY_CONFIG } from './idempotency.config.js';
+export { IdempotencyConfigModule } from './idempotency-config.module.js';
 export { idempotencyRetention } from './idempotency.cleanup.js';
 export { IdempotencyCleanupModule } from './idempotency-cleanup.module.js';
 export { IdempotencyMetrics } from './idempotency.metrics.js';

@@ -25,7 +25,8 @@ export { registerCappedGzip, cappedGzipCodec, DEFAULT_MAX_INFLATED_BATCH_BYTES }
 export { ensureTopics, describeCluster, topicSettings, type TopicSettings } from './kafka-admin.js';
 export { restartAfterCrash, type RestartAfterCrashOptions } from './consumer-crash.restart.js';
 export { kafkaServerOptions } from './kafka-server.options.js';
-export { KafkaHealthIndicator } from './kafka.health.js';
+export { KAFKA_HEALTH_OPTIONS, KafkaHealthIndicator, kafkaHealthOptions, type KafkaHealthOptions } from './kafka.health.js';
+export { kafkaHealthEnv, type KafkaHealthConfig } from './kafka-health.config.js';
 export { KafkaModule } from './kafka.module.js';
 export { assertInboxOutlivesTopics, inboxRetentionProblems, topicRetentionMs } from './topic-retention.js';
 export { consumerLag, type PartitionLag } from './consumer-lag.js';

@@ -26,7 +26,7 @@ export class RecordAccrualController {
   })
   @ApiCreatedResponse({ type: AccrualResponse, description: 'Credited (or, on a replay, the stored answer of the first request)' })
   @ApiErrors(413, {
-    422: 'IDEMPOTENCY.KEY_REUSED, or LOYALTY.ACCRUAL_MISMATCH: the order is already credited with another customer or other points',
+    422: 'LOYALTY.ACCRUAL_MISMATCH: the order is already credited with another customer or other points',
   })
   @HttpCode(201)
   @Idempotent({

@@ -33,7 +33,7 @@ export class RecordReversalController {
     400,
     413,
     { 409: LoyaltyErrorCodes.ACCRUAL_NOT_FOUND },
-    { 422: `${LoyaltyErrorCodes.REVERSAL_MISMATCH} or IDEMPOTENCY.KEY_REUSED` },
+    { 422: `${LoyaltyErrorCodes.REVERSAL_MISMATCH}: the customer or points differ from the order's accrual` },
   )
   @HttpCode(201)
   @Idempotent({

@@ -23,7 +23,9 @@ export class PlaceOrderController {
       'a SKU not on the list is 422 ORDERS.UNKNOWN_SKU naming the line (`items[0].sku`).',
   })
   @ApiCreatedResponse({ type: OrderResponse, description: 'Created (or, on a replay, the order the first request created)' })
-  @ApiErrors(400, 413, { 422: 'ORDERS.UNKNOWN_SKU (`fields` names each line, `items[0].sku`) or ORDERS.TOTAL_TOO_LARGE' })
+  @ApiErrors(400, { 403: "AUTH.FORBIDDEN: the token's subject cannot be a customer id (too long, or not storable)" }, 413, {
+    422: 'ORDERS.UNKNOWN_SKU (`fields` names each line, `items[0].sku`) or ORDERS.TOTAL_TOO_LARGE',
+  })
   @HttpCode(201)
   @Idempotent({
     status: 201,
