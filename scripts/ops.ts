@@ -115,7 +115,7 @@ function replaySigning() {
   const signing = messageSigning(loadConfig(messageSigningEnv, env));
   if (signing.keys.size === 0)
     throw new Refusal(
-      'dlq replay checks every record\'s signature and MESSAGE_SIGNING_KEYS is not set: set it to the keys the consumers verify with',
+      "dlq replay checks every record's signature and MESSAGE_SIGNING_KEYS is not set: set it to the keys the consumers verify with",
     );
   return signing;
 }

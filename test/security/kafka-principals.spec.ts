@@ -24,7 +24,9 @@ describe('Kafka principals and ACLs, derived from what each service consumes and
 
   it('when a service writes, then only to the topic it produces and the dead letters of the topics it consumes', () => {
     const writes = (principal: string) =>
-      [...new Set(rules.filter((rule) => rule.principal === principal && rule.operations.includes('WRITE')).map((rule) => rule.name))].sort();
+      [
+        ...new Set(rules.filter((rule) => rule.principal === principal && rule.operations.includes('WRITE')).map((rule) => rule.name)),
+      ].sort();
     expect(writes('orders')).toEqual([Topics.orders, deadLetterTopic(Topics.reservations)].sort());
     expect(writes('inventory')).toEqual([deadLetterTopic(Topics.orders), Topics.reservations].sort());
     expect(writes('ops')).toEqual([Topics.orders, Topics.reservations].sort());
@@ -32,7 +34,9 @@ describe('Kafka principals and ACLs, derived from what each service consumes and
 
   it('when a topic has a dead-letter topic, then exactly one principal may write it: the consumer of the topic', () => {
     for (const topic of [Topics.orders, Topics.reservations]) {
-      const writers = rules.filter((rule) => rule.name === deadLetterTopic(topic) && rule.operations.includes('WRITE')).map((rule) => rule.principal);
+      const writers = rules
+        .filter((rule) => rule.name === deadLetterTopic(topic) && rule.operations.includes('WRITE'))
+        .map((rule) => rule.principal);
       expect(writers).toEqual([topic === Topics.orders ? 'inventory' : 'orders']);
     }
   });

@@ -16,7 +16,12 @@ export interface OpsRun {
  * Like a shell on this machine, it names no Kafka credentials or signing keys: ops takes the local
  * ones (the `ops` principal); `env` adds or overrides variables.
  */
-export function runOps(infrastructure: TestInfrastructure, args: string[], timeoutMs = 120_000, env: Record<string, string> = {}): Promise<OpsRun> {
+export function runOps(
+  infrastructure: TestInfrastructure,
+  args: string[],
+  timeoutMs = 120_000,
+  env: Record<string, string> = {},
+): Promise<OpsRun> {
   const root = process.env.TEST_DIST_DIR || join(findRepoRoot(), 'dist');
   const entry = join(root, 'scripts', 'ops.js');
   if (!existsSync(entry)) throw new Error(`${entry} is missing: run \`node scripts/build.mjs\` before these tests`);

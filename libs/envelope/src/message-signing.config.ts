@@ -21,7 +21,8 @@ export const messageSigningEnv = {
     default: false,
   }),
   NODE_ENV: env.string({
-    description: 'production: a start without MESSAGE_SIGNING_KEYS and MESSAGE_SIGNING_KEY_ID is refused (unless MESSAGE_SIGNING_DISABLED=true)',
+    description:
+      'production: a start without MESSAGE_SIGNING_KEYS and MESSAGE_SIGNING_KEY_ID is refused (unless MESSAGE_SIGNING_DISABLED=true)',
     default: '',
   }),
   MESSAGE_SIGNATURES_REQUIRED: env.boolean({
@@ -95,7 +96,8 @@ export function messageSigning(config: MessageSigningConfig): MessageSigning {
       problems.push(
         'MESSAGE_SIGNING_KEYS is required with NODE_ENV=production: without it anyone who can produce to a topic can forge or suppress events (MESSAGE_SIGNING_DISABLED=true runs without, on purpose)',
       );
-    if (!signWithId) problems.push('MESSAGE_SIGNING_KEY_ID is required with NODE_ENV=production: the outbox relay would publish unsigned records');
+    if (!signWithId)
+      problems.push('MESSAGE_SIGNING_KEY_ID is required with NODE_ENV=production: the outbox relay would publish unsigned records');
   }
   if (problems.length > 0) throw new ConfigValidationError(problems);
   const warning =
