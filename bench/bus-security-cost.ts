@@ -1,4 +1,4 @@
-// What the event bus's security costs per order (issue 25): envelope signing (an HMAC-SHA256 per
+// What the event bus's security costs per order: envelope signing (an HMAC-SHA256 per
 // record, signed once by the relay and verified once by the consumer; an order makes two records,
 // OrderCreated and its answer) and SASL/SCRAM (paid per connection, at its handshake: every request
 // after it travels as before). Prints a Markdown table. Run after a build, with the local broker

@@ -246,7 +246,7 @@ describe('docker-compose observability tools (issue 16: no writable UI, no defau
   });
 });
 
-describe('docker-compose Kafka security (issue 25: every listener authenticates, nothing allowed without an ACL)', () => {
+describe('docker-compose Kafka security (every listener authenticates, nothing allowed without an ACL)', () => {
   const brokers = Object.entries(compose).filter(([name]) => /^kafka(-\d+)?$/.test(name));
   /** `${NAME}` or `${NAME:-default}`: the value comes from the operator's environment, not the file. */
   const interpolates = (name: string) => new RegExp(`^\\$\\{${name}(:?-[^}]*)?\\}$`);

@@ -17,7 +17,7 @@ import { type LoyaltyConfig, LoyaltyAppModule, loyaltyApiDocs, loyaltyEnv } from
 import { type OrdersConfig, OrdersAppModule, ordersApiDocs, ordersEnv } from '@apps/orders';
 
 /**
- * Issue 25, item 7: each app's OpenAPI document, as `GET /docs-json` serves it, passes redocly's
+ * Each app's OpenAPI document, as `GET /docs-json` serves it, passes redocly's
  * `recommended` ruleset (redocly.yaml) with no error, and lists the answers each operation can
  * give. The documents are built in-process from the real root modules in Nest's preview mode
  * (no provider is instantiated, so nothing connects: no database, no broker, no token issuer).

@@ -8,7 +8,7 @@ const ISSUER = 'urn:test:issuer';
 const AUDIENCE = 'urn:test:loyalty-api';
 
 /**
- * Issue 25, item 6: what the verifier takes for an access token of this API, against a JWKS served
+ * What the verifier takes for an access token of this API, against a JWKS served
  * over real HTTP whose keys the test withdraws. The clock is moved with `Date.now` (what jose's key
  * set cache and the verified-token cache read), never slept.
  */

@@ -26,7 +26,7 @@ import { Idempotent } from './idempotent.decorator.js';
 /**
  * Issue 16, part 8: the idempotency interceptor validates the body before it opens its
  * transaction, and its failpoint is scoped by what the server stored, never by the client's
- * key. Issue 25, item 6: a caller's new keys are bounded by a quota. A real HTTP app on real
+ * key. A caller's new keys are bounded by a quota. A real HTTP app on real
  * Postgres, with a route shaped like `POST /orders`.
  */
 const { serverUrl } = testInfrastructure();

@@ -49,7 +49,7 @@ const LOOKUP = `SELECT k.*, q.retry_after_s FROM (SELECT 1) AS one
  * First one read, before any transaction ({@link LOOKUP}): a stored key is replayed (or refused as a
  * conflict when the body differs) without running the effect; a new key over the caller's quota
  * (`IDEMPOTENCY_KEYS_PER_CALLER_MAX` per `IDEMPOTENCY_KEYS_WINDOW_MS`) is refused before any work,
- * so a caller cannot grow the table without bound (issue 25: 10,000 keys in 87 s, all stored). A
+ * so a caller cannot grow the table without bound (a review stored 10,000 keys of one caller in 87 s). A
  * replay is never refused: it stores nothing.
  *
  * Then, for a new key, in ONE transaction: run the effect, then store the key with its response by

@@ -32,7 +32,7 @@ interface AdminConnection {
  *
  * Why one admin client per process, connected on the first probe and kept: `GET /health` needs no
  * token, and a client per call cost the broker a TCP connection, a SASL handshake and a metadata
- * request for each one anybody sent (issue 25, item 6). Why the answer is cached: the same flood
+ * request for each one anybody sent. Why the answer is cached: the same flood
  * then costs at most one request per `cacheMs`; terminus' `cacheFor` keeps the last answer, down
  * included, and lets concurrent calls share the probe in flight. A failed or timed-out probe drops
  * the client (the next probe connects afresh, so a broken connection is never reused); the client

@@ -3,7 +3,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * `UNIQUE (order_id)` on accruals: one accrual per order, whatever key or caller asks, decided by
  * the database as for reversals. Without it two Idempotency-Keys from the service token credited one
- * order twice (issue 25).
+ * order twice (a review found two keys from the service token crediting one order twice).
  *
  * Existing duplicates are not resolved here: which row is right (and whether points were already
  * spent or reversed) is a business decision, so the migration refuses, names how many orders are

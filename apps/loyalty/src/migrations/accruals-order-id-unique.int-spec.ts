@@ -11,7 +11,7 @@ import { createLoyaltyDataSource } from '../loyalty.data-source.js';
 const { serverUrl } = testInfrastructure();
 
 /**
- * Issue 25, item 6: the migration that makes one accrual per order a rule of the database, on a
+ * The migration that makes one accrual per order a rule of the database, on a
  * table that already holds an order credited twice (as two Idempotency-Keys could do before it).
  */
 describe('AddAccrualsOrderIdUnique1764460800700 (real Postgres)', () => {
