@@ -1,4 +1,4 @@
-import { queryTestDatabase, waitFor } from '@tools/local-stack';
+import { LocalKafkaCluster, queryTestDatabase, waitFor } from '@tools/local-stack';
 import { ChaosCluster, CHAOS_TARGETS, type ServiceTarget } from '../chaos/chaos-cluster.js';
 import type { UnexpectedExit } from '../chaos/chaos-monkey.js';
 import { stockPlan } from '../chaos/chaos-soak.js';
@@ -6,9 +6,18 @@ import { checkInvariants, type CheckFacts } from '../chaos/invariant-checker.js'
 import { type OrderOutcome, runOrderLoad } from '../chaos/order-load.js';
 import { waitForQuiet } from '../chaos/quiet.js';
 import { SeededRandom } from '../chaos/seeded-random.js';
+import { type CompletedOrder, failoverStall, type FailoverStall } from './failover-stall.js';
+
+/** When a broker crash test hurt the cluster, and when the brokers had recovered on their own side. */
+export interface FaultClock {
+  /** Call at the moment of the fault (the stall is measured from there). */
+  faultNow(): void;
+  /** Call once the brokers elected the successor (a new leader or coordinator shows in the metadata). */
+  brokersRecovered(): void;
+}
 
 /** What a broker crash test does to the cluster while the load runs. */
-export type BrokerAction = (cluster: ChaosCluster, log: (line: string) => void) => Promise<void>;
+export type BrokerAction = (cluster: ChaosCluster, log: (line: string) => void, clock: FaultClock) => Promise<void>;
 
 export interface BrokerCrashResult {
   violations: string[];
@@ -16,6 +25,15 @@ export interface BrokerCrashResult {
   facts: CheckFacts;
   /** Worst time from an orders outbox row's commit to its publish (ms): the stall the action caused. */
   worstPublishLatencyMs: number;
+  /** How long the fault held orders up, from the orders answered (RESERVED or REJECTED). */
+  stall: FailoverStall;
+  /** The cluster's configured fencing time (`broker.session.timeout.ms`). */
+  fencingMs: number;
+  /**
+   * From the fault to the successor's election, as the metadata showed it: the brokers' share of
+   * the failover (fencing, election, and the time to see it), which no client setting shortens.
+   */
+  brokerFailoverMs: number;
   log: string[];
 }
 
@@ -52,7 +70,16 @@ export async function runBrokerCrashScenario(options: {
       skus: [...cluster.initialStock.keys()],
       random: new SeededRandom(options.seed),
     });
-    const action = options.action(cluster, log);
+    let faultAtMs = Number.POSITIVE_INFINITY;
+    let recoveredAtMs = Number.NaN;
+    const action = options.action(cluster, log, {
+      faultNow: () => {
+        faultAtMs = Date.now();
+      },
+      brokersRecovered: () => {
+        recoveredAtMs = Date.now();
+      },
+    });
     const [outcomes] = await Promise.all([load, action]);
     log('load and action done; waiting for quiet');
     for (const node of cluster.broker.nodes) if (!cluster.broker.isRunning(node)) await cluster.broker.resume(node);
@@ -71,16 +98,35 @@ export async function runBrokerCrashScenario(options: {
       cluster.databases.orders,
       'SELECT coalesce(max(extract(epoch FROM published_at - created_at) * 1000), 0)::int AS worst FROM outbox_messages',
     );
-    log(`quiet; worst orders outbox publish latency ${worst} ms; ${violations.length} violation(s)`);
+    const stall = failoverStall(await completedOrders(cluster), faultAtMs);
+    const fencingMs = cluster.broker instanceof LocalKafkaCluster ? cluster.broker.sessionTimeoutMs : Number.NaN;
+    const brokerFailoverMs = recoveredAtMs - faultAtMs;
+    const ms = (value: number) => `${Math.round(value)} ms`;
+    log(
+      `quiet; worst orders outbox publish latency ${worst} ms; longest stretch without an answered order ${ms(stall.longestGapMs)}, ` +
+        `slowest order ${ms(stall.maxEndToEndMs)}, p99 before the fault ${ms(stall.p99BeforeFaultMs)}; ` +
+        `brokers' failover ${ms(brokerFailoverMs)} (fencing ${fencingMs} ms); ${violations.length} violation(s)`,
+    );
     // How often kafkajs left a moved partition unsent and the relay sent it again (kafkajs#1303).
     for (const target of CHAOS_TARGETS.filter((one): one is ServiceTarget => one !== 'broker')) {
       const resent = cluster.processes[target].process.logs.match(/Kafka did not acknowledge/g)?.length ?? 0;
       if (resent > 0) log(`${target}: ${resent} batch(es) with partitions Kafka left unacknowledged, sent again`);
     }
-    return { violations, outcomes, facts, worstPublishLatencyMs: worst, log: lines };
+    return { violations, outcomes, facts, worstPublishLatencyMs: worst, stall, fencingMs, brokerFailoverMs, log: lines };
   } finally {
     await cluster.tearDown();
   }
+}
+
+/** Every order the orders database answered (RESERVED or REJECTED), with when it was placed and answered. */
+async function completedOrders(cluster: ChaosCluster): Promise<CompletedOrder[]> {
+  const rows = await queryTestDatabase<{ created: number; final: number }>(
+    cluster.serverUrl,
+    cluster.databases.orders,
+    `SELECT (extract(epoch FROM created_at) * 1000)::float8 AS created, (extract(epoch FROM updated_at) * 1000)::float8 AS final
+     FROM orders WHERE status IN ('RESERVED', 'REJECTED')`,
+  );
+  return rows.map((row) => ({ createdAtMs: row.created, finalAtMs: row.final }));
 }
 
 /** Resolves once the orders relay has published at least `rows` rows: the load is flowing through Kafka. */

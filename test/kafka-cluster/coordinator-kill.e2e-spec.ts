@@ -1,6 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { waitFor } from '@tools/local-stack';
 import { inventoryHandledAtLeast, leaderMovedFrom, runBrokerCrashScenario } from './broker-crash-scenario.js';
+import { expectFailoverWithinBound } from './failover-bound.js';
 
 const SEED = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
 /** The local cluster's offsets topic has one partition: its leader coordinates every group. */
@@ -20,13 +21,15 @@ describe("broker crash: inventory's group coordinator is SIGKILLed while it comm
       orders: 150,
       rate: 6,
       seed: SEED,
-      action: async (cluster, log) => {
+      action: async (cluster, log, clock) => {
         await inventoryHandledAtLeast(cluster, 20);
         const coordinator = await waitFor(() => cluster.broker.leaderOf(OFFSETS, 0), { description: 'the group coordinator' });
         const killedAt = Date.now();
+        clock.faultNow();
         await cluster.broker.kill(coordinator);
         log(`SIGKILL node ${coordinator}, the group coordinator`);
         const next = await leaderMovedFrom(cluster, OFFSETS, 0, coordinator);
+        clock.brokersRecovered();
         failoverMs = Date.now() - killedAt;
         log(`node ${next} coordinates after ${failoverMs} ms`);
         await cluster.broker.resume(coordinator);
@@ -35,6 +38,7 @@ describe("broker crash: inventory's group coordinator is SIGKILLed while it comm
     });
     console.log(`coordinator kill (seed ${SEED}): failover ${failoverMs} ms\n${result.log.join('\n')}`);
     expect({ seed: SEED, violations: result.violations }).toEqual({ seed: SEED, violations: [] });
+    expectFailoverWithinBound(result);
     expect(result.facts.reservations.reserved + result.facts.reservations.released).toBeGreaterThan(0);
   }, 900_000);
 });

@@ -2,6 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { waitFor } from '@tools/local-stack';
 import { leaderMovedFrom, publishedAtLeast, runBrokerCrashScenario } from './broker-crash-scenario.js';
+import { expectFailoverWithinBound } from './failover-bound.js';
 
 const SEED = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
@@ -19,13 +20,15 @@ describe("broker crash: the leader of the relay's partition is SIGKILLed mid-bat
       orders: 150,
       rate: 6,
       seed: SEED,
-      action: async (cluster, log) => {
+      action: async (cluster, log, clock) => {
         await publishedAtLeast(cluster, 20);
         const leader = await waitFor(() => cluster.broker.leaderOf(Topics.orders, 0), { description: `leader of ${Topics.orders}[0]` });
         killedAt = Date.now();
+        clock.faultNow();
         await cluster.broker.kill(leader);
         log(`SIGKILL node ${leader}, leader of ${Topics.orders}[0]`);
         const next = await leaderMovedFrom(cluster, Topics.orders, 0, leader);
+        clock.brokersRecovered();
         failoverMs = Date.now() - killedAt;
         log(`node ${next} leads ${Topics.orders}[0] after ${failoverMs} ms`);
         await cluster.broker.resume(leader);
@@ -36,6 +39,7 @@ describe("broker crash: the leader of the relay's partition is SIGKILLed mid-bat
       `leader kill (seed ${SEED}): failover ${failoverMs} ms, worst outbox publish latency ${result.worstPublishLatencyMs} ms\n${result.log.join('\n')}`,
     );
     expect({ seed: SEED, violations: result.violations }).toEqual({ seed: SEED, violations: [] });
+    expectFailoverWithinBound(result);
     expect(result.outcomes.filter((outcome) => outcome.orderIds.length > 0).length).toBeGreaterThan(result.outcomes.length * 0.9);
   }, 900_000);
 });

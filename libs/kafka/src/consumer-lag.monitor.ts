@@ -34,6 +34,7 @@ export class ConsumerLagMonitor implements OnApplicationBootstrap, BeforeApplica
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private failing = false;
+  private stopped = false;
 
   constructor(
     @Inject(Kafka) private readonly kafka: Kafka,
@@ -61,6 +62,7 @@ export class ConsumerLagMonitor implements OnApplicationBootstrap, BeforeApplica
   }
 
   async beforeApplicationShutdown(): Promise<void> {
+    this.stopped = true;
     clearInterval(this.timer);
     // A read stuck in kafkajs retries during a Kafka outage must not hold up the shutdown: it only
     // feeds a gauge, so wait briefly, then disconnect under it.
@@ -81,11 +83,16 @@ export class ConsumerLagMonitor implements OnApplicationBootstrap, BeforeApplica
   private async readOnce(): Promise<void> {
     const { groupId, topics } = this.options;
     try {
+      // Held before it connects, so a shutdown during the connect still disconnects it.
       if (!this.admin) {
-        const admin = this.kafka.admin();
-        await admin.connect();
-        this.admin = admin;
+        const admin = (this.admin = this.kafka.admin());
+        await admin.connect().catch((error: unknown) => {
+          this.admin = undefined;
+          throw error;
+        });
       }
+      // A read that outlived the shutdown's wait stops here instead of reading on a closed app.
+      if (this.stopped) return;
       for (const { topic, partition, lag } of await consumerLag(this.admin, groupId, topics)) {
         this.lag.set({ group: groupId, topic, partition: String(partition) }, lag);
       }

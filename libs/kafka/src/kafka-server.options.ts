@@ -2,6 +2,7 @@ import { type KafkaOptions, Transport } from '@nestjs/microservices';
 import { registerCappedGzip } from './capped-gzip.codec.js';
 import type { KafkaConfig } from './kafka.config.js';
 import { kafkaSecurity } from './kafka-security.config.js';
+import { clientRetry, kafkaClientTiming } from './kafka-client-timing.js';
 
 /**
  * Options of the Nest Kafka transport an app consumes with (the inbox's `InboxKafkaServer`).
@@ -12,15 +13,24 @@ import { kafkaSecurity } from './kafka-security.config.js';
  */
 export function kafkaServerOptions(config: KafkaConfig, overrides: { fromBeginning?: boolean } = {}): KafkaOptions {
   registerCappedGzip(config.KAFKA_MAX_INFLATED_BATCH_BYTES);
+  const timing = kafkaClientTiming(config);
   return {
     transport: Transport.KAFKA,
     options: {
       postfixId: '',
-      client: { ...kafkaSecurity(config), clientId: config.KAFKA_CLIENT_ID, brokers: config.KAFKA_BROKERS, retry: { retries: 8 } },
+      client: {
+        ...kafkaSecurity(config),
+        clientId: config.KAFKA_CLIENT_ID,
+        brokers: config.KAFKA_BROKERS,
+        requestTimeout: timing.requestTimeoutMs,
+        retry: clientRetry(timing),
+      },
       consumer: {
         groupId: config.KAFKA_CONSUMER_GROUP,
         allowAutoTopicCreation: false,
         sessionTimeout: config.KAFKA_SESSION_TIMEOUT_MS,
+        rebalanceTimeout: timing.rebalanceTimeoutMs,
+        metadataMaxAge: timing.metadataMaxAgeMs,
         // Kafka's advice: at most a third of the session timeout.
         heartbeatInterval: Math.floor(config.KAFKA_SESSION_TIMEOUT_MS / 10),
         minBytes: config.KAFKA_FETCH_MIN_BYTES,

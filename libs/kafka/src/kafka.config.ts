@@ -1,4 +1,5 @@
 import { env, type EnvConfig } from '@app/config';
+import { kafkaClientTimingEnv } from './kafka-client-timing.js';
 import { kafkaSecurityEnv } from './kafka-security.config.js';
 
 /** Environment variables of every app that talks to Kafka. */
@@ -65,6 +66,7 @@ export function kafkaEnv(defaultClientId: string) {
       max: 1024 * 1024 * 1024,
     }),
     ...kafkaSecurityEnv,
+    ...kafkaClientTimingEnv,
     KAFKA_SESSION_TIMEOUT_MS: env.integer({
       description:
         'Consumer session timeout: how long a dead member holds its partitions before a rebalance; lower fails over faster, but a long GC pause or handler then costs a rebalance',

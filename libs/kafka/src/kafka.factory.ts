@@ -2,6 +2,7 @@ import { Kafka, logLevel, type Producer, type RetryOptions } from 'kafkajs';
 import { stickyPartitioner } from './acknowledged-send.js';
 import { registerCappedGzip } from './capped-gzip.codec.js';
 import { installRequestQueueTimerFix } from './request-queue-timer.js';
+import { clientRetry, KAFKA_CLIENT_TIMING_DEFAULTS, kafkaClientTiming, type KafkaClientTiming } from './kafka-client-timing.js';
 import type { KafkaConfig } from './kafka.config.js';
 import { kafkaSecurity, type KafkaSecurity, kafkaSecurityFromEnvironment } from './kafka-security.config.js';
 
@@ -18,6 +19,8 @@ export interface KafkaClientOptions {
   security?: KafkaSecurity;
   /** Cap of one inflated gzip batch in this process (see `KAFKA_MAX_INFLATED_BATCH_BYTES`); default 64 MiB. */
   maxInflatedBatchBytes?: number;
+  /** Request timeout, retry backoff and metadata age (see `kafka-client-timing.ts`); default: the documented defaults. */
+  timing?: KafkaClientTiming;
 }
 
 /** The client options of an app: its brokers, client id, TLS and SASL. Throws when they contradict. */
@@ -27,20 +30,31 @@ export function kafkaClientOptions(config: KafkaConfig): KafkaClientOptions {
     clientId: config.KAFKA_CLIENT_ID,
     security: kafkaSecurity(config),
     maxInflatedBatchBytes: config.KAFKA_MAX_INFLATED_BATCH_BYTES,
+    timing: kafkaClientTiming(config),
   };
 }
+
+/**
+ * The timing each client of {@link createKafka} was built with: kafkajs takes the metadata age per
+ * producer, not per client, and the producers are built far from the app's configuration.
+ */
+const clientTimings = new WeakMap<Kafka, KafkaClientTiming>();
 
 /** A kafkajs client that logs warnings and errors only, over TLS and SASL when configured. */
 export function createKafka(options: KafkaClientOptions): Kafka {
   registerCappedGzip(options.maxInflatedBatchBytes);
   installRequestQueueTimerFix();
-  return new Kafka({
+  const timing = options.timing ?? KAFKA_CLIENT_TIMING_DEFAULTS;
+  const kafka = new Kafka({
     ...(options.security ?? kafkaSecurityFromEnvironment()),
     clientId: options.clientId,
     brokers: options.brokers,
     logLevel: logLevel.WARN,
-    retry: { initialRetryTime: 200, retries: 8 },
+    requestTimeout: timing.requestTimeoutMs,
+    retry: clientRetry(timing),
   });
+  clientTimings.set(kafka, timing);
+  return kafka;
 }
 
 /**
@@ -55,8 +69,8 @@ export const ACKS_ALL = -1;
 /** Options of {@link createIdempotentProducer}. */
 export interface IdempotentProducerOptions {
   /**
-   * kafkajs' retries inside one send. Default: the client's (8 retries from 200 ms, tens of seconds
-   * in all). A caller with its own backoff (the outbox relay) passes a short budget: a send then
+   * kafkajs' retries inside one send. Default: the client's (`clientRetry`: enough to outlast a
+   * failover, some 15 s in all). A caller with its own backoff (the outbox relay) passes a short budget: a send then
    * fails within seconds and the caller retries it later, instead of holding its transaction and
    * lock while kafkajs waits out a leader election.
    */
@@ -83,6 +97,7 @@ export interface IdempotentProducerOptions {
  */
 export function createIdempotentProducer(kafka: Kafka, options: IdempotentProducerOptions = {}): Producer {
   return kafka.producer({
+    metadataMaxAge: (clientTimings.get(kafka) ?? KAFKA_CLIENT_TIMING_DEFAULTS).metadataMaxAgeMs,
     idempotent: true,
     maxInFlightRequests: 1,
     allowAutoTopicCreation: false,

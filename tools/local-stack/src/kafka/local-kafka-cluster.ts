@@ -36,7 +36,8 @@ export class LocalKafkaCluster {
     private readonly dir: string,
     readonly ports: number[],
     private readonly controllerPorts: number[],
-    private readonly sessionTimeoutMs: number,
+    /** How soon the controller fences a node that stopped heartbeating (`broker.session.timeout.ms`). */
+    readonly sessionTimeoutMs: number,
   ) {}
 
   /** `127.0.0.1:<port>` of every node, for `KAFKA_BROKERS`. */
