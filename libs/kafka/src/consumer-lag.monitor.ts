@@ -19,6 +19,13 @@ export const CONSUMER_LAG_OPTIONS = Symbol('CONSUMER_LAG_OPTIONS');
 const SHUTDOWN_WAIT_MS = 2000;
 
 /**
+ * A read retries once, briefly: it only feeds a gauge, and the next interval reads again. kafkajs
+ * keeps retrying a request (reconnecting for it) even after its client was disconnected, so a read
+ * with the client's full retry budget could run on for seconds after its app had closed.
+ */
+const READ_RETRY = { retries: 1, initialRetryTime: 100, maxRetryTime: 500 };
+
+/**
  * `kafka_consumer_lag{group,topic,partition}`, read from the broker on a timer rather than at scrape
  * time: a scrape must answer fast even while Kafka does not, and a stale value beside
  * `kafka_consumer_lag_last_read_timestamp_seconds` tells more than a scrape that times out. The
@@ -85,7 +92,7 @@ export class ConsumerLagMonitor implements OnApplicationBootstrap, BeforeApplica
     try {
       // Held before it connects, so a shutdown during the connect still disconnects it.
       if (!this.admin) {
-        const admin = (this.admin = this.kafka.admin());
+        const admin = (this.admin = this.kafka.admin({ retry: READ_RETRY }));
         await admin.connect().catch((error: unknown) => {
           this.admin = undefined;
           throw error;

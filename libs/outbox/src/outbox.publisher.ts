@@ -236,13 +236,25 @@ export class OutboxPublisher {
 
   async close(): Promise<void> {
     const producer = this.producer;
+    const connecting = this.connecting;
     const admin = this.admin;
     this.producer = undefined;
     this.connecting = undefined;
     this.admin = undefined;
+    // kafkajs goes on retrying a connect in progress after disconnect(), reconnecting on its own;
+    // so let it end first (briefly: a broker that does not answer fails it within seconds anyway).
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      connecting?.catch(() => undefined),
+      new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_CONNECT_WAIT_MS))),
+    ]);
+    clearTimeout(timer);
     await Promise.all([producer?.disconnect().catch(() => undefined), admin?.then((one) => one.disconnect()).catch(() => undefined)]);
   }
 }
+
+/** Longest {@link OutboxPublisher.close} waits for a connect in progress before disconnecting. */
+const CLOSE_CONNECT_WAIT_MS = 3000;
 
 function failAll(rows: OutboxMessage[], error: Error): PublishOutcome {
   return { published: [], failed: rows.map((row) => ({ row, error })) };
