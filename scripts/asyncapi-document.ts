@@ -44,7 +44,13 @@ function flowsOf(of: readonly ServiceDescriptor[]): Flow[] {
     service.produced.map((produced) => {
       const consumers = of.filter((each) => each.consumes.includes(produced.topic)).map((each) => each.name);
       if (consumers.length === 0) throw new Error(`asyncapi: ${service.name} produces ${produced.topic}, which no app consumes`);
-      return { id: channelIdOf(produced.topic), topic: produced.topic, producer: service.name, sends: produced.sends, consumer: consumers.join(' and ') };
+      return {
+        id: channelIdOf(produced.topic),
+        topic: produced.topic,
+        producer: service.name,
+        sends: produced.sends,
+        consumer: consumers.join(' and '),
+      };
     }),
   );
 }
@@ -121,7 +127,10 @@ const deadLetterName = (flowId: string) => `${flowId.replace(/Events$/, '')}Dead
  * only input not taken from the declarations; `of` (default: the service catalog) is what a test
  * swaps to see a declaration change reach the document.
  */
-export function buildAsyncApiDocument(version: string = packageVersion(), of: readonly ServiceDescriptor[] = services): Record<string, unknown> {
+export function buildAsyncApiDocument(
+  version: string = packageVersion(),
+  of: readonly ServiceDescriptor[] = services,
+): Record<string, unknown> {
   const channels: Record<string, unknown> = {};
   const operations: Record<string, unknown> = {};
   const messages: Record<string, unknown> = {};

@@ -22,6 +22,8 @@ describe('reference pages generated from the code', () => {
 
   it('when a section is rendered, then only the text between its markers changes', () => {
     const page = `a\n<!-- generated:x (${REFERENCE_COMMAND}; do not edit) -->\nold\n<!-- /generated -->\nb\n`;
-    expect(withGeneratedSection(page, 'p.md', 'x', 'new')).toBe(`a\n<!-- generated:x (${REFERENCE_COMMAND}; do not edit) -->\nnew\n<!-- /generated -->\nb\n`);
+    expect(withGeneratedSection(page, 'p.md', 'x', 'new')).toBe(
+      `a\n<!-- generated:x (${REFERENCE_COMMAND}; do not edit) -->\nnew\n<!-- /generated -->\nb\n`,
+    );
   });
 });

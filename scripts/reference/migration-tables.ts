@@ -28,7 +28,10 @@ async function statementsOf(migration: MigrationInterface): Promise<string[]> {
 
 const identifier = '"?([a-z_][a-z0-9_]*)"?';
 const creates = new RegExp(`CREATE TABLE(?: IF NOT EXISTS)? ${identifier}`, 'gi');
-const changes = new RegExp(`(?:ALTER TABLE(?: IF EXISTS)?(?: ONLY)? ${identifier})|(?:\\bON ${identifier}\\s*(?:USING\\s+\\w+\\s*)?\\()`, 'gi');
+const changes = new RegExp(
+  `(?:ALTER TABLE(?: IF EXISTS)?(?: ONLY)? ${identifier})|(?:\\bON ${identifier}\\s*(?:USING\\s+\\w+\\s*)?\\()`,
+  'gi',
+);
 
 /**
  * The tables `migrations` create, in migration order, each with the migrations that change it

@@ -21,18 +21,16 @@ function withSections(path: string, page: string, sections: Record<string, strin
 }
 
 export function referencePages(): ReferencePage[] {
-  const servicePages = services.map(
-    (service): ReferencePage => ({
-      path: `docs/services/${service.name}.md`,
-      render: async (committed) =>
-        withSections(`docs/services/${service.name}.md`, committed, {
-          topics: renderTopicsTable(service),
-          tables: await renderTablesTable(service),
-          configuration: renderConfigurationTable(service),
-          failpoints: renderFailpointsTable(service),
-        }),
-    }),
-  );
+  const servicePages = services.map((service): ReferencePage => ({
+    path: `docs/services/${service.name}.md`,
+    render: async (committed) =>
+      withSections(`docs/services/${service.name}.md`, committed, {
+        topics: renderTopicsTable(service),
+        tables: await renderTablesTable(service),
+        configuration: renderConfigurationTable(service),
+        failpoints: renderFailpointsTable(service),
+      }),
+  }));
   return [
     ...servicePages,
     {

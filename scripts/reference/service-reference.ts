@@ -16,7 +16,8 @@ function link(path: string): string {
 }
 
 const code = (names: readonly string[]) => names.map((name) => `\`${name}\``).join(', ');
-const keyOf = (messages: readonly MessageDeclaration[]) => code([...new Set(messages.map((message) => message.aggregateIdField ?? '(none)'))]);
+const keyOf = (messages: readonly MessageDeclaration[]) =>
+  code([...new Set(messages.map((message) => message.aggregateIdField ?? '(none)'))]);
 const own = (service: ServiceDescriptor, file: string) => `apps/${service.name}/src/${service.name}.${file}.ts`;
 
 /** Topics in and out: direction, topic, message types, record key, and the declaration that says so. */
@@ -55,7 +56,13 @@ export function renderConfigurationTable(service: ServiceDescriptor): string {
 function failpointDocs(source: string): Map<string, string> {
   const docs = new Map<string, string>();
   for (const [, doc, key] of source.matchAll(/\/\*\*([\s\S]*?)\*\/\s*(\w+)\s*:/g)) {
-    docs.set(key, doc.replace(/^\s*\*\s?/gm, '').replace(/\s+/g, ' ').trim());
+    docs.set(
+      key,
+      doc
+        .replace(/^\s*\*\s?/gm, '')
+        .replace(/\s+/g, ' ')
+        .trim(),
+    );
   }
   return docs;
 }

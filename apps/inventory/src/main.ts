@@ -20,7 +20,12 @@ bootstrapOrExit('inventory', async () => {
   const config = loadConfig(inventoryEnv);
   await startTelemetry('inventory', config);
   const kafka = createKafka(kafkaClientOptions(config));
-  await ensureTopics(kafka, [...inboxTopics(inventoryConsumes), ...producedTopics(inventoryProduces)], config.KAFKA_TOPIC_PARTITIONS, topicSettings(config));
+  await ensureTopics(
+    kafka,
+    [...inboxTopics(inventoryConsumes), ...producedTopics(inventoryProduces)],
+    config.KAFKA_TOPIC_PARTITIONS,
+    topicSettings(config),
+  );
   // A replay older than the inbox's memory would be applied twice: refuse to run like that.
   await assertInboxOutlivesTopics(kafka, consumedTopics(inventoryConsumes), config.INBOX_RETENTION_MS);
   const app = await NestFactory.create<NestFastifyApplication>(

@@ -21,7 +21,12 @@ bootstrapOrExit('orders', async () => {
   await startTelemetry('orders', config);
   // Topics exist before the first publish or subscribe: production brokers rarely auto-create.
   const kafka = createKafka(kafkaClientOptions(config));
-  await ensureTopics(kafka, [...producedTopics(ordersProduces), ...inboxTopics(ordersConsumes)], config.KAFKA_TOPIC_PARTITIONS, topicSettings(config));
+  await ensureTopics(
+    kafka,
+    [...producedTopics(ordersProduces), ...inboxTopics(ordersConsumes)],
+    config.KAFKA_TOPIC_PARTITIONS,
+    topicSettings(config),
+  );
   // A replay older than the inbox's memory would be applied twice: refuse to run like that.
   await assertInboxOutlivesTopics(kafka, consumedTopics(ordersConsumes), config.INBOX_RETENTION_MS);
   const app = await NestFactory.create<NestFastifyApplication>(

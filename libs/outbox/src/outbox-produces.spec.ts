@@ -14,7 +14,11 @@ const message = (type: string, topic = 'shop.order.v1', aggregateIdField: string
 describe('producedTopic', () => {
   it('when every message travels on the topic with one aggregate id field, then that field is the key', () => {
     const produced = producedTopic({ topic: 'shop.order.v1', sends: { A: message('A'), B: message('B') } });
-    expect({ ...produced, sends: produced.sends.map((each) => each.type) }).toEqual({ topic: 'shop.order.v1', sends: ['A', 'B'], key: 'orderId' });
+    expect({ ...produced, sends: produced.sends.map((each) => each.type) }).toEqual({
+      topic: 'shop.order.v1',
+      sends: ['A', 'B'],
+      key: 'orderId',
+    });
     expect(producedTopics([produced])).toEqual(['shop.order.v1']);
   });
 
@@ -25,7 +29,9 @@ describe('producedTopic', () => {
   });
 
   it('when the messages name no key or different keys, then the declaration is refused', () => {
-    expect(() => producedTopic({ topic: 'shop.order.v1', sends: { A: message('A', undefined, undefined) } })).toThrow(/aggregateIdField/);
+    expect(() => producedTopic({ topic: 'shop.order.v1', sends: { A: { ...message('A'), aggregateIdField: undefined } } })).toThrow(
+      /aggregateIdField/,
+    );
     expect(() => producedTopic({ topic: 'shop.order.v1', sends: { A: message('A'), B: message('B', undefined, 'cartId') } })).toThrow(
       /orderId, cartId/,
     );
