@@ -9,7 +9,7 @@ export type MessageCatalog = Readonly<Record<string, Readonly<Record<string, Mes
  * service): the topic's producer says what travels on it. Throws when two services declare the
  * same topic: one writer per topic, or its per-key order is two writers' interleaving.
  */
-export function messageCatalogOf(of: readonly ServiceDescriptor[] = services): MessageCatalog {
+function messageCatalogOf(of: readonly ServiceDescriptor[] = services): MessageCatalog {
   const catalog: Record<string, Record<string, MessageDeclaration>> = {};
   for (const service of of) {
     for (const produced of service.produced) {
