@@ -1,12 +1,13 @@
-// The AsyncAPI 3.0 document of the project's Kafka topics, built from libs/contracts: topic names,
-// header names, message types and payload schemas all come from the declarations producers and
-// consumers run, so the document cannot promise what the code does not check.
+// The AsyncAPI 3.0 document of the project's Kafka topics, built from what each app declares it
+// produces and consumes (through the service catalog) and from libs/contracts: topic names, header
+// names, message types and payload schemas all come from the declarations producers and consumers
+// run, so the document cannot promise what the code does not check.
 // `npm run asyncapi` writes it; test/asyncapi.spec.ts fails when the committed copy is stale.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { MessageCatalog, timestamp, Topics, uuid } from '@app/contracts';
+import { timestamp, uuid } from '@app/contracts';
 import { DeadLetterHeaders, deadLetterTopic, Headers, jsonSchemaOf, type MessageDeclaration } from '@app/envelope';
-import { findRepoRoot, services } from '@tools/local-stack';
+import { findRepoRoot, type ServiceDescriptor, services } from '@tools/local-stack';
 
 /** Where the document is committed, relative to the repository root. */
 export const ASYNCAPI_PATH = 'docs/asyncapi.json';
@@ -17,22 +18,41 @@ export type JsonSchema = Record<string, unknown>;
 /** Kafka bindings version of every `bindings.kafka` object below. */
 const KAFKA_BINDING_VERSION = '0.5.0';
 
-/**
- * Who writes each topic. Not in libs/contracts because it names the apps; a topic added to
- * `Topics` without an entry here fails the build of the document. Who reads it comes from each
- * app's consumes declaration (through the service catalog).
- */
-const Producers: Record<string, { id: string; producer: string }> = {
-  [Topics.orders]: { id: 'orderEvents', producer: 'orders' },
-  [Topics.reservations]: { id: 'reservationEvents', producer: 'inventory' },
-};
+/** A topic's flow: its channel id, the app that writes it and what, and the apps that read it. */
+interface Flow {
+  readonly id: string;
+  readonly topic: string;
+  readonly producer: string;
+  readonly sends: readonly MessageDeclaration[];
+  readonly consumer: string;
+}
 
-/** The topic's flow: its channel id, the app that writes it, and the apps whose consumes declaration names it. */
-function flowOf(topic: string): { id: string; producer: string; consumer: string } {
-  const producer = Producers[topic];
-  const consumers = services.filter((service) => service.consumes.includes(topic)).map((service) => service.name);
-  if (!producer || consumers.length === 0) throw new Error(`asyncapi: no producer or no consumer declared for topic ${topic}`);
-  return { ...producer, consumer: consumers.join(' and ') };
+/**
+ * The channel id of a topic `<context>.<aggregate>.v<N>`: `orderEvents` for `orders.order.v1`,
+ * `orderV2Events` for its `.v2` beside it.
+ */
+function channelIdOf(topic: string): string {
+  const match = /^[a-z][\w-]*\.([a-z][\w-]*)\.v(\d+)$/.exec(topic);
+  if (!match) throw new Error(`asyncapi: topic ${topic} is not named <context>.<aggregate>.v<N>`);
+  const aggregate = match[1].replace(/-(\w)/g, (_, letter: string) => letter.toUpperCase());
+  return `${aggregate}${match[2] === '1' ? '' : `V${match[2]}`}Events`;
+}
+
+/** Every produced topic of `of`, in catalog order, with the apps whose consumes declaration names it. */
+function flowsOf(of: readonly ServiceDescriptor[]): Flow[] {
+  return of.flatMap((service) =>
+    service.produced.map((produced) => {
+      const consumers = of.filter((each) => each.consumes.includes(produced.topic)).map((each) => each.name);
+      if (consumers.length === 0) throw new Error(`asyncapi: ${service.name} produces ${produced.topic}, which no app consumes`);
+      return {
+        id: channelIdOf(produced.topic),
+        topic: produced.topic,
+        producer: service.name,
+        sends: produced.sends,
+        consumer: consumers.join(' and '),
+      };
+    }),
+  );
 }
 
 /** A header value: Kafka headers are bytes; every header of this project is UTF-8 text. */
@@ -104,16 +124,20 @@ const deadLetterName = (flowId: string) => `${flowId.replace(/Events$/, '')}Dead
 
 /**
  * The document, as a plain object in a stable key order. `version` defaults to package.json's, the
- * only input not taken from libs/contracts.
+ * only input not taken from the declarations; `of` (default: the service catalog) is what a test
+ * swaps to see a declaration change reach the document.
  */
-export function buildAsyncApiDocument(version: string = packageVersion()): Record<string, unknown> {
+export function buildAsyncApiDocument(
+  version: string = packageVersion(),
+  of: readonly ServiceDescriptor[] = services,
+): Record<string, unknown> {
   const channels: Record<string, unknown> = {};
   const operations: Record<string, unknown> = {};
   const messages: Record<string, unknown> = {};
-  for (const [topic, catalog] of Object.entries(MessageCatalog)) {
-    const flow = flowOf(topic);
-    const names = Object.keys(catalog);
-    for (const definition of Object.values(catalog)) {
+  for (const flow of flowsOf(of)) {
+    const { topic } = flow;
+    const names = flow.sends.map((definition) => definition.type);
+    for (const definition of flow.sends) {
       messages[definition.type] = {
         name: definition.type,
         title: `${definition.type} v${definition.schemaVersion}`,

@@ -1,7 +1,7 @@
 import type { IHeaders, Kafka } from 'kafkajs';
-import { MessageCatalog } from '@app/contracts';
 import { checkEnvelope, DeadLetterHeaders, DeadLetterStubHeaders, Headers, type MessageSigning } from '@app/envelope';
 import { ACKS_ALL, createIdempotentProducer } from '@app/kafka';
+import { messageCatalog } from '@tools/local-stack';
 import { headerText, readTopic, type StoredRecord } from './read-topic.js';
 
 const DLQ_SUFFIX = '.dlq';
@@ -66,7 +66,7 @@ export function matchesFilter(letter: DeadLetter, filter: LetterFilter): boolean
  */
 export function replayProblem(letter: DeadLetter, destination: string, signing?: MessageSigning): string | undefined {
   if (letter.stub) return 'a stub (the record was too large for the dead-letter topic): read the original from the source topic';
-  const declarations = Object.values(MessageCatalog[destination] ?? {});
+  const declarations = Object.values(messageCatalog[destination] ?? {});
   if (declarations.length === 0) return `no message is declared for ${destination}`;
   const { key, value, headers } = originalMessage(letter);
   const check = checkEnvelope(

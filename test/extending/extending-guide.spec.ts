@@ -2,11 +2,20 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
-import { MessageCatalog, Topics } from '@app/contracts';
+import { Topics } from '@app/contracts';
 import { checkEnvelope, Headers } from '@app/envelope';
 import type { InboxEnvelope, LockNeeds } from '@app/inbox';
+import { services } from '@tools/local-stack';
 import { buildAsyncApiDocument } from '../../scripts/asyncapi-document.js';
-import { OrderEventsAccepted, OrderShipped, sampleConsumes, OrderEventsHandler, StockBatchLocks } from './order-shipped.fixture.js';
+import { referencePages } from '../../scripts/reference/reference-pages.js';
+import {
+  OrderEventsAccepted,
+  OrderShipped,
+  sampleConsumes,
+  sampleProduces,
+  OrderEventsHandler,
+  StockBatchLocks,
+} from './order-shipped.fixture.js';
 
 // docs/extending.md tells a contributor which files to touch and which helpers to call. This spec
 // follows it: the sample declaration (the guide's code, in order-shipped.fixture.ts) goes through
@@ -157,18 +166,45 @@ describe('docs/extending.md, followed', () => {
     expect(Object.keys(needs)).toHaveLength(2);
   });
 
-  it('when the message is in the catalog (step 6), then the AsyncAPI document lists it on its topic', () => {
-    const before = MessageCatalog[Topics.orders];
-    MessageCatalog[Topics.orders] = { ...before, OrderShipped };
-    try {
-      const document = buildAsyncApiDocument('0.0.0') as { components: { messages: Record<string, { payload: unknown }> } };
-      expect(document.components.messages.OrderShipped?.payload).toMatchObject({
-        required: expect.arrayContaining(['orderId', 'carrier']),
-      });
-      expect(JSON.stringify(document)).toContain('#/components/messages/OrderShipped');
-    } finally {
-      MessageCatalog[Topics.orders] = before;
-    }
+  it('when the message is in OrderEvents (step 1), then orders declares it produced, keyed by orderId, and the AsyncAPI document lists it (step 6)', () => {
+    const [produced] = sampleProduces;
+    expect(produced.sends.map((message) => message.type)).toContain('OrderShipped');
+    expect(produced.key).toBe('orderId');
+    const withShipped = services.map((service) => {
+      if (service.name === 'orders') return { ...service, produced: sampleProduces };
+      if (service.name === 'inventory') return { ...service, consumed: sampleConsumes };
+      return service;
+    });
+    const document = buildAsyncApiDocument('0.0.0', withShipped) as { components: { messages: Record<string, { payload: unknown }> } };
+    expect(document.components.messages.OrderShipped?.payload).toMatchObject({
+      required: expect.arrayContaining(['orderId', 'carrier']),
+    });
+    expect(JSON.stringify(document)).toContain('#/components/messages/OrderShipped');
+  });
+
+  it('when the guide counts the files an event touches, then the count is its table, each file exists or its folder does, and the generated ones are what docs:reference writes', () => {
+    const section = guide.slice(guide.indexOf('### The files it touches'), guide.indexOf('## Add a consumer in a new service'));
+    const rows = [...section.matchAll(/^\| (\d+) \| `([^`]+)` \| `([^`]+)` \| (edit|new|generated) \|$/gm)].map(
+      ([, , folder, file, how]) => ({
+        path: `${folder}${file}`,
+        folder,
+        how,
+      }),
+    );
+    const [, total, byHand, generated] = /\*\*(\d+) files\*\*: (\d+) written by hand, (\d+) rewritten/.exec(section) ?? [];
+    expect(rows.length).toBeGreaterThan(0);
+    expect([Number(total), Number(byHand), Number(generated)]).toEqual([
+      rows.length,
+      rows.filter((row) => row.how !== 'generated').length,
+      rows.filter((row) => row.how === 'generated').length,
+    ]);
+    expect(rows.filter((row) => !existsSync(join(root, row.how === 'new' ? row.folder : row.path)))).toEqual([]);
+    const generatedPaths = referencePages().map((page) => page.path);
+    expect(rows.filter((row) => row.how === 'generated' && !generatedPaths.includes(row.path))).toEqual([]);
+    // The declarations that must change with a produced or consumed message are in the list.
+    expect(rows.map((row) => row.path)).toEqual(
+      expect.arrayContaining(['libs/contracts/src/order-events.ts', 'apps/inventory/src/inventory.consumes.ts']),
+    );
   });
 
   it('when the guide links a file, then it exists; and it names the files of every step', () => {
@@ -181,6 +217,8 @@ describe('docs/extending.md, followed', () => {
         'apps/inventory/src/inventory.consumes.ts',
         'apps/inventory/src/reservations/stock-batch-locks.ts',
         'scripts/asyncapi-document.ts',
+        'apps/orders/src/orders.produces.ts',
+        'libs/outbox/src/outbox-produces.ts',
         'libs/commands/src/commands.module.ts',
         'libs/commands/src/command.writer.ts',
       ]),

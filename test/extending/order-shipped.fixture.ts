@@ -5,6 +5,7 @@ import type { z } from 'zod';
 import { OrderEvents, OrderFields, text, timestamp, tolerantRecord, Topics, uuid } from '@app/contracts';
 import type { MessageDeclaration } from '@app/envelope';
 import { consumedTopic, type HandlerMap, type InboxBatchLocks, type InboxHandler, type LockNeeds } from '@app/inbox';
+import { producedTopic } from '@app/outbox';
 
 // Step 1 (libs/contracts/src/order-events.ts): the payload, a tolerant reader, and its declaration.
 const orderShipped = tolerantRecord({
@@ -23,6 +24,12 @@ export const OrderShipped = {
   schema: orderShipped,
   aggregateIdField: 'orderId',
 } satisfies MessageDeclaration<OrderShipped>;
+
+// Step 1 (libs/contracts/src/order-events.ts): `OrderEvents` with the new message in it.
+export const sampleOrderEvents = { ...OrderEvents, OrderShipped } as const;
+
+/** Step 1 (apps/orders/src/orders.produces.ts, unchanged): orders' produces declaration names `OrderEvents`. */
+export const sampleProduces = [producedTopic({ topic: Topics.orders, sends: sampleOrderEvents })];
 
 // Step 3 (apps/inventory/src/inventory.consumes.ts): the accepted messages, one more entry.
 export const OrderEventsAccepted = {

@@ -2,15 +2,16 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { bootstrapOrExit, loadConfig } from '@app/config';
-import { Topics } from '@app/contracts';
 import { armFailpoints } from '@app/failpoints';
 import { configureHttpApp, httpServerOptions } from '@app/http';
 import { NestPinoLogger, startTelemetry } from '@app/telemetry';
+import { producedTopics } from '@app/outbox';
 import { connectInboxKafka, consumedTopics, inboxTopics } from '@app/inbox';
 import { assertInboxOutlivesTopics, createKafka, ensureTopics, kafkaClientOptions, kafkaServerOptions, topicSettings } from '@app/kafka';
 import { inventoryApiDocs } from './inventory.api-docs.js';
 import { inventoryEnv } from './inventory.config.js';
 import { inventoryConsumes } from './inventory.consumes.js';
+import { inventoryProduces } from './inventory.produces.js';
 import { InventoryAppModule } from './inventory-app.module.js';
 
 bootstrapOrExit('inventory', async () => {
@@ -19,7 +20,12 @@ bootstrapOrExit('inventory', async () => {
   const config = loadConfig(inventoryEnv);
   await startTelemetry('inventory', config);
   const kafka = createKafka(kafkaClientOptions(config));
-  await ensureTopics(kafka, [...inboxTopics(inventoryConsumes), Topics.reservations], config.KAFKA_TOPIC_PARTITIONS, topicSettings(config));
+  await ensureTopics(
+    kafka,
+    [...inboxTopics(inventoryConsumes), ...producedTopics(inventoryProduces)],
+    config.KAFKA_TOPIC_PARTITIONS,
+    topicSettings(config),
+  );
   // A replay older than the inbox's memory would be applied twice: refuse to run like that.
   await assertInboxOutlivesTopics(kafka, consumedTopics(inventoryConsumes), config.INBOX_RETENTION_MS);
   const app = await NestFactory.create<NestFastifyApplication>(

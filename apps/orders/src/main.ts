@@ -2,14 +2,15 @@ import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { bootstrapOrExit, loadConfig } from '@app/config';
-import { Topics } from '@app/contracts';
 import { armFailpoints } from '@app/failpoints';
 import { configureHttpApp, httpServerOptions } from '@app/http';
 import { NestPinoLogger, startTelemetry } from '@app/telemetry';
+import { producedTopics } from '@app/outbox';
 import { connectInboxKafka, consumedTopics, inboxTopics } from '@app/inbox';
 import { assertInboxOutlivesTopics, createKafka, ensureTopics, kafkaClientOptions, kafkaServerOptions, topicSettings } from '@app/kafka';
 import { ordersApiDocs } from './orders.api-docs.js';
 import { ordersConsumes } from './orders.consumes.js';
+import { ordersProduces } from './orders.produces.js';
 import { ordersEnv } from './orders.config.js';
 import { OrdersAppModule } from './orders-app.module.js';
 
@@ -20,7 +21,12 @@ bootstrapOrExit('orders', async () => {
   await startTelemetry('orders', config);
   // Topics exist before the first publish or subscribe: production brokers rarely auto-create.
   const kafka = createKafka(kafkaClientOptions(config));
-  await ensureTopics(kafka, [Topics.orders, ...inboxTopics(ordersConsumes)], config.KAFKA_TOPIC_PARTITIONS, topicSettings(config));
+  await ensureTopics(
+    kafka,
+    [...producedTopics(ordersProduces), ...inboxTopics(ordersConsumes)],
+    config.KAFKA_TOPIC_PARTITIONS,
+    topicSettings(config),
+  );
   // A replay older than the inbox's memory would be applied twice: refuse to run like that.
   await assertInboxOutlivesTopics(kafka, consumedTopics(ordersConsumes), config.INBOX_RETENTION_MS);
   const app = await NestFactory.create<NestFastifyApplication>(

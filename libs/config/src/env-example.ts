@@ -1,3 +1,4 @@
+import { formatValue } from './env-table.js';
 import { envDefault, envDoc, type EnvSchema } from './env-variable.js';
 
 /** Renders a schema as `.env.example` lines: a comment with type, default and meaning, then `NAME=default`. */
@@ -16,8 +17,4 @@ export function renderEnvExample(title: string, schema: EnvSchema): string {
 /** Quotes values with spaces or shell characters, so the file can also be `source`d. */
 function quoteForShell(text: string): string {
   return /^[A-Za-z0-9_.,:/@+-]*$/.test(text) ? text : `"${text.replace(/(["\\$`])/g, '\\$1')}"`;
-}
-
-function formatValue(value: unknown): string {
-  return Array.isArray(value) ? value.join(',') : String(value);
 }

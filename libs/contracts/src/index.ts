@@ -29,4 +29,3 @@ export {
   type AccrualRequest,
 } from './loyalty-accruals.js';
 export { ReversalRequestSchema, type ReversalRequest } from './loyalty-reversals.js';
-export { MessageCatalog } from './message-catalog.js';

@@ -10,3 +10,4 @@ export { OutboxModule } from './outbox.module.js';
 export { OutboxEventRejectedError } from './outbox-event-rejected.error.js';
 export { isBrokerUnavailable } from './broker-unavailable.js';
 export { RelayFailpoints } from './outbox.failpoints.js';
+export { producedTopic, producedTopics, type AppProduces, type ProducedTopic, type Sends } from './outbox-produces.js';

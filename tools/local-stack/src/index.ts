@@ -64,6 +64,7 @@ export {
   type ServiceDescriptor,
   type ServiceName,
 } from './services/service-catalog.js';
+export { messageCatalog } from './services/message-catalog.js';
 export { compiledEntry } from './services/compiled-entry.js';
 export { runMigrations, migrateServiceDatabase, type RunMigrationsOptions } from './services/run-migrations.js';
 export { ServiceProcess, type ServiceProcessOptions, type RestartOptions } from './services/service-process.js';

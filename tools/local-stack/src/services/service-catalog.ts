@@ -1,15 +1,18 @@
 // What local tooling (npm start, db:migrate, env:example, the tests and benchmarks that start
 // services) and the compose checks need to know about each service: the one list of them. Tools may
-// import an app's public entry (`@apps/<name>`: config schema, consumes declaration), never its
+// import an app's public entry (`@apps/<name>`: config schema, consumes and produces declarations), never its
 // files; libraries never import apps, and apps never import tools.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import type { DataSource } from 'typeorm';
 import type { EnvSchema } from '@app/config';
-import { Topics } from '@app/contracts';
-import { consumedTopics } from '@app/inbox';
-import { inventoryConsumes, inventoryEnv } from '@apps/inventory';
-import { loyaltyEnv } from '@apps/loyalty';
-import { ordersConsumes, ordersEnv } from '@apps/orders';
+import type { DatabaseConfig } from '@app/database';
+import type { FailpointName } from '@app/failpoints';
+import { type AppConsumes, consumedTopics } from '@app/inbox';
+import { type AppProduces, producedTopics } from '@app/outbox';
+import { createInventoryDataSource, InventoryFailpoints, inventoryConsumes, inventoryEnv, inventoryProduces } from '@apps/inventory';
+import { createLoyaltyDataSource, LoyaltyFailpoints, loyaltyEnv } from '@apps/loyalty';
+import { createOrdersDataSource, OrdersFailpoints, ordersConsumes, ordersEnv, ordersProduces } from '@apps/orders';
 
 /** The services of the workspace, by name. */
 export type ServiceName = 'orders' | 'inventory' | 'loyalty';
@@ -22,33 +25,65 @@ export interface ServiceDescriptor {
   readonly schema: EnvSchema;
   /** The schema variable holding its HTTP port. */
   readonly portVariable: string;
+  /** Its data source (not connected): its entities and migrations, for tooling that reads them. */
+  readonly dataSource: (config: DatabaseConfig) => DataSource;
+  /** Its own crash windows, from its failpoints declaration. */
+  readonly failpoints: Readonly<Record<string, FailpointName>>;
   /** Infrastructure it cannot start without (compose `depends_on`). */
   readonly needs: readonly ('postgres' | 'kafka')[];
-  /** The topics it consumes, from its consumes declaration (loyalty has none). */
+  /** Its consumes declaration: topics, accepted messages, consumer names (loyalty has none). */
+  readonly consumed: AppConsumes;
+  /** Its produces declaration: topics, messages and keys its outbox writes (loyalty has none). */
+  readonly produced: AppProduces;
+  /** The topics it consumes, from {@link consumed}: what its Kafka principal may read. */
   readonly consumes: readonly string[];
-  /** The topics its outbox relay publishes to (loyalty has none): what its Kafka principal may write. */
+  /** The topics its outbox relay publishes to, from {@link produced}: what its Kafka principal may write. */
   readonly produces: readonly string[];
+}
+
+/** A catalog entry from what the app declares: the topic lists derive from its declarations. */
+function service(
+  entry: Omit<ServiceDescriptor, 'consumes' | 'produces' | 'consumed' | 'produced'>,
+  consumed: AppConsumes = [],
+  produced: AppProduces = [],
+): ServiceDescriptor {
+  return { ...entry, consumed, produced, consumes: consumedTopics(consumed), produces: producedTopics(produced) };
 }
 
 /** The three services, in start order. */
 export const services: readonly ServiceDescriptor[] = [
-  {
-    name: 'orders',
-    schema: ordersEnv,
-    portVariable: 'ORDERS_PORT',
-    needs: ['postgres', 'kafka'],
-    consumes: consumedTopics(ordersConsumes),
-    produces: [Topics.orders],
-  },
-  {
-    name: 'inventory',
-    schema: inventoryEnv,
-    portVariable: 'INVENTORY_PORT',
-    needs: ['postgres', 'kafka'],
-    consumes: consumedTopics(inventoryConsumes),
-    produces: [Topics.reservations],
-  },
-  { name: 'loyalty', schema: loyaltyEnv, portVariable: 'LOYALTY_PORT', needs: ['postgres'], consumes: [], produces: [] },
+  service(
+    {
+      name: 'orders',
+      schema: ordersEnv,
+      portVariable: 'ORDERS_PORT',
+      dataSource: createOrdersDataSource,
+      failpoints: OrdersFailpoints,
+      needs: ['postgres', 'kafka'],
+    },
+    ordersConsumes,
+    ordersProduces,
+  ),
+  service(
+    {
+      name: 'inventory',
+      schema: inventoryEnv,
+      portVariable: 'INVENTORY_PORT',
+      dataSource: createInventoryDataSource,
+      failpoints: InventoryFailpoints,
+      needs: ['postgres', 'kafka'],
+    },
+    inventoryConsumes,
+    inventoryProduces,
+  ),
+  service({
+    name: 'loyalty',
+    schema: loyaltyEnv,
+    portVariable: 'LOYALTY_PORT',
+    dataSource: createLoyaltyDataSource,
+    failpoints: LoyaltyFailpoints,
+    needs: ['postgres'],
+  }),
 ];
 
 /** The catalog entry of `name`. */

@@ -1,0 +1,59 @@
+// The option tables of docs/configuration.md: one per library environment schema, as the apps
+// spread them into theirs. Schemas built by a function (`databaseEnv(name)`, ...) are rendered
+// twice with different arguments: a default that changes with them is the app's, and its service
+// page states it.
+import { authEnv, clientCredentialsEnv } from '@app/auth';
+import { commandsEnv } from '@app/commands';
+import { envDefaultCell, type EnvSchema, renderEnvTable } from '@app/config';
+import { databaseEnv } from '@app/database';
+import { messageSigningEnv } from '@app/envelope';
+import { httpEnv } from '@app/http';
+import { idempotencyEnv } from '@app/idempotency';
+import { inboxEnv } from '@app/inbox';
+import { consumerLagEnv, kafkaEnv, kafkaHealthEnv, kafkaSecurityEnv } from '@app/kafka';
+import { outboxEnv } from '@app/outbox';
+import { telemetryEnv } from '@app/telemetry';
+
+/** One library schema as the page shows it. */
+interface LibraryOptions {
+  /** Section name in the page's marker (`<!-- generated:options-<id> ... -->`). */
+  readonly id: string;
+  readonly schema: EnvSchema;
+  /** The same schema built with other arguments, when it is built by a function. */
+  readonly other?: EnvSchema;
+  /** Schemas it spreads, shown in their own table and left out of this one. */
+  readonly includes?: readonly EnvSchema[];
+}
+
+export const libraryOptions: readonly LibraryOptions[] = [
+  { id: 'http', schema: httpEnv },
+  { id: 'auth', schema: authEnv },
+  { id: 'client-credentials', schema: clientCredentialsEnv },
+  { id: 'telemetry', schema: telemetryEnv },
+  { id: 'database', schema: databaseEnv('app'), other: databaseEnv('other') },
+  { id: 'kafka', schema: kafkaEnv('app'), other: kafkaEnv('other'), includes: [kafkaSecurityEnv] },
+  { id: 'kafka-security', schema: kafkaSecurityEnv },
+  { id: 'consumer-lag', schema: consumerLagEnv },
+  { id: 'kafka-health', schema: kafkaHealthEnv },
+  { id: 'message-signing', schema: messageSigningEnv },
+  { id: 'outbox', schema: outboxEnv, includes: [messageSigningEnv] },
+  { id: 'inbox', schema: inboxEnv, includes: [messageSigningEnv] },
+  {
+    id: 'idempotency',
+    schema: idempotencyEnv({ keysPerCallerMax: 1, keysWindowMs: 1 }),
+    other: idempotencyEnv({ keysPerCallerMax: 2, keysWindowMs: 2 }),
+  },
+  { id: 'commands', schema: commandsEnv('PARTNER', 'the partner'), other: commandsEnv('PARTNER', 'the partner') },
+];
+
+/** The table of one library schema; a default that depends on the app's arguments says so. */
+export function renderLibraryOptions(options: LibraryOptions): string {
+  const included = new Set(options.includes?.flatMap((schema) => Object.keys(schema)) ?? []);
+  const schema = Object.fromEntries(Object.entries(options.schema).filter(([name]) => !included.has(name)));
+  const otherDefault = (name: string) => options.other?.[name]?.safeParse(undefined);
+  return renderEnvTable(schema, (name, value) => {
+    const other = otherDefault(name);
+    const appSet = other !== undefined && other.success && JSON.stringify(other.data) !== JSON.stringify(value);
+    return appSet ? "the app's (its service page)" : envDefaultCell(value);
+  });
+}
