@@ -44,7 +44,10 @@ describe('examples in README.md and docs/**/*.md', () => {
   });
 
   it('when a console block is read, then commands (with continuation lines) and their output are paired, and "(abridged)" after it is noticed', () => {
-    const [example] = docExamples('README.md', ['```console', '$ curl -s a \\', '    -d b', '{"x":1}', '$ echo', '```', '', '(abridged) more'].join('\n'));
+    const [example] = docExamples(
+      'README.md',
+      ['```console', '$ curl -s a \\', '    -d b', '{"x":1}', '$ echo', '```', '', '(abridged) more'].join('\n'),
+    );
     expect(example).toEqual({
       page: 'README.md',
       line: 1,
@@ -62,7 +65,9 @@ describe('examples in README.md and docs/**/*.md', () => {
 
     it('when fields match, "..." stands for more fields and a shown UUID binds the run\'s, then later mentions must be that same id', () => {
       const bindings = new Bindings();
-      expect(answerMismatch([`{"id":"${id}","status":"PENDING",...}`], `{"id":"${other}","status":"PENDING","totalCents":2}`, bindings)).toBeUndefined();
+      expect(
+        answerMismatch([`{"id":"${id}","status":"PENDING",...}`], `{"id":"${other}","status":"PENDING","totalCents":2}`, bindings),
+      ).toBeUndefined();
       expect(bindings.apply(`curl localhost:3000/orders/${id}`)).toBe(`curl localhost:3000/orders/${other}`);
       expect(answerMismatch(['{"id":"0b9f8f21-...",...}'], `{"id":"${other}"}`, bindings)).toBeUndefined();
       expect(answerMismatch(['{"id":"0b9f8f21-...",...}'], `{"id":"${id}"}`, bindings)).toContain(`want ${other}`);
@@ -70,7 +75,9 @@ describe('examples in README.md and docs/**/*.md', () => {
 
     it('when a value, a field or an element differs, then the mismatch names its path', () => {
       const bindings = new Bindings();
-      expect(answerMismatch(['{"status":"RESERVED",...}'], '{"status":"PENDING"}', bindings)).toBe('$.status: want "RESERVED", got "PENDING"');
+      expect(answerMismatch(['{"status":"RESERVED",...}'], '{"status":"PENDING"}', bindings)).toBe(
+        '$.status: want "RESERVED", got "PENDING"',
+      );
       expect(answerMismatch(['{"available":98}'], '{"available":98,"reserved":2}', bindings)).toContain('fields not shown on the page');
       expect(answerMismatch(['{"items":[{"points":21,...}],...}'], '{"items":[]}', bindings)).toBe('$.items: want 1 element(s), got 0');
       expect(answerMismatch(['{"a":1}'], 'not json', bindings)).toContain('want JSON');
@@ -81,7 +88,9 @@ describe('examples in README.md and docs/**/*.md', () => {
       expect(answerMismatch(['[inventory:seed] inventory: SKU-APPLE=100'], printed, new Bindings())).toBeUndefined();
       expect(answerMismatch(['[inventory:seed] inventory: SKU-APPLE=99'], printed, new Bindings())).toContain('line not printed');
       expect(answerMismatch(['[  0.6s] 3. Place an order'], '[ 12.1s] 7. Place an order', new Bindings(), true)).toBeUndefined();
-      expect(answerMismatch(['[  0.6s] 3. Place an order'], '[ 12.1s] 7. Place an answer', new Bindings(), true)).toContain('line not printed');
+      expect(answerMismatch(['[  0.6s] 3. Place an order'], '[ 12.1s] 7. Place an answer', new Bindings(), true)).toContain(
+        'line not printed',
+      );
     });
 
     it('when the answer is a problem document or a printed status code, then that is the status meant; otherwise a 2xx', () => {

@@ -83,14 +83,16 @@ describe('the examples in README.md and docs/**/*.md, run against the services',
 
   it('when the pages are read, then there are examples to run (the quick start at least)', () => {
     expect(examples.filter((example) => example.page === 'README.md').length).toBeGreaterThanOrEqual(1);
-    expect(examples.flatMap((example) => example.commands).filter((command) => callsCurl(command.command)).length).toBeGreaterThanOrEqual(8);
+    expect(examples.flatMap((example) => example.commands).filter((command) => callsCurl(command.command)).length).toBeGreaterThanOrEqual(
+      8,
+    );
   });
 
   /** Why `command` did not print what its page shows (undefined: it did), after one run. */
   async function attempt(command: DocCommand, bindings: Bindings, abridged: boolean): Promise<string | undefined> {
     const run = await runner.run(bindings.apply(command.command), COMMAND_MS);
     const where = `${command.page}:${command.line}: $ ${command.command}`;
-    const context = `\n  stdout: ${run.stdout.slice(0, 2000)}\n  stderr: ${run.stderr.slice(0, 2000)}`;
+    const context = `\n  stdout: ${run.stdout.slice(0, 6000)}\n  stderr: ${run.stderr.slice(0, 2000)}`;
     if (callsCurl(command.command)) {
       const stated = statedStatus(command.expected);
       const got = run.httpStatus;

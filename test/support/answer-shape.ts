@@ -52,7 +52,7 @@ export class Bindings {
 }
 
 /** The page's JSON, with each bare `...` turned into a {@link MORE} marker JSON.parse accepts. */
-export function parseJsonShape(text: string): unknown {
+function parseJsonShape(text: string): unknown {
   let out = '';
   const open: string[] = [];
   let inString = false;
@@ -105,7 +105,8 @@ function matchValue(shape: unknown, actual: unknown, path: string, bindings: Bin
     return undefined;
   }
   if (shape !== null && typeof shape === 'object') {
-    if (actual === null || typeof actual !== 'object' || Array.isArray(actual)) return `${path}: want an object, got ${JSON.stringify(actual)}`;
+    if (actual === null || typeof actual !== 'object' || Array.isArray(actual))
+      return `${path}: want an object, got ${JSON.stringify(actual)}`;
     const fields = Object.entries(shape).filter(([key]) => key !== MORE);
     for (const [key, value] of fields) {
       if (!(key in actual)) return `${path}.${key}: missing (fields: ${Object.keys(actual).join(', ')})`;

@@ -91,7 +91,9 @@ export function unstatedExamples(page: string, markdown: string): string[] {
     if (fence.info === 'console') continue;
     fence.body.forEach((text, index) => {
       if (callsCurl(text))
-        problems.push(`${page}:${fence.line + 1 + index}: curl in a \`\`\`${fence.info} block, which is never run: use a console block with its answer`);
+        problems.push(
+          `${page}:${fence.line + 1 + index}: curl in a \`\`\`${fence.info} block, which is never run: use a console block with its answer`,
+        );
     });
   }
   let inFence = false;
@@ -99,7 +101,8 @@ export function unstatedExamples(page: string, markdown: string): string[] {
     if (/^```/.test(text)) inFence = !inFence;
     if (inFence) return;
     for (const [, span] of text.matchAll(/`([^`]+)`/g))
-      if (/^curl\s/.test(span)) problems.push(`${page}:${index + 1}: curl in an inline code span: put it in a console block with its answer`);
+      if (/^curl\s/.test(span))
+        problems.push(`${page}:${index + 1}: curl in an inline code span: put it in a console block with its answer`);
   });
   for (const example of docExamples(page, markdown))
     for (const command of example.commands)
