@@ -1,6 +1,6 @@
 import { localStack } from './local-stack.mjs';
 
-/** Stops the run's token issuer, and the broker only if the setup started it; a broker you started yourself keeps running. */
+/** Stops the run's token issuer, and the broker and Postgres only if the setup started them; those you started yourself keep running. */
 export default async function globalTeardown() {
   // Jest decides the run's exit code from its results, and sets it only when a test failed. Code
   // under test runs in this very process (--runInBand): anything in it that left process.exitCode
@@ -14,4 +14,5 @@ export default async function globalTeardown() {
   }
   await globalThis.__testIssuer?.close();
   if (globalThis.__kafkaSource) localStack.stopKafkaStartedBy(globalThis.__kafkaSource, localStack.findRepoRoot());
+  await globalThis.__postgres?.stop();
 }
