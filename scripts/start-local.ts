@@ -1,6 +1,7 @@
-// `npm start`: the whole system on this machine. Checks Postgres, makes sure a Kafka broker runs,
+// `npm start`: the whole system on this machine. Makes sure Postgres answers (starting the embedded
+// one when nothing listens at the local default URL) and a Kafka broker runs,
 // migrates each service, starts the three apps with prefixed output, waits for their /health, and on
-// Ctrl-C stops them (and the broker, only if this script started it). Configuration comes from the
+// Ctrl-C stops them (and the broker and Postgres, only if this script started them). Configuration comes from the
 // environment with local defaults filled in (tools/local-stack/src/environment/local-defaults.ts), and `.env`.
 // `--watch` (`npm run dev`): also runs the compiler in watch mode and each app under `node --watch`,
 // so a saved .ts file is recompiled into dist/ and the apps that import it restart.
@@ -8,7 +9,8 @@ import { loadDotEnv } from '@app/config';
 import {
   APP_NODE_FLAGS,
   assertPortFree,
-  assertPostgresAnswers,
+  ensurePostgres,
+  type LocalPostgres,
   describeExit,
   ensureKafka,
   findRepoRoot,
@@ -54,6 +56,7 @@ const env: NodeJS.ProcessEnv = { LOG_FORMAT: 'pretty', ...localEnvironment() };
 const apps: NodeProcess[] = [];
 const startUp = new AbortController();
 let kafkaSource: KafkaSource | undefined;
+let postgres: LocalPostgres | undefined;
 let stopping: Promise<void> | undefined;
 
 /**
@@ -85,6 +88,12 @@ function shutdown(reason: string, exitCode: number): Promise<void> {
       log(`could not stop the Kafka broker: ${(error as Error).message}`);
       exitCode = 1;
     }
+    try {
+      await postgres?.stop();
+    } catch (error) {
+      log(`could not stop the embedded PostgreSQL: ${(error as Error).message}`);
+      exitCode = 1;
+    }
     log('stopped');
     process.exit(exitCode);
   })();
@@ -96,12 +105,15 @@ for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
 }
 // Last resort for a crash of this script itself: the apps run in their own process groups and
 // would otherwise outlive it, holding their ports.
-process.on('exit', () => apps.forEach((app) => app.kill('SIGKILL')));
+process.on('exit', () => {
+  apps.forEach((app) => app.kill('SIGKILL'));
+  postgres?.signalStop();
+});
 
 async function start(): Promise<void> {
-  await assertPostgresAnswers(env.DATABASE_URL!);
+  postgres = await ensurePostgres(env.DATABASE_URL!, repoRoot, (message) => log(`Postgres: ${message}`), env);
   kafkaSource = await ensureKafka(env.KAFKA_BROKERS!.split(','), repoRoot);
-  log(`Postgres at ${printableUrl(env.DATABASE_URL!)}; Kafka at ${env.KAFKA_BROKERS} (${kafkaSource})`);
+  log(`Postgres at ${printableUrl(env.DATABASE_URL!)} (${postgres.source}); Kafka at ${env.KAFKA_BROKERS} (${kafkaSource})`);
   // Each app authenticates to Kafka as its own principal, with the ACLs ensureKafka created, unless
   // the environment names credentials of its own (a broker of the user's).
   const kafkaCredentials = usesLocalKafkaCredentials(env) ? localKafkaCredentials(env) : undefined;

@@ -2,7 +2,8 @@ import { join } from 'node:path';
 import { localStack } from './local-stack.mjs';
 
 /**
- * Brings up what the tests need: Postgres must answer (we never start a database for you); Kafka
+ * Brings up what the tests need: Postgres is used at DATABASE_URL when it answers, else started as
+ * `npm start` does (the embedded server, only for a URL of the local default shape); Kafka
  * is started when none answers (docker compose, else the local broker script), with SASL, ACLs
  * and signed envelopes as `npm start` runs it; a token issuer is started for the run. Remembers what it started so the teardown stops exactly that.
  */
@@ -15,8 +16,10 @@ export default async function globalSetup() {
   // local brokers' `admin` user and signs with the local keys; each service process started by
   // test/fixtures authenticates as its own principal instead (tools/local-stack ServiceProcess).
   Object.assign(process.env, localStack.localToolingEnv());
-  await localStack.assertPostgresAnswers(env.DATABASE_URL);
   const root = localStack.findRepoRoot();
+  globalThis.__postgres = await localStack.ensurePostgres(env.DATABASE_URL, root, (message) =>
+    console.log(`\n[test setup] Postgres: ${message}`),
+  );
   // A broker the tests start keeps its data apart from npm start's and begins empty every run
   // (beside the script's state: KAFKA_LOCAL_DIR moves both, for a second run on other ports).
   const source = await localStack.ensureKafka(env.KAFKA_BROKERS.split(','), root, {
@@ -33,6 +36,6 @@ export default async function globalSetup() {
   const issuerUrl = await issuer.listen(0, '127.0.0.1');
   Object.assign(process.env, { TEST_AUTH_ISSUER_STATE: issuer.serialize(), TEST_AUTH_ISSUER_URL: issuerUrl });
   console.log(
-    `\n[test setup] Postgres at ${localStack.printableUrl(env.DATABASE_URL)}; Kafka at ${env.KAFKA_BROKERS} (${source}); token issuer at ${issuer.jwksUrl}`,
+    `\n[test setup] Postgres at ${localStack.printableUrl(env.DATABASE_URL)} (${globalThis.__postgres.source}); Kafka at ${env.KAFKA_BROKERS} (${source}); token issuer at ${issuer.jwksUrl}`,
   );
 }

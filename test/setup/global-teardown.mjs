@@ -1,6 +1,6 @@
 import { localStack } from './local-stack.mjs';
 
-/** Stops the run's token issuer, and the broker only if the setup started it; a broker you started yourself keeps running. */
+/** Stops the run's token issuer, and the broker and Postgres only if the setup started them; those you started yourself keep running. */
 export default async function globalTeardown() {
   // Jest decides the run's exit code from its results. It also sets process.exitCode = 1 when
   // something logs after its test file ended ("Cannot log after tests are done", printed above):
@@ -16,4 +16,5 @@ export default async function globalTeardown() {
   }
   await globalThis.__testIssuer?.close();
   if (globalThis.__kafkaSource) localStack.stopKafkaStartedBy(globalThis.__kafkaSource, localStack.findRepoRoot());
+  await globalThis.__postgres?.stop();
 }

@@ -13,6 +13,7 @@ export { describeExit, type ExitInfo } from './processes/exit-info.js';
 export { assertPortFree } from './ports/port-probe.js';
 export { freePort } from './ports/free-port.js';
 export { assertPostgresAnswers } from './postgres/postgres-probe.js';
+export { embeddedPostgresDir, ensurePostgres, type LocalPostgres, type PostgresSource } from './postgres/ensure-postgres.js';
 export { assertTestDatabaseName, createTestDatabase, dropTestDatabase, queryTestDatabase } from './postgres/test-database.js';
 export { kafkaAnswers, kafkaPortAnswers, waitForGroupCoordinator } from './kafka/kafka-probe.js';
 export {

@@ -14,7 +14,10 @@ export function postgresFixHint(error: Error & { code?: string }): string {
       'recreate it once with its data: docker compose down -v && docker compose up -d postgres.'
     );
   }
-  return 'Start a server (docker compose up -d postgres, or your local PostgreSQL) or set DATABASE_URL.';
+  return (
+    'Start a server (docker compose up -d postgres, or your local PostgreSQL) or set DATABASE_URL. ' +
+    'npm start starts its embedded server only for a URL of the local default shape (postgres://postgres@127.0.0.1:<port>, no password) where nothing listens.'
+  );
 }
 
 /** Throws an error that says how to fix it when no Postgres answers at `serverUrl`. */
@@ -26,6 +29,7 @@ export async function assertPostgresAnswers(serverUrl: string): Promise<void> {
   } catch (error) {
     throw new Error(
       `PostgreSQL does not accept DATABASE_URL=${serverUrl} (${(error as Error).message}). ${postgresFixHint(error as Error)}`,
+      { cause: error },
     );
   } finally {
     await client.end().catch(() => undefined);
