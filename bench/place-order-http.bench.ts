@@ -6,7 +6,7 @@
 import { join } from 'node:path';
 import { createKafka, ensureTopics } from '@app/kafka';
 import { freePort, migrateServiceDatabase, NodeProcess, type ServiceSet, uniqueName } from '@tools/local-stack';
-import type { BenchInfrastructure } from './bench-infrastructure.js';
+import { benchAppEnv, type BenchInfrastructure } from './bench-infrastructure.js';
 import { closedLoop, type ClosedLoopResult } from './closed-loop-load.js';
 import { CustomerTokens, orderBody, postOrder, seedBenchPrices } from './order-requests.js';
 
@@ -96,7 +96,7 @@ export async function runHttpBench(
   await ensureTopics(createKafka({ brokers: infrastructure.brokers, clientId: 'bench-http-topics' }), [topic], 3);
 
   const ordersDb = await services.createDatabase('bench_http_orders');
-  const orders = await services.start({ service: 'orders', database: ordersDb });
+  const orders = await services.start({ service: 'orders', database: ordersDb, env: benchAppEnv() });
   await seedBenchPrices(infrastructure.serverUrl, ordersDb);
   // Every server verifies the token against the run's issuer: the same cost on both sides.
   const tokens = await CustomerTokens.sign(infrastructure.issuer);

@@ -1,5 +1,5 @@
 import { readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import { commandsEnv } from '@app/commands';
@@ -7,19 +7,14 @@ import type { EnvSchema } from '@app/config';
 import { messageSigningEnv } from '@app/envelope';
 import { inboxEnv } from '@app/inbox';
 import { outboxEnv } from '@app/outbox';
+import { documentationPages } from './support/documentation-pages.js';
 
 // What the docs say that the code can state: the kinds of contradiction a read of the docs against
 // the code found (a settings table missing a variable, a count that changed, an option no code
 // declares, the design's name for a component tied to no class), each caught here if it comes back.
 const root = fileURLToPath(new URL('..', import.meta.url));
 const read = (path: string) => readFileSync(join(root, path), 'utf8');
-const pages = [
-  'README.md',
-  ...readdirSync(join(root, 'docs'), { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => `docs/${name.split(sep).join('/')}`)
-    .sort(),
-];
+const pages = documentationPages(root);
 
 /** The text of `page` from the heading `heading` to the next heading of the same or a higher level. */
 function section(page: string, heading: string): string {

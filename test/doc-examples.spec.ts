@@ -1,21 +1,16 @@
-import { readdirSync, readFileSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import { answerMismatch, Bindings, statedStatus } from './support/answer-shape.js';
 import { docExamples, unstatedExamples } from './support/doc-examples.js';
+import { documentationPages } from './support/documentation-pages.js';
 
 // The examples of the docs run in test/e2e/docs-examples.e2e-spec.ts; this file checks, without
 // I/O, that every curl on a page is in a console block with the answer it gets, and that the
 // comparison it relies on can fail.
 const root = fileURLToPath(new URL('..', import.meta.url));
-const pages = [
-  'README.md',
-  ...readdirSync(join(root, 'docs'), { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => `docs/${name.split(sep).join('/')}`)
-    .sort(),
-];
+const pages = documentationPages(root);
 
 describe('examples in README.md and docs/**/*.md', () => {
   it('when a page shows a curl, then it is in a console block followed by its answer (so the docs test runs and compares it)', () => {

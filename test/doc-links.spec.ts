@@ -1,21 +1,16 @@
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
-import { dirname, join, sep } from 'node:path';
+import { existsSync, readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import { headingAnchors, markdownReferences } from './support/markdown-links.js';
+import { documentationPages } from './support/documentation-pages.js';
 
 // The README's tables send readers to the test that proves each claim; a renamed or deleted test
 // file would leave a claim that points at nothing. Every relative link and every repository path in
 // a code span of README.md and docs/**/*.md must resolve, and a link's #anchor
 // (to another page or to its own) must name a heading.
 const root = fileURLToPath(new URL('..', import.meta.url));
-const pages = [
-  'README.md',
-  ...readdirSync(join(root, 'docs'), { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => `docs/${name.split(sep).join('/')}`)
-    .sort(),
-];
+const pages = documentationPages(root);
 
 /** The README is the front door: what it is, how to run it, how it works, where to read next. */
 const README_MAX_LINES = 300;

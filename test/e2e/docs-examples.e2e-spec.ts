@@ -1,5 +1,5 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { join, sep } from 'node:path';
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { testIssuer, TestServices } from '@test/fixtures';
 import { findRepoRoot, type ServiceName, uniqueName, waitFor } from '@tools/local-stack';
@@ -7,6 +7,7 @@ import { answerMismatch, Bindings, statedStatus } from '../support/answer-shape.
 import { DocCommandRunner } from '../support/doc-command-runner.js';
 import { callsCurl, type DocCommand, docExamples } from '../support/doc-examples.js';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
+import { documentationPages } from '../support/documentation-pages.js';
 
 /**
  * Every console block of README.md and docs/**\/*.md, run against the three services as real
@@ -16,13 +17,7 @@ import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js'
  * picked up by itself; a curl without its answer fails test/doc-examples.spec.ts.
  */
 const root = findRepoRoot();
-const pages = [
-  'README.md',
-  ...readdirSync(join(root, 'docs'), { recursive: true, encoding: 'utf8' })
-    .filter((name) => name.endsWith('.md'))
-    .map((name) => `docs/${name.split(sep).join('/')}`)
-    .sort(),
-];
+const pages = documentationPages(root);
 const examples = pages.flatMap((page) => docExamples(page, readFileSync(join(root, page), 'utf8')));
 
 /** How long a read that follows an asynchronous step (a reservation, an accrual) may take to show its outcome. */
