@@ -1,6 +1,13 @@
 import type { FailpointSpec } from '@app/failpoints';
 import { PrivateKafka, seedPrices, setStock, testInfrastructure, TestServices } from '@test/fixtures';
-import { LocalKafkaCluster, type NetworkLab, type NetworkPlacement, type ServiceName, type ServiceProcess, uniqueSku } from '@tools/local-stack';
+import {
+  LocalKafkaCluster,
+  type NetworkLab,
+  type NetworkPlacement,
+  type ServiceName,
+  type ServiceProcess,
+  uniqueSku,
+} from '@tools/local-stack';
 
 /**
  * The Kafka under chaos: one private broker, or a cluster of N nodes. Node numbers run 1..N; a

@@ -34,6 +34,8 @@ export async function runPartitionScenario(options: {
   env?: Record<string, string>;
   failpoints?: Partial<Record<ServiceTarget, FailpointSpec[]>>;
   action: PartitionAction;
+  /** Reads what the test asserts beyond the invariants, once quiet and before the tear-down. */
+  inspect?: (cluster: ChaosCluster) => Promise<void>;
 }): Promise<PartitionResult> {
   const lines: string[] = [];
   const log = (line: string) => lines.push(`${new Date().toISOString()} ${line}`);
@@ -64,13 +66,19 @@ export async function runPartitionScenario(options: {
     const notQuiet = await waitForQuiet(cluster, 180_000);
     const exits: UnexpectedExit[] = CHAOS_TARGETS.filter((target): target is ServiceTarget => target !== 'broker')
       .filter((target) => !cluster!.processes[target].process.isRunning)
-      .map((target) => ({ target, atMs: 0, exit: 'not running at the end', logTail: cluster!.processes[target].process.logs.slice(-3000) }));
+      .map((target) => ({
+        target,
+        atMs: 0,
+        exit: 'not running at the end',
+        logTail: cluster!.processes[target].process.logs.slice(-3000),
+      }));
     const { violations } = await checkInvariants(
       { serverUrl: cluster.serverUrl, databases: cluster.databases, brokers: cluster.broker.brokers, initialStock: cluster.initialStock },
       outcomes,
       exits,
     );
     if (notQuiet) violations.unshift(`not quiet within 180 s: ${notQuiet}`);
+    await options.inspect?.(cluster);
     log(`quiet; ${violations.length} violation(s)`);
     return { violations, outcomes, log: lines };
   } finally {

@@ -172,15 +172,19 @@ export class LocalKafkaCluster {
    * The node that leads `partition` of `topic` now, from any live node's metadata; undefined
    * while it has none (an election in progress, or every replica down).
    */
-  async leaderOf(topic: string, partition: number): Promise<number | undefined> {
-    const leader = (await this.leadersOf(topic)).get(partition);
+  async leaderOf(topic: string, partition: number, via?: number[]): Promise<number | undefined> {
+    const leader = (await this.leadersOf(topic, via)).get(partition);
     return leader !== undefined && leader >= 0 ? leader : undefined;
   }
 
-  /** The leader of every partition of `topic` now, by partition (-1 where it has none), in one metadata read. */
-  async leadersOf(topic: string): Promise<Map<number, number>> {
+  /**
+   * The leader of every partition of `topic` now, by partition (-1 where it has none), in one
+   * metadata read; from the nodes `via` only when given (a node cut off from the others still
+   * believes in its own, stale, leaderships).
+   */
+  async leadersOf(topic: string, via?: number[]): Promise<Map<number, number>> {
     const admin = createKafka({
-      brokers: this.liveBrokers(),
+      brokers: via ? via.map((node) => this.brokers[node - 1]) : this.liveBrokers(),
       clientId: uniqueName('cluster-probe'),
       security: toolingKafkaSecurity(),
     }).admin({ retry: { retries: 1 } });
