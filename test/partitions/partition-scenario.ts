@@ -88,7 +88,7 @@ export async function runPartitionScenario(options: {
 }
 
 /** The replica's `inbox_processed_total`: how many messages it handled, for "the other replica took over". */
-export function processedBy(cluster: ChaosCluster, target: ServiceTarget): Promise<number> {
+function processedBy(cluster: ChaosCluster, target: ServiceTarget): Promise<number> {
   return scrapeMetric(cluster.processes[target].baseUrl, 'inbox_processed_total');
 }
 
