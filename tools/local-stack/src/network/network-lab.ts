@@ -1,3 +1,4 @@
+import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
 import { runCommand, runQuietly } from './ip-command.js';
 import { HostRelay } from './host-relay.js';
 import { LinkCut, PARTITION_CHAIN } from './link-cut.js';
@@ -90,7 +91,10 @@ export class NetworkLab {
       return match !== null && !pidAlive(parseInt(match[1], 36));
     };
     const namespaces = (await runCommand('ip', ['netns', 'list'])).split('\n').map((line) => line.split(' ')[0]);
-    for (const namespace of namespaces.filter(stale)) await runQuietly('ip', ['netns', 'delete', namespace]);
+    for (const namespace of namespaces.filter(stale)) {
+      await runQuietly('ip', ['netns', 'delete', namespace]);
+      rmSync(`/etc/netns/${namespace}`, { recursive: true, force: true });
+    }
     const links = (await runCommand('ip', ['-o', 'link', 'show'])).split('\n').map((line) => line.split(': ')[1]?.split('@')[0] ?? '');
     for (const link of links.filter(stale)) await runQuietly('ip', ['link', 'delete', link]);
   }
@@ -125,6 +129,7 @@ export class NetworkLab {
     await inside('ip', 'addr', 'add', `${address}/24`, 'dev', innerEnd);
     await inside('ip', 'link', 'set', innerEnd, 'up');
     await inside('ip', 'route', 'add', 'default', 'via', this.gateway);
+    this.writeHostsFiles();
     await inside('iptables', '-N', PARTITION_CHAIN);
     await inside('iptables', '-A', 'INPUT', '-j', PARTITION_CHAIN);
     await inside('iptables', '-A', 'OUTPUT', '-j', PARTITION_CHAIN);
@@ -148,6 +153,25 @@ export class NetworkLab {
     for (const cut of [...this.cuts]) await cut.heal();
   }
 
+  /**
+   * `/etc/netns/<namespace>/hosts`, which `ip netns exec` mounts over `/etc/hosts`, naming every
+   * member and the gateway. Why: the broker looks up the name of each client address (SASL); an
+   * address no file names goes to DNS, which this machine cannot reach, and each new connection
+   * then waits out the resolver's timeouts (10 s measured) before it authenticates. Rewritten in
+   * place (same file) on each join, so processes already running see the new member.
+   */
+  private writeHostsFiles(): void {
+    const lines = [
+      '127.0.0.1 localhost',
+      `${this.gateway} ${this.prefix}-gateway`,
+      ...this.members.map((m) => `${m.address} ${m.namespace}`),
+    ];
+    for (const member of this.members) {
+      mkdirSync(`/etc/netns/${member.namespace}`, { recursive: true });
+      writeFileSync(`/etc/netns/${member.namespace}/hosts`, `${lines.join('\n')}\n`);
+    }
+  }
+
   private async reachableEnv(env: NodeJS.ProcessEnv, keep: readonly string[]): Promise<NodeJS.ProcessEnv> {
     const result: NodeJS.ProcessEnv = {};
     for (const [name, value] of Object.entries(env)) {
@@ -169,7 +193,10 @@ export class NetworkLab {
   async destroy(): Promise<void> {
     for (const relay of this.relays.values()) await relay?.stop();
     this.relays.clear();
-    for (const member of this.members.splice(0)) await runQuietly('ip', ['netns', 'delete', member.namespace]);
+    for (const member of this.members.splice(0)) {
+      await runQuietly('ip', ['netns', 'delete', member.namespace]);
+      rmSync(`/etc/netns/${member.namespace}`, { recursive: true, force: true });
+    }
     await runQuietly('ip', ['link', 'delete', this.bridge]);
   }
 }
