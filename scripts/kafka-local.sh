@@ -18,6 +18,10 @@
 #                                node i > 1 uses both plus 10*(i-1): 9102/9103, 9112/9113, ...
 #   KAFKA_LOCAL_PORTS            client ports, comma-separated, one per node (overrides the rule)
 #   KAFKA_LOCAL_CONTROLLER_PORTS controller ports, likewise
+#   KAFKA_LOCAL_HOSTS            address each node listens and advertises on, comma-separated, one
+#                                per node                         default 127.0.0.1
+#   KAFKA_LOCAL_NETNS            network namespace each node runs in (`ip netns exec`), comma-
+#                                separated, one per node (the partition tests)  default none
 #   KAFKA_LOCAL_DIR              state directory                  default <repo>/.local/kafka
 #   KAFKA_LOCAL_DATA_DIR         broker data (log.dirs)           default $KAFKA_LOCAL_DIR/data
 #                                (N > 1: node i keeps $KAFKA_LOCAL_DATA_DIR/node-i, default
@@ -226,6 +230,14 @@ node_controller_port() {
   printf '%s\n' "${port:-$((CONTROLLER_PORT + 10 * ($1 - 1)))}"
 }
 
+node_host() {
+  local host
+  host="$(list_item "${KAFKA_LOCAL_HOSTS:-}" "$1")"
+  printf '%s\n' "${host:-127.0.0.1}"
+}
+
+node_netns() { list_item "${KAFKA_LOCAL_NETNS:-}" "$1"; }
+
 node_dir() {
   if ((NODES == 1)); then printf '%s\n' "$STATE_DIR"; else printf '%s\n' "$CLUSTER_DIR/node-$1"; fi
 }
@@ -244,7 +256,7 @@ props_file() { printf '%s/server.properties\n' "$(node_dir "$1")"; }
 
 voters() {
   local i out=""
-  for ((i = 1; i <= NODES; i++)); do out+="${out:+,}$i@127.0.0.1:$(node_controller_port "$i")"; done
+  for ((i = 1; i <= NODES; i++)); do out+="${out:+,}$i@$(node_host "$i"):$(node_controller_port "$i")"; done
   printf '%s\n' "$out"
 }
 
@@ -275,9 +287,9 @@ broker_alive() {
     tr '\0' ' ' <"/proc/$pid/cmdline" 2>/dev/null | grep -q 'kafka\.Kafka'
 }
 
-# Plain TCP probe using bash's /dev/tcp; `timeout` guards against a filtered port hanging.
+# Plain TCP probe of a node's client port using bash's /dev/tcp; `timeout` guards against a filtered port hanging.
 port_open() {
-  timeout 1 bash -c "exec 3<>/dev/tcp/127.0.0.1/$1" 2>/dev/null
+  timeout 1 bash -c "exec 3<>/dev/tcp/$(node_host "$1")/$(node_port "$1")" 2>/dev/null
 }
 
 # --- start ------------------------------------------------------------------------------------
@@ -291,6 +303,7 @@ render_properties() {
   text="${text//@NODE_ID@/"$node"}"
   text="${text//@VOTERS@/"$(voters)"}"
   text="${text//@LOG_DIRS@/"$(node_data_dir "$node")"}"
+  text="${text//@HOST@/"$(node_host "$node")"}"
   text="${text//@PORT@/"$(node_port "$node")"}"
   text="${text//@CONTROLLER_PORT@/"$(node_controller_port "$node")"}"
   text="${text//@INTERNAL_RF@/"$INTERNAL_RF"}"
@@ -364,13 +377,16 @@ rotate_log() {
 }
 
 launch_broker() {
-  local node="$1" dir
+  local node="$1" dir netns wrapper=()
   dir="$(node_dir "$node")"
+  netns="$(node_netns "$node")"
+  # ip netns exec execs the command (no fork), so $! stays the JVM's pid.
+  if [[ -n "$netns" ]]; then wrapper=(ip netns exec "$netns"); fi
   # setsid + nohup: the broker survives the calling shell/terminal and is not hit by its Ctrl-C.
   # setsid execs (no fork) in a non-interactive shell, so $! is the JVM's own pid.
   # shellcheck disable=SC2086 # HEAP holds several flags
   (cd "$dir" &&
-    exec setsid nohup "$JAVA" $HEAP \
+    exec "${wrapper[@]}" setsid nohup "$JAVA" $HEAP \
       -Dorg.slf4j.simpleLogger.showDateTime=true \
       -Dorg.slf4j.simpleLogger.dateTimeFormat="yyyy-MM-dd HH:mm:ss.SSS" \
       -cp "$LIBS_DIR/*" kafka.Kafka "$(props_file "$node")" \
@@ -390,7 +406,7 @@ wait_until_ready() {
       rm -f "$(pid_file "$node")"
       die 1 "node $node (pid $pid) exited during start-up (log above, full log: $file)"
     fi
-    if port_open "$port" && grep -q "$READY_PATTERN" "$file"; then
+    if port_open "$node" && grep -q "$READY_PATTERN" "$file"; then
       return 0
     fi
     sleep 0.5
@@ -409,8 +425,8 @@ cmd_start() {
       log "node $node already running (pid $pid, port $port); nothing to do"
       continue
     fi
-    if port_open "$port"; then
-      log "something already answers on 127.0.0.1:$port (not started by this script); nothing to do for node $node"
+    if port_open "$node"; then
+      log "something already answers on $(node_host "$node"):$port (not started by this script); nothing to do for node $node"
       continue
     fi
     rm -f "$(pid_file "$node")" # stale
@@ -438,7 +454,7 @@ cmd_start() {
 
 brokers_list() {
   local i out=""
-  for ((i = 1; i <= NODES; i++)); do out+="${out:+,}127.0.0.1:$(node_port "$i")"; done
+  for ((i = 1; i <= NODES; i++)); do out+="${out:+,}$(node_host "$i"):$(node_port "$i")"; done
   printf '%s\n' "$out"
 }
 
@@ -494,7 +510,7 @@ cmd_kill() {
   kill -KILL "$pid" 2>/dev/null || true
   # Not our child: poll until the JVM is gone and its port closed, so a restart can bind it.
   local deadline=$((SECONDS + STOP_TIMEOUT_S))
-  while { kill -0 "$pid" 2>/dev/null || port_open "$(node_port "$node")"; } && ((SECONDS < deadline)); do
+  while { kill -0 "$pid" 2>/dev/null || port_open "$node"; } && ((SECONDS < deadline)); do
     sleep 0.1
   done
   rm -f "$(pid_file "$node")"

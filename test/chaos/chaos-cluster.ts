@@ -1,5 +1,13 @@
+import type { FailpointSpec } from '@app/failpoints';
 import { PrivateKafka, seedPrices, setStock, testInfrastructure, TestServices } from '@test/fixtures';
-import { LocalKafkaCluster, type ServiceName, type ServiceProcess, uniqueSku } from '@tools/local-stack';
+import {
+  LocalKafkaCluster,
+  type NetworkLab,
+  type NetworkPlacement,
+  type ServiceName,
+  type ServiceProcess,
+  uniqueSku,
+} from '@tools/local-stack';
 
 /**
  * The Kafka under chaos: one private broker, or a cluster of N nodes. Node numbers run 1..N; a
@@ -17,6 +25,8 @@ export interface ChaosKafka {
   leaderOf(topic: string, partition: number): Promise<number | undefined>;
   /** Stops every node and deletes its data. */
   destroy(): Promise<void>;
+  /** Where each node runs (index node - 1) on a cluster started in a network lab; empty otherwise. */
+  readonly placements?: readonly NetworkPlacement[];
 }
 
 /** {@link PrivateKafka} as a cluster of one. */
@@ -87,6 +97,8 @@ export class ChaosCluster {
     readonly initialStock: Map<string, number>,
     /** SKU -> unit price in cents on orders' price list. */
     readonly prices: Map<string, number>,
+    /** The lab the system runs in, each process in its own namespace; undefined on the host's network. */
+    readonly network?: { lab: NetworkLab; placements: Record<ServiceTarget, NetworkPlacement> },
   ) {}
 
   get serverUrl(): string {
@@ -106,6 +118,8 @@ export class ChaosCluster {
    * @param options.kafkaNodes 1 (default): one private broker; N: a local cluster of N nodes
    *   (replication factor 3, min in-sync replicas 2, a killed node fenced in 3 s).
    * @param options.env Extra environment of every service (timeouts a test lowers).
+   * @param options.network Run every process (each broker node and each replica) in a namespace
+   *   of its own in this lab, so links between them can be cut; the caller destroys the lab.
    */
   static async start(options: {
     stock: number[];
@@ -113,11 +127,17 @@ export class ChaosCluster {
     onStep?: (step: string) => void;
     kafkaNodes?: number;
     env?: Record<string, string>;
+    network?: NetworkLab;
+    /** Failpoints armed in a replica's first process (a partition test holds one inside a window). */
+    failpoints?: Partial<Record<ServiceTarget, FailpointSpec[]>>;
   }): Promise<ChaosCluster> {
     const step = options.onStep ?? (() => undefined);
     const nodes = options.kafkaNodes ?? 1;
     step(nodes === 1 ? 'starting a private Kafka broker' : `starting a private Kafka cluster of ${nodes} nodes`);
-    const broker: ChaosKafka = nodes === 1 ? new SingleBroker(await PrivateKafka.start()) : await LocalKafkaCluster.start({ nodes });
+    const lab = options.network;
+    const broker: ChaosKafka =
+      nodes === 1 && !lab ? new SingleBroker(await PrivateKafka.start()) : await LocalKafkaCluster.start({ nodes, network: lab });
+    const placements = {} as Record<ServiceTarget, NetworkPlacement>;
     const services = new TestServices({ ...testInfrastructure(), brokers: broker.brokers });
     try {
       const databases: ChaosDatabases = {
@@ -125,9 +145,12 @@ export class ChaosCluster {
         inventory: await services.createDatabase('chaos_inventory'),
         loyalty: await services.createDatabase('chaos_loyalty'),
       };
-      const start = (service: ServiceName, name: ServiceTarget, env: Record<string, string> = {}) => {
+      const start = async (service: ServiceName, name: ServiceTarget, env: Record<string, string> = {}) => {
         step(`starting ${name}`);
+        if (lab) placements[name] = await lab.join(name);
         return services.start({
+          network: placements[name],
+          failpoints: options.failpoints?.[name],
           service,
           name,
           database: databases[service],
@@ -146,7 +169,7 @@ export class ChaosCluster {
       const prices = new Map([...initialStock.keys()].map((sku, index) => [sku, PRICES_CENTS[index % PRICES_CENTS.length]]));
       await seedPrices(services.infrastructure.serverUrl, databases.orders, Object.fromEntries(prices));
       const processes = { 'orders-1': orders1, 'orders-2': orders2, 'inventory-1': inventory1, 'inventory-2': inventory2, loyalty };
-      return new ChaosCluster(broker, services, processes, databases, initialStock, prices);
+      return new ChaosCluster(broker, services, processes, databases, initialStock, prices, lab && { lab, placements });
     } catch (error) {
       await services.tearDown().catch(() => undefined);
       await broker.destroy();

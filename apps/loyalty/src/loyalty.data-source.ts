@@ -31,6 +31,7 @@ export function createLoyaltyDataSource(config: DatabaseConfig) {
     connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
     statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
     lockTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
+    idleInTransactionTimeoutMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
     preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
     ssl: databaseSsl(config),
     entities: loyaltyEntities,

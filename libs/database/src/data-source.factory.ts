@@ -32,6 +32,13 @@ export interface DataSourceFactoryOptions {
    * statement queues behind a stuck transaction's lock for as long as that transaction lives.
    */
   lockTimeoutMs?: number;
+  /**
+   * Postgres `idle_in_transaction_session_timeout` for every pool connection, in ms; default none
+   * (0). Without one, a transaction whose client vanished without a FIN (a network partition, a
+   * frozen host) holds its locks until TCP gives up on the server's side: hours with the kernel's
+   * default keepalive, and never behind a proxy that is still alive.
+   */
+  idleInTransactionTimeoutMs?: number;
   /** pg's `ssl` of every connection, from `databaseSsl(config)`; default false (plaintext). */
   ssl?: DatabaseSsl;
   /**
@@ -74,6 +81,7 @@ export function createDataSource(options: DataSourceFactoryOptions): DataSource 
     extra: {
       statement_timeout: options.statementTimeoutMs ?? 0,
       lock_timeout: options.lockTimeoutMs ?? 0,
+      idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs ?? 0,
       options: `-c default_transaction_isolation=${READ_COMMITTED}`,
       // pg-pool builds its connections with this class.
       ...(options.preparedStatements === false ? {} : { Client: PreparingClient }),

@@ -35,6 +35,13 @@ export function databaseEnv(defaultName: string) {
       min: 0,
       max: 86_400_000,
     }),
+    DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: env.integer({
+      description:
+        "Postgres idle_in_transaction_session_timeout of every pool connection: the server ends a session whose transaction waits this long for its client (0 = never), releasing its locks, the outbox relay's advisory lock included, when the client is partitioned away or frozen. Keep it above OUTBOX_PUBLISH_TIMEOUT_MS, the longest the relay's transaction waits on Kafka",
+      default: 60_000,
+      min: 0,
+      max: 86_400_000,
+    }),
     DATABASE_SSL_MODE: env.string({
       description:
         "TLS to Postgres, as libpq's sslmode: disable, require (encrypted, certificate unchecked), verify-ca (certificate must chain to the CA) or verify-full (and match the host name; use this in production)",
@@ -65,6 +72,7 @@ type DatabaseTimeouts =
   | 'DATABASE_CONNECT_TIMEOUT_MS'
   | 'DATABASE_STATEMENT_TIMEOUT_MS'
   | 'DATABASE_LOCK_TIMEOUT_MS'
+  | 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS'
   | 'DATABASE_SSL_MODE'
   | 'DATABASE_SSL_CA_FILE'
   | 'DATABASE_PREPARED_STATEMENTS';

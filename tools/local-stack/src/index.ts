@@ -70,3 +70,5 @@ export { compiledEntry } from './services/compiled-entry.js';
 export { runMigrations, migrateServiceDatabase, type RunMigrationsOptions } from './services/run-migrations.js';
 export { ServiceProcess, type ServiceProcessOptions, type RestartOptions } from './services/service-process.js';
 export { ServiceSet, type Infrastructure, type ServiceSetStartOptions } from './services/service-set.js';
+export { NetworkLab, type NetworkPlacement } from './network/network-lab.js';
+export type { LinkCut } from './network/link-cut.js';

@@ -6,6 +6,7 @@ import { createKafka } from '@app/kafka';
 import { applyKafkaAcls } from './kafka-acls.js';
 import { toolingKafkaSecurity } from './local-kafka-access.js';
 import { findRepoRoot } from '../environment/repo-root.js';
+import type { NetworkLab, NetworkPlacement } from '../network/network-lab.js';
 import { freePort } from '../ports/free-port.js';
 import { uniqueName } from '../unique-name.js';
 import { waitFor } from '../wait-for.js';
@@ -22,7 +23,19 @@ export interface LocalKafkaClusterOptions {
   sessionTimeoutMs?: number;
   /** Prefix of the state directory under `.local/`. Default `kafka-cluster`. */
   name?: string;
+  /**
+   * Run node `i` inside a namespace `kafka-<i>` of this lab, listening and advertising on its
+   * address, so a test can cut it off from the other nodes or from clients. Its ports are then
+   * {@link LAB_CLIENT_PORT}+i and {@link LAB_CONTROLLER_PORT}+i inside its own namespace, free
+   * whatever the host runs. Default: every node on 127.0.0.1, on free ports of the host.
+   */
+  network?: NetworkLab;
 }
+
+/** Client port of node `i` inside a lab namespace: 19600 + i (clear of 9092, the tests' 19092-19593 and the ephemeral range). */
+const LAB_CLIENT_PORT = 19600;
+/** Controller port of node `i` inside a lab namespace: 19650 + i. */
+const LAB_CONTROLLER_PORT = 19650;
 
 /**
  * A Kafka cluster of its own for a test, a benchmark or the chaos soak: `scripts/kafka-local.sh`
@@ -38,11 +51,13 @@ export class LocalKafkaCluster {
     private readonly controllerPorts: number[],
     /** How soon the controller fences a node that stopped heartbeating (`broker.session.timeout.ms`). */
     readonly sessionTimeoutMs: number,
+    /** Where each node runs (index node - 1) when the cluster was started in a network lab; empty otherwise. */
+    readonly placements: readonly NetworkPlacement[] = [],
   ) {}
 
-  /** `127.0.0.1:<port>` of every node, for `KAFKA_BROKERS`. */
+  /** `<address>:<port>` of every node (127.0.0.1 unless in a lab), for `KAFKA_BROKERS`. */
   get brokers(): string[] {
-    return this.ports.map((port) => `127.0.0.1:${port}`);
+    return this.ports.map((port, index) => `${this.placements[index]?.address ?? '127.0.0.1'}:${port}`);
   }
 
   /** Node numbers, 1..N. */
@@ -72,14 +87,19 @@ export class LocalKafkaCluster {
     };
     const ports: number[] = [];
     const controllerPorts: number[] = [];
-    for (let i = 0; i < nodes; i++) ports.push(await port());
-    for (let i = 0; i < nodes; i++) controllerPorts.push(await port());
+    const placements: NetworkPlacement[] = [];
+    for (let i = 1; i <= nodes; i++) {
+      if (options.network) placements.push(await options.network.join(`kafka-${i}`));
+      ports.push(options.network ? LAB_CLIENT_PORT + i : await port());
+      controllerPorts.push(options.network ? LAB_CONTROLLER_PORT + i : await port());
+    }
     const cluster = new LocalKafkaCluster(
       repoRoot,
       dir,
       ports,
       controllerPorts,
       options.sessionTimeoutMs ?? Number(process.env.KAFKA_LOCAL_BROKER_SESSION_TIMEOUT_MS || 3000),
+      placements,
     );
     try {
       await cluster.script('start');
@@ -101,6 +121,8 @@ export class LocalKafkaCluster {
         KAFKA_LOCAL_NODES: String(this.ports.length),
         KAFKA_LOCAL_PORTS: this.ports.join(','),
         KAFKA_LOCAL_CONTROLLER_PORTS: this.controllerPorts.join(','),
+        KAFKA_LOCAL_HOSTS: this.placements.map((placement) => placement.address).join(','),
+        KAFKA_LOCAL_NETNS: this.placements.map((placement) => placement.namespace).join(','),
         KAFKA_LOCAL_DIR: this.dir,
         KAFKA_LOCAL_BROKER_SESSION_TIMEOUT_MS: String(this.sessionTimeoutMs),
         // The cluster's own directory, whatever the caller's environment says.
@@ -142,6 +164,8 @@ export class LocalKafkaCluster {
   }
 
   private pidFile(node: number): string {
+    // One node keeps the script's single-broker layout.
+    if (this.ports.length === 1) return join(this.dir, 'broker.pid');
     return join(this.dir, `cluster-${this.ports.length}`, `node-${node}`, 'broker.pid');
   }
 
@@ -149,15 +173,19 @@ export class LocalKafkaCluster {
    * The node that leads `partition` of `topic` now, from any live node's metadata; undefined
    * while it has none (an election in progress, or every replica down).
    */
-  async leaderOf(topic: string, partition: number): Promise<number | undefined> {
-    const leader = (await this.leadersOf(topic)).get(partition);
+  async leaderOf(topic: string, partition: number, via?: number[]): Promise<number | undefined> {
+    const leader = (await this.leadersOf(topic, via)).get(partition);
     return leader !== undefined && leader >= 0 ? leader : undefined;
   }
 
-  /** The leader of every partition of `topic` now, by partition (-1 where it has none), in one metadata read. */
-  async leadersOf(topic: string): Promise<Map<number, number>> {
+  /**
+   * The leader of every partition of `topic` now, by partition (-1 where it has none), in one
+   * metadata read; from the nodes `via` only when given (a node cut off from the others still
+   * believes in its own, stale, leaderships).
+   */
+  async leadersOf(topic: string, via?: number[]): Promise<Map<number, number>> {
     const admin = createKafka({
-      brokers: this.liveBrokers(),
+      brokers: via ? via.map((node) => this.brokers[node - 1]) : this.liveBrokers(),
       clientId: uniqueName('cluster-probe'),
       security: toolingKafkaSecurity(),
     }).admin({ retry: { retries: 1 } });

@@ -33,6 +33,12 @@ export interface NodeProcessOptions {
    * processes on every way out, since they no longer die with the terminal.
    */
   ownProcessGroup?: boolean;
+  /**
+   * A command that runs Node for it, before Node's own path and arguments: `ip netns exec NAME` runs
+   * the process inside a network namespace. It must exec (not fork) Node, so the child's pid is
+   * Node's and a signal reaches it. Default none.
+   */
+  wrapper?: readonly string[];
   /** Kill the process (SIGTERM) when it runs longer; default never. */
   timeoutMs?: number;
   /** Aborting kills the process (SIGTERM), e.g. a migration when the user presses Ctrl-C during start-up. */
@@ -63,8 +69,9 @@ export class NodeProcess {
   private spawnError: Error | undefined;
 
   constructor(readonly options: NodeProcessOptions) {
-    const { entry, nodeArgs = APP_NODE_FLAGS, args = [] } = options;
-    this.child = spawn(process.execPath, [...nodeArgs, entry, ...args], {
+    const { entry, nodeArgs = APP_NODE_FLAGS, args = [], wrapper = [] } = options;
+    const command = [...wrapper, process.execPath, ...nodeArgs, entry, ...args];
+    this.child = spawn(command[0], command.slice(1), {
       cwd: options.cwd,
       env: options.env,
       detached: options.ownProcessGroup ?? false,

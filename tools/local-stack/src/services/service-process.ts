@@ -3,6 +3,7 @@ import { findRepoRoot } from '../environment/repo-root.js';
 import { startGroupAtEnd } from '../kafka/consumer-group-position.js';
 import { consumerGroupPrefix, kafkaPrincipalOf } from '../kafka/kafka-principals.js';
 import { type KafkaCredentials, kafkaSaslEnv } from '../kafka/local-kafka-credentials.js';
+import type { NetworkPlacement } from '../network/network-lab.js';
 import { freePort } from '../ports/free-port.js';
 import { assertTestDatabaseName } from '../postgres/test-database.js';
 import { NodeProcess } from '../processes/node-process.js';
@@ -37,6 +38,13 @@ export interface ServiceProcessOptions {
   env?: Record<string, string>;
   /** Print the child's output live; it is always kept in `process.logs`. */
   echo?: boolean;
+  /**
+   * Run inside this namespace of a {@link NetworkLab}, listening on its address (where
+   * {@link ServiceProcess.baseUrl} points), with the host's loopback services reached through the
+   * lab's gateway; `brokers` must then be addresses the namespace reaches. Default: the host's
+   * network, on 127.0.0.1.
+   */
+  network?: NetworkPlacement;
 }
 
 export interface RestartOptions {
@@ -111,15 +119,18 @@ export class ServiceProcess {
       ...options.signingEnv,
       ...options.authEnv,
       ...options.env,
+      ...(options.network && { HTTP_HOST: options.network.address }),
     };
-    const service = new ServiceProcess(options, port, env);
+    // The issuer a token names is a string to compare, not an address to reach.
+    const placed = options.network ? await options.network.reachableEnv(env, ['AUTH_ISSUER']) : env;
+    const service = new ServiceProcess(options, port, placed);
     await service.positionGroup(env.KAFKA_CONSUMER_GROUP!);
     await service.launch();
     return service;
   }
 
   get baseUrl(): string {
-    return `http://127.0.0.1:${this.port}`;
+    return `http://${this.options.network?.address ?? '127.0.0.1'}:${this.port}`;
   }
 
   get name(): string {
@@ -187,6 +198,7 @@ export class ServiceProcess {
           env: this.env,
           cwd: findRepoRoot(),
           echo: this.options.echo,
+          wrapper: this.options.network?.wrapper,
         });
     this.current = child;
     try {
