@@ -10,3 +10,4 @@ export { OutboxModule } from './outbox.module.js';
 export { OutboxEventRejectedError } from './outbox-event-rejected.error.js';
 export { isBrokerUnavailable } from './broker-unavailable.js';
 export { RelayFailpoints } from './outbox.failpoints.js';
+export { outboxBacklogProbe } from './outbox-backlog.probe.js';
