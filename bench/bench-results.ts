@@ -52,7 +52,7 @@ export interface ProcessCost {
 }
 
 /** A run past the sustained maximum: does the door keep goodput near the maximum, and lose nothing? */
-export interface OverloadRun {
+interface OverloadRun {
   /** The offered rate as a multiple of `e2e.maxSustainablePerSec` (2, 4). */
   multiple: number;
   offeredPerSec: number;
@@ -160,7 +160,7 @@ export function resultsShapeProblems(value: unknown): string[] {
       for (const key of ['offeredPerSec', 'achievedPerSec', 'p50Ms', 'p95Ms', 'p99Ms']) {
         if (!isNumber((run as Record<string, unknown>)?.[key])) problems.push(`e2e.runs.${index}.${key} is not a number`);
       }
-      const record = run as Record<string, any>;
+      const record = run as { kafkaRequestsPerOrder?: unknown; postgres?: { transactionsPerOrder?: unknown } } | undefined;
       if (!record?.kafkaRequestsPerOrder || typeof record.kafkaRequestsPerOrder !== 'object')
         problems.push(`e2e.runs.${index}.kafkaRequestsPerOrder is missing`);
       if (!isNumber(record?.postgres?.transactionsPerOrder))

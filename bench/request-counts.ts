@@ -20,7 +20,7 @@ export interface RequestsPerOrder {
 }
 
 /** Sums of `name`'s samples in Prometheus text, by the value of `label`; series matching `skip` are left out. */
-export function sumByLabel(text: string, name: string, label: string, skip: (labels: Record<string, string>) => boolean = () => false) {
+function sumByLabel(text: string, name: string, label: string, skip: (labels: Record<string, string>) => boolean = () => false) {
   const sums: Record<string, number> = {};
   for (const line of text.split('\n')) {
     const match = /^([a-zA-Z_:][a-zA-Z0-9_:]*)(?:\{(.*)\})?\s+(\S+)/.exec(line);

@@ -41,6 +41,8 @@ export interface SoakResults {
 /** Every problem with `value` as {@link SoakResults}, by path; empty when it has the shape. */
 export function soakShapeProblems(value: unknown): string[] {
   const problems: string[] = [];
+  // The file as read back: every member may be missing or of another type, hence the loose type.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const record = value as Record<string, any>;
   for (const key of ['minutes', 'offeredPerSec', 'sent', 'accepted', 'unfinished'])
     if (typeof record?.[key] !== 'number') problems.push(`${key} is not a number`);
@@ -48,7 +50,7 @@ export function soakShapeProblems(value: unknown): string[] {
   if (typeof record?.autovacuum?.on !== 'boolean') problems.push('autovacuum.on is not a boolean');
   if (!Array.isArray(record?.samples) || record.samples.length === 0) problems.push('samples is not a non-empty array');
   else
-    record.samples.forEach((sample: Record<string, any>, index: number) => {
+    record.samples.forEach((sample: { atMinutes?: unknown; rssMb?: unknown; tables?: object }, index: number) => {
       if (typeof sample?.atMinutes !== 'number') problems.push(`samples.${index}.atMinutes is not a number`);
       if (!sample?.rssMb || typeof sample.rssMb !== 'object') problems.push(`samples.${index}.rssMb is missing`);
       if (!sample?.tables || Object.keys(sample.tables).length === 0) problems.push(`samples.${index}.tables is empty`);

@@ -22,7 +22,7 @@ export function outboxBacklogProbe(
            COALESCE(EXTRACT(EPOCH FROM now() - (SELECT created_at FROM outbox_messages WHERE published_at IS NULL ORDER BY seq LIMIT 1)) * 1000, 0)::float8 AS age_ms`;
   return {
     read: async () => {
-      const [row] = (await dataSource.query(sql)) as { pending: number; age_ms: number }[];
+      const [row] = await dataSource.query<{ pending: number; age_ms: number }[]>(sql);
       return [
         { signal: 'outbox_pending', value: row.pending, bound: bounds.pendingMax },
         { signal: 'outbox_oldest_pending_age_ms', value: row.age_ms, bound: bounds.oldestAgeMaxMs },

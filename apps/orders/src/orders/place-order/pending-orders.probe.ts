@@ -10,7 +10,7 @@ export function pendingOrdersProbe(dataSource: DataSource, bound: number): Backl
   const sql = `SELECT count(*)::int AS n FROM (SELECT 1 FROM orders WHERE status = 'PENDING' LIMIT ${Math.floor(bound) + 1}) AS bounded`;
   return {
     read: async () => {
-      const [row] = (await dataSource.query(sql)) as { n: number }[];
+      const [row] = await dataSource.query<{ n: number }[]>(sql);
       return [{ signal: 'orders_pending', value: row.n, bound }];
     },
   };
