@@ -170,7 +170,7 @@ export function resultsMarkdown(results: BenchResults, chartFile: string): strin
   if (results.overload.length > 0)
     lines.push(
       '',
-      `## Overload: offered past the sustained maximum (${num(e2e.maxSustainablePerSec)}/s), shed at the door`,
+      `## Overload: multiples of ${num(results.overload[0].offeredPerSec / results.overload[0].multiple)}/s (the sustained maximum, else the fixed rate), shed at the door`,
       '',
       ...markdownTable(
         ['multiple', 'offered/s', 'goodput/s', 'accepted/s', 'shed share', 'accepted lost', 'p99', '201 p99'],
