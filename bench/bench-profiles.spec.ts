@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { QUICK, SECTIONS, selectedSections } from './bench-profiles.js';
+import { QUICK, SECTIONS, selectedSections, soakOptions } from './bench-profiles.js';
 
 describe('bench profiles and sections', () => {
   it('when no --only is given, then every section runs', () => {
@@ -11,12 +11,24 @@ describe('bench profiles and sections', () => {
   });
 
   it('when --only names an unknown section or none, then it throws with the valid names', () => {
-    expect(() => selectedSections(['--only=e2e,speed'])).toThrow(/relay, inbox, http, e2e, drain/);
+    expect(() => selectedSections(['--only=e2e,speed'])).toThrow(/relay, inbox, http, e2e, overload, drain/);
     expect(() => selectedSections(['--only='])).toThrow(/--only/);
   });
 
   it('when quick, then it still offers 150 orders/s for at least 30 s (issue 11)', () => {
     expect(QUICK.e2e.fixedPerSec).toBe(150);
     expect(QUICK.e2e.fixedDurationMs).toBeGreaterThanOrEqual(30_000);
+  });
+
+  it('when --soak is given minutes, then the soak runs that long at 70 % of --rate (or of no rate: the caller picks one)', () => {
+    expect(soakOptions(['--soak', '5'])).toEqual({ minutes: 5, share: 0.7, ratePerSec: undefined });
+    expect(soakOptions(['--soak=3', '--rate=200'])).toEqual({ minutes: 3, share: 0.7, ratePerSec: 200 });
+    expect(soakOptions(['--quick'])).toBeUndefined();
+  });
+
+  it('when --soak or --rate is not a positive number, then it throws naming the flag', () => {
+    expect(() => soakOptions(['--soak'])).toThrow(/--soak takes minutes/);
+    expect(() => soakOptions(['--soak', 'x'])).toThrow(/--soak takes minutes/);
+    expect(() => soakOptions(['--soak', '3', '--rate=-1'])).toThrow(/--rate takes/);
   });
 });

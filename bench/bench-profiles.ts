@@ -18,6 +18,10 @@ export interface BenchProfile {
     search: { minPerSec: number; maxPerSec: number; resolutionPerSec: number };
     /** The search stops starting new steps once the suite has run this long. */
     searchBudgetMs: number;
+    /** Load at the fixed rate before anything is measured (JIT, pools, first fetches): every CPU figure is taken after it. */
+    warmUpMs: number;
+    /** Length of each overload run (2x and 4x the sustained maximum). */
+    overloadDurationMs: number;
   };
   drain: { orders: number; timeoutMs: number };
 }
@@ -37,6 +41,8 @@ export const QUICK: BenchProfile = {
     settleMs: 20_000,
     search: { minPerSec: 25, maxPerSec: 1200, resolutionPerSec: 25 },
     searchBudgetMs: 120_000,
+    warmUpMs: 5000,
+    overloadDurationMs: 12_000,
   },
   drain: { orders: 500, timeoutMs: 45_000 },
 };
@@ -54,12 +60,17 @@ export const FULL: BenchProfile = {
     settleMs: 120_000,
     search: { minPerSec: 25, maxPerSec: 1200, resolutionPerSec: 25 },
     searchBudgetMs: 30 * 60_000,
+    warmUpMs: 15_000,
+    overloadDurationMs: 45_000,
   },
   drain: { orders: 3000, timeoutMs: 300_000 },
 };
 
 /** The figures the suite measures, in the order it measures them. */
-export const SECTIONS = ['relay', 'inbox', 'http', 'e2e', 'drain'] as const;
+export const SECTIONS = ['relay', 'inbox', 'http', 'e2e', 'overload', 'drain'] as const;
+
+/** The multiples of the sustained maximum the overload section offers. */
+export const OVERLOAD_MULTIPLES = [2, 4] as const;
 export type Section = (typeof SECTIONS)[number];
 
 /**
@@ -74,4 +85,27 @@ export function selectedSections(argv: readonly string[]): Set<Section> {
   if (unknown.length > 0 || names.length === 0)
     throw new Error(`--only takes a comma-separated list of ${SECTIONS.join(', ')}; got "${option}"`);
   return new Set(names as Section[]);
+}
+
+/** What `--soak <minutes>` asks for: a steady share of a maximum rate for that long. */
+export interface SoakOptions {
+  minutes: number;
+  /** Share of the maximum offered (0.7): steady, below the knee, so what grows is the leak, not the queue. */
+  share: number;
+  /** `--rate=<orders/s>`: the maximum to take the share of; without it, the last run's sustained maximum. */
+  ratePerSec: number | undefined;
+}
+
+/** `--soak <minutes>` (or `--soak=<minutes>`) and `--rate=<n>`; undefined without `--soak`. Malformed values throw. */
+export function soakOptions(argv: readonly string[]): SoakOptions | undefined {
+  const index = argv.findIndex((arg) => arg === '--soak' || arg.startsWith('--soak='));
+  if (index < 0) return undefined;
+  const text = argv[index].startsWith('--soak=') ? argv[index].slice('--soak='.length) : argv[index + 1];
+  const minutes = Number(text);
+  if (!text || !Number.isFinite(minutes) || minutes <= 0) throw new Error(`--soak takes minutes (a positive number); got "${text ?? ''}"`);
+  const rate = argv.find((arg) => arg.startsWith('--rate='));
+  const ratePerSec = rate === undefined ? undefined : Number(rate.slice('--rate='.length));
+  if (ratePerSec !== undefined && (!Number.isFinite(ratePerSec) || ratePerSec <= 0))
+    throw new Error(`--rate takes orders per second (a positive number); got "${rate}"`);
+  return { minutes, share: 0.7, ratePerSec };
 }

@@ -29,11 +29,15 @@ function run(offeredPerSec: number, p50Ms: number, backlogGrowing = false): E2eR
     accepted: offeredPerSec * 30,
     finished: offeredPerSec * 30,
     failedRequests: 0,
+    shedRequests: 0,
     unfinished: 0,
     finalTimestampNotMoved: 0,
     stages: { 'orders relay': { count: 10, p50Ms: 20, p95Ms: 40, p99Ms: 60 } },
     processes: { orders: { cpuMsPerOrder: 7, peakRssMb: 150 } },
     cpu: CPU,
+    kafkaRequestsPerOrder: { Fetch: 0.5, Produce: 0.25 },
+    postgres: { transactionsPerOrder: 6, statementsPerOrder: Number.NaN },
+    httpRequestsPerOrder: { loyalty: 1, orders: 1 },
   };
 }
 
@@ -91,6 +95,18 @@ function results(): BenchResults {
       inventory: { cpuMsPerOrder: 6, peakRssMb: 140 },
       loyalty: { cpuMsPerOrder: 2, peakRssMb: 100 },
     },
+    overload: [
+      {
+        multiple: 2,
+        offeredPerSec: 600,
+        goodputPerSec: 290,
+        shedShare: 0.5,
+        acceptedPerSec: 300,
+        lostAccepted: 0,
+        p99Ms: 900,
+        answerP99Ms: 40,
+      },
+    ],
     cpu: CPU,
     notes: [],
   };
@@ -155,6 +171,16 @@ describe('latest.json', () => {
     expect(resultsShapeProblems(written)).toEqual(['inbox.ratio is not a number', 'e2e.runs is not a non-empty array']);
   });
 
+  it('when a run lacks its requests per order or an overload run its goodput, then the check names them', () => {
+    const value = JSON.parse(toJson(results()));
+    delete value.e2e.runs[1].kafkaRequestsPerOrder;
+    delete value.overload[0].goodputPerSec;
+    expect(resultsShapeProblems(value)).toEqual([
+      'e2e.runs.1.kafkaRequestsPerOrder is missing',
+      'overload.0.goodputPerSec is not a number',
+    ]);
+  });
+
   it('when a part is missing altogether, then the check names it', () => {
     expect(resultsShapeProblems({})).toEqual(
       expect.arrayContaining(['relay.ratio is not a number', 'processes.orders is missing', 'machine.nodeVersion is not a string']),
@@ -180,5 +206,8 @@ describe('latency chart and Markdown report', () => {
     expect(markdown).toContain('| **total (all but the load generator)** | **10.00** |');
     expect(markdown).toContain('**200 orders/s**');
     expect(markdown).toContain('![latency against offered load](latency-vs-load.svg)');
+    expect(markdown).toContain('| 150 | 0.50 | 0.25 | 6.0 | n/a | 1.00 | 1.00 |');
+    expect(markdown).toContain('| 2x | 600 | 290.0 | 300.0 | 50.0 % | 0 | 900 ms | 40 ms |');
+    expect(markdown).toContain('taken after');
   });
 });

@@ -3,9 +3,14 @@
 // missing, because the README and whoever compares two runs read them.
 import type { DrainResult } from './backlog-drain.bench.js';
 import type { LoopCpu } from './loop-cpu.js';
+import type { RequestsPerOrder } from './request-counts.js';
 
-/** One offered rate of the end-to-end run. Latencies: scheduled send → order RESERVED/REJECTED committed. */
-export interface E2eRun {
+/**
+ * One offered rate of the end-to-end run. Latencies: scheduled send → order RESERVED/REJECTED committed.
+ * Requests per order (Kafka by API, Postgres transactions and statements, HTTP by app) count the
+ * whole loop between a reading before the load and one after it settled, over the orders finished.
+ */
+export interface E2eRun extends RequestsPerOrder {
   offeredPerSec: number;
   durationSec: number;
   /** Orders finished per second in the run's steady part (its last two thirds). */
@@ -27,6 +32,8 @@ export interface E2eRun {
   accepted: number;
   finished: number;
   failedRequests: number;
+  /** Requests answered 503 SERVER.OVERLOADED (load shedding); part of failedRequests. */
+  shedRequests: number;
   /** Orders never finished before the deadline; their latency counts as (deadline - scheduled), a lower bound. */
   unfinished: number;
   /** Final orders whose updated_at did not move past created_at: their latency cannot be measured (should be 0). */
@@ -42,6 +49,22 @@ export interface E2eRun {
 export interface ProcessCost {
   cpuMsPerOrder: number;
   peakRssMb: number;
+}
+
+/** A run past the sustained maximum: does the door keep goodput near the maximum, and lose nothing? */
+interface OverloadRun {
+  /** The offered rate as a multiple of `e2e.maxSustainablePerSec` (2, 4). */
+  multiple: number;
+  offeredPerSec: number;
+  /** Orders finished per second in the run's steady part. */
+  goodputPerSec: number;
+  /** Share of the requests answered 503 (shed at the door). */
+  shedShare: number;
+  acceptedPerSec: number;
+  /** Accepted orders still not final once the run settled: must be 0. */
+  lostAccepted: number;
+  p99Ms: number;
+  answerP99Ms: number;
 }
 
 interface MachineFacts {
@@ -90,6 +113,8 @@ export interface BenchResults {
     /** The drain run as measured; its rate is `drainPerSec` above. */
     drain: Omit<DrainResult, 'drainPerSec'>;
   };
+  /** 2x and 4x the sustained maximum, when the overload section ran. */
+  overload: OverloadRun[];
   processes: Record<'orders' | 'inventory' | 'loyalty', ProcessCost | Record<string, never>>;
   /** The loop's CPU per order at the fixed offered rate (the first end-to-end run). */
   cpu: LoopCpu;
@@ -135,10 +160,22 @@ export function resultsShapeProblems(value: unknown): string[] {
       for (const key of ['offeredPerSec', 'achievedPerSec', 'p50Ms', 'p95Ms', 'p99Ms']) {
         if (!isNumber((run as Record<string, unknown>)?.[key])) problems.push(`e2e.runs.${index}.${key} is not a number`);
       }
+      const record = run as { kafkaRequestsPerOrder?: unknown; postgres?: { transactionsPerOrder?: unknown } } | undefined;
+      if (!record?.kafkaRequestsPerOrder || typeof record.kafkaRequestsPerOrder !== 'object')
+        problems.push(`e2e.runs.${index}.kafkaRequestsPerOrder is missing`);
+      if (!isNumber(record?.postgres?.transactionsPerOrder))
+        problems.push(`e2e.runs.${index}.postgres.transactionsPerOrder is not a number`);
       if (typeof (run as Record<string, unknown>)?.backlogGrowing !== 'boolean')
         problems.push(`e2e.runs.${index}.backlogGrowing is not a boolean`);
     });
   }
+  const overload = at('overload');
+  if (!Array.isArray(overload)) problems.push('overload is not an array');
+  else
+    overload.forEach((run: Record<string, unknown>, index) => {
+      for (const key of ['offeredPerSec', 'goodputPerSec', 'shedShare', 'lostAccepted'])
+        if (!isNumber(run?.[key])) problems.push(`overload.${index}.${key} is not a number`);
+    });
   for (const service of ['orders', 'inventory', 'loyalty']) {
     const cost = at(`processes.${service}`);
     if (!cost || typeof cost !== 'object') problems.push(`processes.${service} is missing`);

@@ -17,6 +17,7 @@ import { CustomerTokens, orderBody, postOrder, seedBenchPrices } from './order-r
 import { summarizeLatencies } from './percentiles.js';
 import { ProcessSampler } from './process-usage.js';
 import { stageLatencies } from './stage-latencies.js';
+import { readRequestCounts, requestsPerOrder } from './request-counts.js';
 
 export interface E2eStack {
   orders: ServiceProcess;
@@ -129,6 +130,13 @@ export async function runE2eRate(stack: E2eStack, options: E2eRunOptions, log: (
       await new Promise((resolve) => setTimeout(resolve, 1000));
     }
   })();
+  const countersOf = () =>
+    readRequestCounts(
+      { orders: stack.orders.baseUrl, inventory: stack.inventory.baseUrl, loyalty: stack.loyalty.baseUrl },
+      stack.serverUrl,
+      [stack.databases.orders, stack.databases.inventory, stack.loyalty.database],
+    );
+  const countsBefore = await countersOf();
   await sampler.start();
   let load;
   try {
@@ -141,6 +149,7 @@ export async function runE2eRate(stack: E2eStack, options: E2eRunOptions, log: (
   const scheduledAt = new Map(accepted.map((request) => [request.result.orderId!, request.scheduledAtMs]));
   const orderIds = [...scheduledAt.keys()];
   const failedRequests = load.requests.length - accepted.length;
+  const shedRequests = load.requests.filter((request) => request.result.status === 503).length;
   const firstFailure = load.requests.find((request) => !request.result.orderId)?.result;
 
   const settled = await waitFor(
@@ -163,6 +172,7 @@ export async function runE2eRate(stack: E2eStack, options: E2eRunOptions, log: (
   ).catch(() => false);
   const observedEnd = Date.now();
   const usage = await sampler.stop();
+  const countsAfter = await countersOf();
   await Promise.all([ordersDb.end(), inventoryDb.end()]);
 
   const finals = await queryTestDatabase<{ id: string; final_at: number }>(
@@ -220,20 +230,25 @@ export async function runE2eRate(stack: E2eStack, options: E2eRunOptions, log: (
     accepted: accepted.length,
     finished: finals.length,
     failedRequests,
+    shedRequests,
     unfinished: orderIds.length - finals.length,
     finalTimestampNotMoved: stale,
     stages: await stageLatencies(stack.serverUrl, stack.databases, orderIds),
     processes,
     cpu,
+    ...requestsPerOrder(countsBefore, countsAfter, finals.length),
   };
   log(
     `e2e ${offeredPerSec}/s for ${durationMs / 1000} s: achieved ${run.achievedPerSec.toFixed(1)}/s, p50 ${Math.round(run.p50Ms)} ms, ` +
       `p99 ${Math.round(run.p99Ms)} ms (201 answered: p50 ${Math.round(answer.p50)} ms, p99 ${Math.round(answer.p99)} ms), backlog ${run.backlogGrowing ? 'growing' : 'flat'} (${run.backlogSlopePerSec.toFixed(1)}/s), ` +
-      `${run.unfinished} unfinished${settled ? '' : ' (did not settle)'}, ${failedRequests} failed requests` +
+      `${run.unfinished} unfinished${settled ? '' : ' (did not settle)'}, ${failedRequests} failed requests (${shedRequests} shed)` +
       `${firstFailure ? ` (first: ${firstFailure.status} ${firstFailure.error})` : ''}, generator lag max ${Math.round(load.maxSendLagMs)} ms; ` +
       `CPU ${cpu.totalMsPerOrder.toFixed(2)} ms/order (${Object.entries(cpu.byProcess)
         .map(([name, value]) => `${name} ${value.toFixed(2)}`)
-        .join(', ')}; load generator ${cpu.loadGeneratorMsPerOrder.toFixed(2)} apart), ceiling ${Math.round(cpu.ceilingPerSec)}/s`,
+        .join(', ')}; load generator ${cpu.loadGeneratorMsPerOrder.toFixed(2)} apart), ceiling ${Math.round(cpu.ceilingPerSec)}/s; ` +
+      `per order: Kafka ${Object.entries(run.kafkaRequestsPerOrder)
+        .map(([api, value]) => `${api} ${value.toFixed(2)}`)
+        .join(', ')}; Postgres ${run.postgres.transactionsPerOrder.toFixed(1)} transactions`,
   );
   return run;
 }

@@ -25,7 +25,7 @@ function cpuMs(pid: number): number {
 }
 
 /** Current resident set size of `pid` in MB (VmRSS); `NaN` once it is gone. */
-function rssMb(pid: number): number {
+export function rssMb(pid: number): number {
   try {
     const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return match ? Number(match[1]) / 1024 : Number.NaN;

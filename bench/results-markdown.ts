@@ -16,6 +16,8 @@ function markdownTable(header: string[], rows: string[][]): string[] {
 
 export function resultsMarkdown(results: BenchResults, chartFile: string): string {
   const { machine, relay, inbox, http, e2e } = results;
+  const kafkaApis = [...new Set(e2e.runs.flatMap((run) => Object.keys(run.kafkaRequestsPerOrder ?? {})))].sort();
+  const httpApps = [...new Set(e2e.runs.flatMap((run) => Object.keys(run.httpRequestsPerOrder ?? {})))].sort();
   const stageNames = [...new Set(e2e.runs.flatMap((run) => Object.keys(run.stages)))];
   const lines = [
     `# Benchmark results (${results.mode} run, ${results.startedAt})`,
@@ -58,7 +60,7 @@ export function resultsMarkdown(results: BenchResults, chartFile: string): strin
       ],
     ),
     '',
-    `## CPU per order of the whole loop, at ${num(results.cpu.orders)} orders of the fixed-rate run`,
+    `## CPU per order of the whole loop, at ${num(results.cpu.orders)} orders of the fixed-rate run (taken after the loop's warm-up)`,
     '',
     ...markdownTable(
       ['process', 'CPU ms per order'],
@@ -133,7 +135,26 @@ export function resultsMarkdown(results: BenchResults, chartFile: string): strin
       ]),
     ),
     '',
-    '### Cost per process (during each run)',
+    '### Requests per order (whole loop, each run after the warm-up)',
+    '',
+    ...markdownTable(
+      [
+        'offered/s',
+        ...kafkaApis.map((api) => `Kafka ${api}`),
+        'Postgres transactions',
+        'Postgres statements',
+        ...httpApps.map((app) => `HTTP ${app}`),
+      ],
+      e2e.runs.map((run) => [
+        num(run.offeredPerSec),
+        ...kafkaApis.map((api) => num(run.kafkaRequestsPerOrder?.[api] ?? 0, 2)),
+        num(run.postgres?.transactionsPerOrder ?? Number.NaN, 1),
+        num(run.postgres?.statementsPerOrder ?? Number.NaN, 1),
+        ...httpApps.map((app) => num(run.httpRequestsPerOrder?.[app] ?? 0, 2)),
+      ]),
+    ),
+    '',
+    '### Cost per process (during each run, after the warm-up)',
     '',
     ...markdownTable(
       ['offered/s', ...['orders', 'inventory', 'loyalty'].flatMap((name) => [`${name} CPU ms/order`, `${name} peak RSS MB`])],
@@ -146,6 +167,25 @@ export function resultsMarkdown(results: BenchResults, chartFile: string): strin
       ]),
     ),
   ];
+  if (results.overload.length > 0)
+    lines.push(
+      '',
+      `## Overload: multiples of ${num(results.overload[0].offeredPerSec / results.overload[0].multiple)}/s (the sustained maximum, else the fixed rate), shed at the door`,
+      '',
+      ...markdownTable(
+        ['multiple', 'offered/s', 'goodput/s', 'accepted/s', 'shed share', 'accepted lost', 'p99', '201 p99'],
+        results.overload.map((run) => [
+          `${run.multiple}x`,
+          num(run.offeredPerSec),
+          num(run.goodputPerSec, 1),
+          num(run.acceptedPerSec, 1),
+          `${num(run.shedShare * 100, 1)} %`,
+          num(run.lostAccepted),
+          ms(run.p99Ms),
+          ms(run.answerP99Ms),
+        ]),
+      ),
+    );
   if (results.notes.length > 0) lines.push('', '## Notes', '', ...results.notes.map((note) => `- ${note}`));
   return `${lines.join('\n')}\n`;
 }

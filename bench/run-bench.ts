@@ -4,10 +4,10 @@
 // Infrastructure is provisioned as the tests do; every database is a throw-away one (its name
 // contains `test`) and is dropped at the end, with every process, consumer group and topic the run
 // made. Nothing here asserts a speed: the figures are read, compared, and written down.
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { type ServiceProcess, ServiceSet } from '@tools/local-stack';
+import { queryTestDatabase, type ServiceProcess, ServiceSet } from '@tools/local-stack';
 import {
   backlogDrainPlaceholder,
   type BenchResults,
@@ -24,7 +24,7 @@ import {
   provisionInfrastructure,
   releaseInfrastructure,
 } from './bench-infrastructure.js';
-import { type BenchProfile, FULL, QUICK, selectedSections } from './bench-profiles.js';
+import { type BenchProfile, FULL, OVERLOAD_MULTIPLES, QUICK, selectedSections, type SoakOptions, soakOptions } from './bench-profiles.js';
 import { runBacklogDrain } from './backlog-drain.bench.js';
 import { type E2eStack, runE2eRate, startE2eStack, waitUntilIdle } from './end-to-end.bench.js';
 import { runInboxBench } from './inbox-consumer.bench.js';
@@ -33,6 +33,9 @@ import { runRelayBench } from './outbox-relay.bench.js';
 import { runHttpBench } from './place-order-http.bench.js';
 import { isSustained, maxSustained, nextOfferedRate, type RateTrial } from './rate-search.js';
 import { resultsMarkdown } from './results-markdown.js';
+import { autovacuumForSoak, runSoak, SOAK_SAMPLE_INTERVAL_MS } from './soak.bench.js';
+import { soakChartSvg } from './soak-chart.js';
+import { type SoakResults, soakShapeProblems } from './soak-results.js';
 
 const suiteStart = Date.now();
 const log = (text: string) => console.error(`[bench ${((Date.now() - suiteStart) / 1000).toFixed(0).padStart(4)} s] ${text}`);
@@ -40,6 +43,9 @@ const log = (text: string) => console.error(`[bench ${((Date.now() - suiteStart)
 async function runE2e(stack: E2eStack, profile: BenchProfile, results: BenchResults): Promise<void> {
   const { e2e } = profile;
   const runs: E2eRun[] = [];
+  // Not measured: a loop just started runs its first seconds slower (JIT, pools, first fetches).
+  await runE2eRate(stack, { offeredPerSec: e2e.fixedPerSec, durationMs: e2e.warmUpMs, settleMs: e2e.settleMs }, log);
+  await waitUntilIdle(stack, e2e.settleMs);
   const fixed = await runE2eRate(stack, { offeredPerSec: e2e.fixedPerSec, durationMs: e2e.fixedDurationMs, settleMs: e2e.settleMs }, log);
   runs.push(fixed);
   results.processes = fixed.processes;
@@ -77,6 +83,37 @@ async function runE2e(stack: E2eStack, profile: BenchProfile, results: BenchResu
     results.notes.push(`Every rate tried was sustained; the highest sustainable rate is at least ${results.e2e.maxSustainablePerSec}/s.`);
 }
 
+/**
+ * 2x and 4x the sustained maximum (the fixed rate when the search did not run): goodput is what
+ * finishes per second, shed share the 503s of the door, and every accepted order must be final
+ * once the run settled.
+ */
+async function runOverload(stack: E2eStack, profile: BenchProfile, results: BenchResults): Promise<void> {
+  const maximum = results.e2e.maxSustainablePerSec > 0 ? results.e2e.maxSustainablePerSec : profile.e2e.fixedPerSec;
+  if (results.e2e.maxSustainablePerSec <= 0)
+    results.notes.push(`Overload runs are multiples of the fixed rate (${maximum}/s): no sustained maximum was measured.`);
+  for (const multiple of OVERLOAD_MULTIPLES) {
+    if (!(await waitUntilIdle(stack, profile.e2e.settleMs))) {
+      results.notes.push(`The overload run at ${multiple}x did not start: the loop did not finish the previous backlog in time.`);
+      break;
+    }
+    const offeredPerSec = maximum * multiple;
+    const run = await runE2eRate(stack, { offeredPerSec, durationMs: profile.e2e.overloadDurationMs, settleMs: profile.e2e.settleMs }, log);
+    results.overload.push({
+      multiple,
+      offeredPerSec,
+      goodputPerSec: run.achievedPerSec,
+      shedShare: run.sent > 0 ? run.shedRequests / run.sent : Number.NaN,
+      acceptedPerSec: run.acceptedPerSec,
+      lostAccepted: run.unfinished,
+      p99Ms: run.p99Ms,
+      answerP99Ms: run.answerP99Ms,
+    });
+    if (run.unfinished > 0)
+      results.notes.push(`At ${multiple}x (${offeredPerSec}/s), ${run.unfinished} accepted orders were not final when the run settled.`);
+  }
+}
+
 async function machineFacts(infrastructure: BenchInfrastructure): Promise<BenchResults['machine']> {
   return {
     cpuCount: cpus().length,
@@ -104,8 +141,125 @@ async function section(results: BenchResults, name: string, work: () => Promise<
   }
 }
 
+/** The maximum a soak takes its share of: `--rate`, else the last run's sustained maximum, else the fixed rate. */
+function soakMaximum(repoRoot: string, options: SoakOptions, profile: BenchProfile): { perSec: number; source: string } {
+  if (options.ratePerSec !== undefined) return { perSec: options.ratePerSec, source: `--rate=${options.ratePerSec}` };
+  const file = join(repoRoot, 'bench/results/latest.json');
+  const last = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as { e2e?: { maxSustainablePerSec?: number } }) : undefined;
+  const measured = last?.e2e?.maxSustainablePerSec;
+  if (typeof measured === 'number' && measured > 0)
+    return { perSec: measured, source: 'the sustained maximum of bench/results/latest.json' };
+  return { perSec: profile.e2e.fixedPerSec, source: `the fixed rate (${profile.e2e.fixedPerSec}/s; no measured maximum, pass --rate)` };
+}
+
+async function soakMain(options: SoakOptions, profile: BenchProfile): Promise<void> {
+  const infrastructure = await provisionInfrastructure(log);
+  const services = new ServiceSet({
+    serverUrl: infrastructure.serverUrl,
+    brokers: infrastructure.brokers,
+    authEnv: infrastructure.authEnv,
+    kafkaCredentials: infrastructure.kafkaCredentials,
+    signingEnv: infrastructure.signingEnv,
+  });
+  const maximum = soakMaximum(infrastructure.repoRoot, options, profile);
+  const offeredPerSec = Math.max(1, Math.round(maximum.perSec * options.share));
+  const autovacuum = await autovacuumForSoak(infrastructure.serverUrl);
+  log(`soak: ${options.minutes} min at ${offeredPerSec}/s (${options.share * 100} % of ${maximum.source}); ${autovacuum.state.note}`);
+  const results: SoakResults = {
+    startedAt: new Date().toISOString(),
+    finishedAt: '',
+    minutes: options.minutes,
+    offeredPerSec,
+    rateSource: `${options.share * 100} % of ${maximum.source}`,
+    autovacuum: autovacuum.state,
+    isSoak: autovacuum.state.on,
+    sent: 0,
+    accepted: 0,
+    failedRequests: 0,
+    unfinished: Number.NaN,
+    samples: [],
+    notes: autovacuum.state.on ? [] : ['Not a soak: autovacuum was off for the whole run, so dead tuples could only grow.'],
+  };
+  try {
+    const loyalty = await services.start({
+      service: 'loyalty',
+      database: await services.createDatabase('bench_loyalty'),
+      env: benchAppEnv(),
+    });
+    const stack = await startE2eStack(infrastructure, services, loyalty);
+    Object.assign(
+      results,
+      await runSoak(stack, { offeredPerSec, durationMs: options.minutes * 60_000, sampleIntervalMs: SOAK_SAMPLE_INTERVAL_MS }, log),
+    );
+    await waitUntilIdle(stack, profile.e2e.settleMs);
+    const [{ pending }] = await queryTestDatabase<{ pending: number }>(
+      infrastructure.serverUrl,
+      stack.databases.orders,
+      "SELECT count(*)::int AS pending FROM orders WHERE status = 'PENDING'",
+    );
+    results.unfinished = pending;
+  } catch (error) {
+    log(`soak FAILED: ${(error as Error).stack ?? String(error)}`);
+    results.notes.push(`The soak failed: ${(error as Error).message.split('\n')[0]}`);
+    process.exitCode = 1;
+  } finally {
+    results.autovacuum.restored = await autovacuum.restore().catch((error: Error) => {
+      log(`autovacuum NOT restored: ${error.message}`);
+      return false;
+    });
+    results.finishedAt = new Date().toISOString();
+    writeSoak(infrastructure.repoRoot, results);
+    await services.tearDown().catch((error: Error) => log(`tear-down: ${error.message}`));
+    await releaseInfrastructure(infrastructure);
+  }
+}
+
+function writeSoak(repoRoot: string, results: SoakResults): void {
+  const directory = join(repoRoot, 'bench/results');
+  mkdirSync(directory, { recursive: true });
+  const problems = soakShapeProblems(JSON.parse(JSON.stringify(results)));
+  if (problems.length > 0) results.notes.push(`Figures missing from this soak: ${problems.join('; ')}.`);
+  const minutes = results.samples.map((sample) => sample.atMinutes);
+  const tableNames = [...new Set(results.samples.flatMap((sample) => Object.keys(sample.tables)))].sort();
+  const apps = [...new Set(results.samples.flatMap((sample) => Object.keys(sample.rssMb)))];
+  const svg = soakChartSvg(
+    minutes,
+    [
+      {
+        title: 'created → final p99 of the orders finished since the previous sample',
+        unit: 'ms',
+        series: [{ label: 'p99', values: results.samples.map((s) => s.p99Ms) }],
+      },
+      {
+        title: 'resident memory',
+        unit: 'MB',
+        series: apps.map((app) => ({ label: app, values: results.samples.map((s) => s.rssMb[app]) })),
+      },
+      {
+        title: 'dead tuples',
+        unit: 'rows',
+        series: tableNames.map((name) => ({ label: name, values: results.samples.map((s) => s.tables[name]?.deadTuples ?? Number.NaN) })),
+      },
+      {
+        title: 'live tuples',
+        unit: 'rows',
+        series: tableNames.map((name) => ({ label: name, values: results.samples.map((s) => s.tables[name]?.liveTuples ?? Number.NaN) })),
+      },
+    ],
+    `Soak ${results.startedAt.slice(0, 16)}: ${results.offeredPerSec}/s for ${results.minutes} min${results.isSoak ? '' : ' (NOT a soak: autovacuum off)'}`,
+  );
+  writeFileSync(join(directory, 'soak.svg'), svg);
+  writeFileSync(
+    join(directory, 'soak.json'),
+    `${JSON.stringify(results, (_key, value) => (typeof value === 'number' && !Number.isFinite(value) ? null : value), 2)}\n`,
+  );
+  log('wrote bench/results/soak.json and soak.svg');
+}
+
 async function main(): Promise<void> {
   const profile = process.argv.includes('--quick') ? QUICK : FULL;
+  const soak = soakOptions(process.argv);
+  if (soak) return soakMain(soak, profile);
   const sections = selectedSections(process.argv);
   log(`${profile.mode} run: ${[...sections].join(', ')}`);
   const infrastructure = await provisionInfrastructure(log);
@@ -151,6 +305,7 @@ async function main(): Promise<void> {
       durationSec: profile.http.durationMs / 1000,
     },
     e2e: { runs: [], maxSustainablePerSec: 0, drainPerSec: nan, drain: backlogDrainPlaceholder() },
+    overload: [],
     processes: { orders: {}, inventory: {}, loyalty: {} },
     cpu: loopCpuPlaceholder(cpus().length),
     notes: [],
@@ -188,13 +343,17 @@ async function main(): Promise<void> {
       await section(results, 'http', async () => {
         results.http = { ...results.http, ...(await runHttpBench(infrastructure, services, profile.http, log)) };
       });
-    if (loyalty && (sections.has('e2e') || sections.has('drain'))) {
+    if (loyalty && (sections.has('e2e') || sections.has('overload') || sections.has('drain'))) {
       const running = loyalty;
       let stack: E2eStack | undefined;
       await section(results, 'end to end', async () => {
         stack = await startE2eStack(infrastructure, services, running);
         if (sections.has('e2e')) await runE2e(stack, profile, results);
       });
+      if (stack && sections.has('overload')) {
+        const started = stack;
+        await section(results, 'overload', () => runOverload(started, profile, results));
+      }
       if (stack && sections.has('drain')) {
         const started = stack;
         await section(results, 'backlog drain', async () => {

@@ -3,16 +3,19 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { AuthModule } from '@app/auth';
 import { DatabaseModule } from '@app/database';
 import { HealthModule } from '@app/health';
+import { databasePoolProbe, LoadSheddingModule } from '@app/http';
 import { IdempotencyCleanupModule, IdempotencyConfigModule } from '@app/idempotency';
 import { consumedTopics, InboxModule } from '@app/inbox';
 import { ConsumerLagModule, kafkaClientOptions, kafkaHealthOptions, KafkaModule } from '@app/kafka';
 import { MetricsModule } from '@app/metrics';
-import { OutboxModule } from '@app/outbox';
+import { OutboxModule, outboxBacklogProbe } from '@app/outbox';
 import { TelemetryModule } from '@app/telemetry';
+import { DataSource } from 'typeorm';
 import type { OrdersConfig } from './orders.config.js';
 import { ordersConsumes } from './orders.consumes.js';
 import { createOrdersDataSource } from './orders.data-source.js';
 import { OrdersModule } from './orders/orders.module.js';
+import { pendingOrdersProbe } from './orders/place-order/pending-orders.probe.js';
 import { ReservationsModule } from './reservations/reservations.module.js';
 
 /** Orders: HTTP API for orders, an outbox relay to Kafka, and (as a consumer) reservation results. */
@@ -37,6 +40,22 @@ export class OrdersAppModule {
         InboxModule.forRoot(config, ordersConsumes),
         IdempotencyConfigModule.forRoot(config),
         IdempotencyCleanupModule.forRoot(config),
+        LoadSheddingModule.forRoot({
+          inject: [DataSource],
+          useFactory: (dataSource: DataSource) => ({
+            enabled: config.LOAD_SHED_ENABLED,
+            intervalMs: config.LOAD_SHED_SAMPLE_INTERVAL_MS,
+            retryAfterSeconds: config.LOAD_SHED_RETRY_AFTER_SECONDS,
+            probes: [
+              pendingOrdersProbe(dataSource, config.ORDERS_SHED_PENDING_MAX),
+              outboxBacklogProbe(dataSource, {
+                pendingMax: config.LOAD_SHED_OUTBOX_PENDING_MAX,
+                oldestAgeMaxMs: config.LOAD_SHED_OUTBOX_AGE_MAX_MS,
+              }),
+              databasePoolProbe(dataSource, config.LOAD_SHED_DB_POOL_WAITING_MAX),
+            ],
+          }),
+        }),
         HealthModule.forRoot({ kafka: kafkaHealthOptions(config) }),
         OrdersModule,
         ReservationsModule,

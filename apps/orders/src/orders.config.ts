@@ -1,7 +1,7 @@
 import { authEnv } from '@app/auth';
 import { env, type EnvConfig } from '@app/config';
 import { databaseEnv } from '@app/database';
-import { httpEnv } from '@app/http';
+import { httpEnv, loadSheddingEnv } from '@app/http';
 import { telemetryEnv } from '@app/telemetry';
 import { idempotencyEnv } from '@app/idempotency';
 import { inboxEnv } from '@app/inbox';
@@ -19,6 +19,14 @@ export const ordersEnv = {
   ...kafkaHealthEnv,
   ...outboxEnv,
   ...inboxEnv,
+  ...loadSheddingEnv,
+  ORDERS_SHED_PENDING_MAX: env.integer({
+    description:
+      'Orders placed and not yet final past which POST /orders is refused with 503 (any stage behind orders shows here: the relay, Kafka, inventory). About the orders the loop finishes in a few seconds; higher lets latency grow before shedding, lower sheds bursts the loop would absorb',
+    default: 2000,
+    min: 1,
+    max: 1_000_000,
+  }),
   // Callers are customers: 1,000 new orders an hour is far above any shopper, and bounds what one
   // token can store in a day.
   ...idempotencyEnv({ keysPerCallerMax: 1000, keysWindowMs: 3_600_000 }),

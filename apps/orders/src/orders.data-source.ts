@@ -10,6 +10,7 @@ import { CreateInboxMessages1764460800020, InboxMessage } from '@app/inbox';
 import { AddOutboxPendingRetryIndex1764460800410, CreateOutboxMessages1764460800010, OutboxMessage } from '@app/outbox';
 import { CreateOrders1764460800200 } from './migrations/1764460800200-create-orders.js';
 import { CreateProducts1764460800420 } from './migrations/1764460800420-create-products.js';
+import { AddOrdersPendingIndex1764460800800 } from './migrations/1764460800800-add-orders-pending-index.js';
 import { OrderItem } from './orders/order-item.entity.js';
 import { Order } from './orders/order.entity.js';
 
@@ -24,6 +25,7 @@ const ordersMigrations = [
   CreateProducts1764460800420,
   ScopeIdempotencyKeysByPrincipal1764460800620,
   AddIdempotencyKeysPrincipalCreatedAtIndex1764460800710,
+  AddOrdersPendingIndex1764460800800,
 ];
 
 export function createOrdersDataSource(config: DatabaseConfig) {

@@ -24,6 +24,8 @@ export const RequestErrorCodes = {
   REFUSED: 'REQUEST.REFUSED',
   /** No database connection within its timeout (overload, or the database away): retry after `Retry-After`. */
   UNAVAILABLE: 'SERVER.UNAVAILABLE',
+  /** The backlog behind the API is past its bounds (`LOAD_SHED_*`): nothing was done, retry after `Retry-After`. */
+  OVERLOADED: 'SERVER.OVERLOADED',
   /** A fault of the server; the detail says nothing more on purpose, the log has the stack. */
   INTERNAL_ERROR: 'SERVER.INTERNAL_ERROR',
 } as const;

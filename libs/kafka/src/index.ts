@@ -33,3 +33,4 @@ export { consumerLag, type PartitionLag } from './consumer-lag.js';
 export { consumerLagEnv } from './consumer-lag.config.js';
 export { ConsumerLagMonitor, type ConsumerLagOptions } from './consumer-lag.monitor.js';
 export { ConsumerLagModule } from './consumer-lag.module.js';
+export { installKafkaRequestCounting, kafkaRequestCounts, KafkaRequestMetrics } from './kafka-request.counter.js';

@@ -1,10 +1,12 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { Kafka } from 'kafkajs';
 import { createKafka, type KafkaClientOptions } from './kafka.factory.js';
+import { KafkaRequestMetrics } from './kafka-request.counter.js';
 
 /**
  * Provides the app's kafkajs client (`Kafka`), shared by producers, admin and health checks.
  * Global, as the app's `DataSource` is: one client per process, like one pool per process.
+ * Also counts the process' requests to Kafka by API (`kafka_requests_total`, {@link KafkaRequestMetrics}).
  */
 @Module({})
 export class KafkaModule {
@@ -18,6 +20,7 @@ export class KafkaModule {
           useFactory: (...deps: never[]) => createKafka(options.useFactory(...deps)),
           inject: (options.inject ?? []) as never[],
         },
+        KafkaRequestMetrics,
       ],
       exports: [Kafka],
     };

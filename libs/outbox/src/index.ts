@@ -11,3 +11,4 @@ export { OutboxEventRejectedError } from './outbox-event-rejected.error.js';
 export { isBrokerUnavailable } from './broker-unavailable.js';
 export { RelayFailpoints } from './outbox.failpoints.js';
 export { producedTopic, producedTopics, type AppProduces, type ProducedTopic, type Sends } from './outbox-produces.js';
+export { outboxBacklogProbe } from './outbox-backlog.probe.js';

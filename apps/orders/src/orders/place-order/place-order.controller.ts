@@ -1,7 +1,7 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '@app/auth';
-import { ApiErrors } from '@app/http';
+import { ApiErrors, ShedWhenBacklogged } from '@app/http';
 import { Idempotent } from '@app/idempotency';
 import { OrderResponse } from '../order.response.js';
 import { PlaceOrderRequest } from './place-order.request.js';
@@ -26,6 +26,7 @@ export class PlaceOrderController {
   @ApiErrors(400, { 403: "AUTH.FORBIDDEN: the token's subject cannot be a customer id (too long, or not storable)" }, 413, {
     422: 'ORDERS.UNKNOWN_SKU (`fields` names each line, `items[0].sku`) or ORDERS.TOTAL_TOO_LARGE',
   })
+  @ShedWhenBacklogged()
   @HttpCode(201)
   @Idempotent({
     status: 201,

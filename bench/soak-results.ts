@@ -1,0 +1,59 @@
+// The shape of bench/results/soak.json (`npm run bench -- --soak <minutes>`), and a check of it.
+// Pure, unit-tested in soak-results.spec.ts.
+
+/** One table of one database at one sample (pg_stat_user_tables). */
+export interface TableSample {
+  liveTuples: number;
+  deadTuples: number;
+  autovacuumCount: number;
+}
+
+export interface SoakSample {
+  atMinutes: number;
+  /** Orders finished since the previous sample, and their created → final p99 (ms). */
+  finished: number;
+  p99Ms: number;
+  rssMb: Record<string, number>;
+  /** By `<database role>.<table>`: `orders.outbox_messages`, `inventory.inbox_messages`, ... */
+  tables: Record<string, TableSample>;
+}
+
+export interface SoakResults {
+  startedAt: string;
+  finishedAt: string;
+  minutes: number;
+  offeredPerSec: number;
+  /** Where `offeredPerSec` came from: `70 % of --rate=200`, or of the last run's sustained maximum. */
+  rateSource: string;
+  /** Whether autovacuum ran during the soak: without it, dead tuples only grow and the run is not a soak. */
+  autovacuum: { on: boolean; wasOn: boolean; restored: boolean; note: string };
+  /** False when autovacuum could not be turned on: the samples are kept, but this is no soak. */
+  isSoak: boolean;
+  sent: number;
+  accepted: number;
+  failedRequests: number;
+  /** Accepted orders not final once the soak settled. */
+  unfinished: number;
+  samples: SoakSample[];
+  notes: string[];
+}
+
+/** Every problem with `value` as {@link SoakResults}, by path; empty when it has the shape. */
+export function soakShapeProblems(value: unknown): string[] {
+  const problems: string[] = [];
+  // The file as read back: every member may be missing or of another type, hence the loose type.
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  const record = value as Record<string, any>;
+  for (const key of ['minutes', 'offeredPerSec', 'sent', 'accepted', 'unfinished'])
+    if (typeof record?.[key] !== 'number') problems.push(`${key} is not a number`);
+  if (typeof record?.isSoak !== 'boolean') problems.push('isSoak is not a boolean');
+  if (typeof record?.autovacuum?.on !== 'boolean') problems.push('autovacuum.on is not a boolean');
+  if (!Array.isArray(record?.samples) || record.samples.length === 0) problems.push('samples is not a non-empty array');
+  else
+    record.samples.forEach((sample: { atMinutes?: unknown; rssMb?: unknown; tables?: object }, index: number) => {
+      if (typeof sample?.atMinutes !== 'number') problems.push(`samples.${index}.atMinutes is not a number`);
+      if (!sample?.rssMb || typeof sample.rssMb !== 'object') problems.push(`samples.${index}.rssMb is missing`);
+      if (!sample?.tables || Object.keys(sample.tables).length === 0) problems.push(`samples.${index}.tables is empty`);
+    });
+  return problems;
+}

@@ -1,0 +1,186 @@
+// `npm run bench -- --soak <minutes> [--rate=<n>]`: a steady 70 % of the maximum for that long,
+// sampled every 30 s: created → final p99, RSS per app, and the live and dead rows and
+// autovacuum runs of the tables that grow with every order (outbox, inbox, commands, idempotency
+// keys). What a soak finds is a slope: memory, dead tuples or latency that keep rising at a rate
+// the loop sustains. Autovacuum must run for that to mean anything; see autovacuumForSoak.
+import pg from 'pg';
+import { databaseUrl } from '@app/database';
+import { type E2eStack } from './end-to-end.bench.js';
+import { openModelLoad } from './open-model-load.js';
+import { orderBody, postOrder } from './order-requests.js';
+import { summarizeLatencies } from './percentiles.js';
+import { rssMb } from './process-usage.js';
+import type { SoakResults, SoakSample, TableSample } from './soak-results.js';
+
+/** The tables that grow with every order, by the database role that holds them. */
+const SOAK_TABLES: Record<'orders' | 'inventory' | 'loyalty', readonly string[]> = {
+  orders: ['orders', 'outbox_messages', 'inbox_messages', 'idempotency_keys'],
+  inventory: ['outbox_messages', 'inbox_messages', 'loyalty_commands'],
+  loyalty: ['accruals', 'idempotency_keys'],
+};
+
+export const SOAK_SAMPLE_INTERVAL_MS = 30_000;
+
+/**
+ * Turns the server's autovacuum on for the soak when it is off (this machine runs Postgres with
+ * `autovacuum = off`; a per-table `autovacuum_enabled = on` does nothing then). `autovacuum` is a
+ * sighup setting: `ALTER SYSTEM` plus `pg_reload_conf()` applies it without a restart. The bench
+ * connects as a superuser; without the privilege the soak says it is none. Returns how to restore.
+ */
+export async function autovacuumForSoak(serverUrl: string): Promise<{ state: SoakResults['autovacuum']; restore: () => Promise<boolean> }> {
+  const client = new pg.Client({ connectionString: serverUrl, application_name: 'bench-soak' });
+  await client.connect();
+  const show = async () => (await client.query<{ autovacuum: string }>('SHOW autovacuum')).rows[0].autovacuum === 'on';
+  try {
+    const wasOn = await show();
+    if (wasOn) return { state: { on: true, wasOn, restored: true, note: 'autovacuum was already on' }, restore: async () => true };
+    const [{ sourcefile }] = (
+      await client.query<{ sourcefile: string | null }>("SELECT sourcefile FROM pg_settings WHERE name = 'autovacuum'")
+    ).rows;
+    const setInAutoConf = sourcefile?.endsWith('postgresql.auto.conf') ?? false;
+    await client.query('ALTER SYSTEM SET autovacuum = on');
+    await client.query('SELECT pg_reload_conf()');
+    // The postmaster re-reads the file asynchronously; a new session sees the new value.
+    let on = false;
+    for (let attempt = 0; attempt < 50 && !on; attempt += 1) {
+      const probe = new pg.Client({ connectionString: serverUrl, application_name: 'bench-soak' });
+      await probe.connect();
+      on = (await probe.query<{ autovacuum: string }>('SHOW autovacuum')).rows[0].autovacuum === 'on';
+      await probe.end();
+      if (!on) await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const restore = async () => {
+      const again = new pg.Client({ connectionString: serverUrl, application_name: 'bench-soak' });
+      await again.connect();
+      try {
+        await again.query(setInAutoConf ? 'ALTER SYSTEM SET autovacuum = off' : 'ALTER SYSTEM RESET autovacuum');
+        await again.query('SELECT pg_reload_conf()');
+        return true;
+      } finally {
+        await again.end();
+      }
+    };
+    return {
+      state: {
+        on,
+        wasOn,
+        restored: false,
+        note: on
+          ? 'the server had autovacuum = off: turned on for the soak (ALTER SYSTEM SET autovacuum = on; pg_reload_conf()), restored afterwards'
+          : 'the server has autovacuum = off and it could not be turned on: this run is not a soak',
+      },
+      restore,
+    };
+  } catch (error) {
+    return {
+      state: {
+        on: false,
+        wasOn: false,
+        restored: true,
+        note: `autovacuum could not be checked or turned on (${(error as Error).message}): this run is not a soak`,
+      },
+      restore: async () => true,
+    };
+  } finally {
+    await client.end();
+  }
+}
+
+async function tableStats(serverUrl: string, databases: Record<string, string>): Promise<Record<string, TableSample>> {
+  const tables: Record<string, TableSample> = {};
+  for (const [role, database] of Object.entries(databases)) {
+    const client = new pg.Client({ connectionString: databaseUrl(serverUrl, database), application_name: 'bench-observer' });
+    await client.connect();
+    try {
+      const { rows } = await client.query<{ relname: string; live: string; dead: string; autovacuums: string }>(
+        `SELECT relname, n_live_tup::text AS live, n_dead_tup::text AS dead, autovacuum_count::text AS autovacuums
+         FROM pg_stat_user_tables WHERE relname = ANY($1)`,
+        [SOAK_TABLES[role as keyof typeof SOAK_TABLES]],
+      );
+      for (const row of rows)
+        tables[`${role}.${row.relname}`] = {
+          liveTuples: Number(row.live),
+          deadTuples: Number(row.dead),
+          autovacuumCount: Number(row.autovacuums),
+        };
+    } finally {
+      await client.end();
+    }
+  }
+  return tables;
+}
+
+/** created → final latencies (ms) of the orders that became final in (sinceMs, untilMs]. */
+async function finishedLatencies(serverUrl: string, database: string, sinceMs: number, untilMs: number): Promise<number[]> {
+  const client = new pg.Client({ connectionString: databaseUrl(serverUrl, database), application_name: 'bench-observer' });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ ms: number }>(
+      `SELECT (extract(epoch FROM updated_at - created_at) * 1000)::float8 AS ms FROM orders
+       WHERE status IN ('RESERVED', 'REJECTED') AND updated_at > to_timestamp($1 / 1000.0) AND updated_at <= to_timestamp($2 / 1000.0)`,
+      [sinceMs, untilMs],
+    );
+    return rows.map((row) => row.ms);
+  } finally {
+    await client.end();
+  }
+}
+
+export interface SoakRunOptions {
+  offeredPerSec: number;
+  durationMs: number;
+  sampleIntervalMs: number;
+}
+
+/** The load and the samples; the caller owns the stack, autovacuum and the file. */
+export async function runSoak(
+  stack: E2eStack,
+  options: SoakRunOptions,
+  log: (text: string) => void,
+): Promise<Pick<SoakResults, 'sent' | 'accepted' | 'failedRequests' | 'samples'>> {
+  const databases = { orders: stack.databases.orders, inventory: stack.databases.inventory, loyalty: stack.loyalty.database };
+  const pids = {
+    orders: stack.orders.process.child.pid!,
+    inventory: stack.inventory.process.child.pid!,
+    loyalty: stack.loyalty.process.child.pid!,
+  };
+  const samples: SoakSample[] = [];
+  const start = Date.now();
+  let last = start;
+  let sampling = true;
+  const sample = async () => {
+    const now = Date.now();
+    const latencies = await finishedLatencies(stack.serverUrl, stack.databases.orders, last, now);
+    last = now;
+    const entry: SoakSample = {
+      atMinutes: (now - start) / 60_000,
+      finished: latencies.length,
+      p99Ms: summarizeLatencies(latencies).p99,
+      rssMb: Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, rssMb(pid)])),
+      tables: await tableStats(stack.serverUrl, databases),
+    };
+    samples.push(entry);
+    const dead = Object.entries(entry.tables)
+      .map(([name, table]) => `${name} ${table.deadTuples}`)
+      .join(', ');
+    log(`soak ${entry.atMinutes.toFixed(1)} min: ${entry.finished} finished, p99 ${Math.round(entry.p99Ms)} ms; dead tuples ${dead}`);
+  };
+  const sampler = (async () => {
+    while (sampling) {
+      const wake = last + options.sampleIntervalMs;
+      while (sampling && Date.now() < wake) await new Promise((resolve) => setTimeout(resolve, 250));
+      await sample().catch((error: Error) => log(`soak sample failed: ${error.message}`));
+    }
+  })();
+  let load;
+  try {
+    load = await openModelLoad(options.offeredPerSec, options.durationMs, (index) =>
+      postOrder(stack.orders.baseUrl, orderBody(index), stack.tokens),
+    );
+  } finally {
+    sampling = false;
+    await sampler;
+  }
+  const accepted = load.requests.filter((request) => request.result.orderId).length;
+  return { sent: load.requests.length, accepted, failedRequests: load.requests.length - accepted, samples };
+}

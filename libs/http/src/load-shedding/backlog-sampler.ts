@@ -1,0 +1,101 @@
+import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
+import { Counter, Gauge, Registry } from 'prom-client';
+import { type BacklogProbe, type BacklogReading, firstOverBound } from './backlog-reading.js';
+
+/** What {@link BacklogSampler} reads, and how it answers a shed request. */
+export interface LoadSheddingOptions {
+  /** False: never shed (`LOAD_SHED_ENABLED`). The figures are still read and exported. */
+  enabled: boolean;
+  /** Period of the reads (`LOAD_SHED_SAMPLE_INTERVAL_MS`). */
+  intervalMs: number;
+  /** `Retry-After` of a shed request (`LOAD_SHED_RETRY_AFTER_SECONDS`). */
+  retryAfterSeconds: number;
+  probes: readonly BacklogProbe[];
+}
+
+export const LOAD_SHEDDING_OPTIONS = Symbol('LOAD_SHEDDING_OPTIONS');
+
+/**
+ * The backlog figures of the loop, read on a timer (one bounded query per probe, one read at a
+ * time), so that deciding to shed costs a request nothing but a look at the last readings. A
+ * failed read forgets the readings instead of keeping stale ones: a database that does not answer
+ * is answered 503 by the request itself (`SERVER.UNAVAILABLE`), and a stale "over bound" must not
+ * outlive the backlog it saw.
+ */
+@Injectable()
+export class BacklogSampler implements OnApplicationBootstrap, BeforeApplicationShutdown {
+  private readonly logger = new Logger(BacklogSampler.name);
+  private readonly backlog: Gauge<'signal'>;
+  private readonly bound: Gauge<'signal'>;
+  /** `http_requests_shed_total{signal}`: requests refused with 503, by the figure past its bound. */
+  readonly shed: Counter<'signal'>;
+  private readings: readonly BacklogReading[] = [];
+  private timer: NodeJS.Timeout | undefined;
+  private running: Promise<void> | undefined;
+  private failing = false;
+
+  constructor(
+    @Inject(LOAD_SHEDDING_OPTIONS) readonly options: LoadSheddingOptions,
+    @Inject(Registry) registry: Registry,
+  ) {
+    this.backlog = new Gauge({
+      name: 'load_shed_backlog',
+      help: 'Backlog figures the load shedding compares with their bounds, as last read',
+      labelNames: ['signal'],
+      registers: [registry],
+    });
+    this.bound = new Gauge({
+      name: 'load_shed_backlog_bound',
+      help: 'Bound of each backlog figure past which new work is refused with 503',
+      labelNames: ['signal'],
+      registers: [registry],
+    });
+    this.shed = new Counter({
+      name: 'http_requests_shed_total',
+      help: 'Requests refused with 503 and Retry-After because a backlog figure was past its bound',
+      labelNames: ['signal'],
+      registers: [registry],
+    });
+  }
+
+  onApplicationBootstrap(): void {
+    void this.sample();
+    this.timer = setInterval(() => void this.sample(), this.options.intervalMs);
+    this.timer.unref();
+  }
+
+  async beforeApplicationShutdown(): Promise<void> {
+    clearInterval(this.timer);
+    await this.running;
+  }
+
+  /** The figure past its bound at the last read, when shedding is on; undefined means accept. */
+  overBound(): BacklogReading | undefined {
+    return this.options.enabled ? firstOverBound(this.readings) : undefined;
+  }
+
+  /** One read of every probe; joins the read in flight instead of overlapping it. */
+  sample(): Promise<void> {
+    this.running ??= this.sampleOnce().finally(() => {
+      this.running = undefined;
+    });
+    return this.running;
+  }
+
+  private async sampleOnce(): Promise<void> {
+    try {
+      const readings = (await Promise.all(this.options.probes.map((probe) => probe.read()))).flat();
+      for (const reading of readings) {
+        this.backlog.set({ signal: reading.signal }, reading.value);
+        this.bound.set({ signal: reading.signal }, reading.bound);
+      }
+      this.readings = readings;
+      if (this.failing) this.logger.log('Backlog figures readable again');
+      this.failing = false;
+    } catch (error) {
+      this.readings = [];
+      if (!this.failing) this.logger.warn(`Backlog figures unreadable, not shedding on them: ${(error as Error).message}`);
+      this.failing = true;
+    }
+  }
+}

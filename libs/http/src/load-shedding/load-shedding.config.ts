@@ -1,0 +1,50 @@
+import { env, type EnvConfig } from '@app/config';
+
+/**
+ * When `POST /orders` (or any route marked `@ShedWhenBacklogged()`) is refused with 503: the bounds
+ * of the loop's backlog. Accepting more than the loop finishes makes every order slower and, past a
+ * point, fewer orders finish per second (goodput collapses, see docs/performance.md): refusing at
+ * the door keeps what is accepted fast and complete.
+ */
+export const loadSheddingEnv = {
+  LOAD_SHED_ENABLED: env.boolean({
+    description:
+      'Refuse new work with 503 and Retry-After while a backlog figure is past its bound; off accepts everything, however late it finishes',
+    default: true,
+  }),
+  LOAD_SHED_SAMPLE_INTERVAL_MS: env.integer({
+    description:
+      'How often the backlog figures are read (one bounded query each); shedding starts and stops at most this late. Lower reacts sooner and costs more queries',
+    default: 500,
+    min: 50,
+    max: 60_000,
+  }),
+  LOAD_SHED_RETRY_AFTER_SECONDS: env.integer({
+    description: 'Retry-After of a shed request; higher spreads retries out more, but leaves the loop idle longer after it drains',
+    default: 1,
+    min: 1,
+    max: 3600,
+  }),
+  LOAD_SHED_OUTBOX_PENDING_MAX: env.integer({
+    description:
+      'Unpublished outbox rows past which new work is refused: the relay or Kafka is behind. Counted up to this many plus one, so a higher bound costs a longer count',
+    default: 5000,
+    min: 1,
+    max: 1_000_000,
+  }),
+  LOAD_SHED_OUTBOX_AGE_MAX_MS: env.integer({
+    description: 'Age of the oldest unpublished outbox row past which new work is refused',
+    default: 10_000,
+    min: 1,
+    max: 86_400_000,
+  }),
+  LOAD_SHED_DB_POOL_WAITING_MAX: env.integer({
+    description:
+      'Requests waiting for a database connection of this process past which new work is refused (the pool is DATABASE_POOL_SIZE); lower sheds at the first queueing',
+    default: 50,
+    min: 1,
+    max: 100_000,
+  }),
+};
+
+export type LoadSheddingConfig = EnvConfig<typeof loadSheddingEnv>;
