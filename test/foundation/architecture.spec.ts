@@ -25,7 +25,8 @@ function landsIn(file: string, spec: string, aliasPrefix: string, folder: string
 }
 
 /** True when `text` starts a Node child process itself instead of through `NodeProcess`. */
-const startsNodeItself = (text: string) => /\b(?:spawn|spawnSync|execFile|execFileSync|fork)\(\s*process\.execPath\b/.test(text);
+const startsNodeItself = (text: string) =>
+  /\b(?:spawn|spawnSync|execFile|execFileSync|fork)\(\s*process\.execPath\b|\[process\.execPath,/.test(text);
 
 /** Every TypeScript file of the workspace, specs included. */
 function typeScriptFiles(dir: string): string[] {

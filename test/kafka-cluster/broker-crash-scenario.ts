@@ -9,7 +9,7 @@ import { SeededRandom } from '../chaos/seeded-random.js';
 import { type CompletedOrder, failoverStall, type FailoverStall } from './failover-stall.js';
 
 /** When a broker crash test hurt the cluster, and when the brokers had recovered on their own side. */
-export interface FaultClock {
+interface FaultClock {
   /** Call at the moment of the fault (the stall is measured from there). */
   faultNow(): void;
   /** Call once the brokers elected the successor (a new leader or coordinator shows in the metadata). */

@@ -7,7 +7,7 @@ import type { BrokerCrashResult } from './broker-crash-scenario.js';
  * be on the new leader or coordinator within this long (metadata refresh, retry backoff, group
  * rejoin). The client settings in libs/kafka/src/kafka-client-timing.ts keep it there.
  */
-export const CLIENT_FAILOVER_ALLOWANCE_MS = 4000;
+const CLIENT_FAILOVER_ALLOWANCE_MS = 4000;
 
 /**
  * A failover is in seconds: no stretch without an answered order longer than the brokers' failover

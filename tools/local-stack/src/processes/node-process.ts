@@ -70,8 +70,10 @@ export class NodeProcess {
 
   constructor(readonly options: NodeProcessOptions) {
     const { entry, nodeArgs = APP_NODE_FLAGS, args = [], wrapper = [] } = options;
-    const command = [...wrapper, process.execPath, ...nodeArgs, entry, ...args];
-    this.child = spawn(command[0], command.slice(1), {
+    const nodeArgv = [...nodeArgs, entry, ...args];
+    // A wrapper (`ip netns exec NAME`) runs Node itself; without one, Node is started directly.
+    const [program, ...argv] = wrapper.length > 0 ? [...wrapper, process.execPath, ...nodeArgv] : [process.execPath, ...nodeArgv];
+    this.child = spawn(program, argv, {
       cwd: options.cwd,
       env: options.env,
       detached: options.ownProcessGroup ?? false,
