@@ -66,12 +66,11 @@ export type Section = (typeof SECTIONS)[number];
  * The sections `--only=a,b` selects (all without it): a run about one figure, for example
  * `npm run bench -- --quick --only=e2e,drain` while changing the consumers. Unknown names throw.
  */
-export function selectedSections(argv: readonly string[]): Set<Section> {
-  const option = argv.find((arg) => arg.startsWith('--only='));
-  if (!option) return new Set(SECTIONS);
-  const names = option.slice('--only='.length).split(',').filter(Boolean);
+export function selectedSections(only: string | undefined): Set<Section> {
+  if (only === undefined) return new Set(SECTIONS);
+  const names = only.split(',').filter(Boolean);
   const unknown = names.filter((name) => !(SECTIONS as readonly string[]).includes(name));
   if (unknown.length > 0 || names.length === 0)
-    throw new Error(`--only takes a comma-separated list of ${SECTIONS.join(', ')}; got "${option}"`);
+    throw new Error(`--only takes a comma-separated list of ${SECTIONS.join(', ')}; got "${only}"`);
   return new Set(names as Section[]);
 }

@@ -40,7 +40,15 @@ import {
   uniqueName,
   uniqueSku,
   waitFor,
+  parseCommandLine,
 } from '@tools/local-stack';
+parseCommandLine({
+  name: 'demo',
+  usage: 'npm run demo --',
+  summary:
+    'Against a running stack (npm start): seeds stock and a price, places one order and narrates each step, then shows a crash window heal.',
+  flags: {},
+});
 
 /** The whole demo must finish well within two minutes; each step has its own, shorter, deadline. */
 const STEP_TIMEOUT_MS = 20_000;

@@ -30,9 +30,17 @@ import {
   servicePort,
   stopKafkaStartedBy,
   waitFor,
+  parseCommandLine,
 } from '@tools/local-stack';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+const commandLine = parseCommandLine({
+  name: 'start',
+  usage: 'npm start --',
+  summary:
+    'The whole system on this machine: checks Postgres, makes sure a Kafka broker runs, migrates, starts the three apps and waits for their /health.',
+  flags: { watch: { type: 'boolean', description: 'recompile saved .ts files and restart the apps that use them (npm run dev)' } },
+});
 
 /** Per app, from spawn to `/health` 200: covers connecting to Postgres and Kafka and creating topics. */
 const HEALTH_TIMEOUT_MS = 90_000;
@@ -42,7 +50,7 @@ const STOP_GRACE_MS = 10_000;
 /** Must match WATCH_READY_FILE in scripts/build.mjs. */
 const WATCH_READY_FILE = 'dist/.watch-ready';
 const log = (message: string) => console.log(`[start] ${message}`);
-const watch = process.argv.includes('--watch');
+const watch = commandLine.values.watch === true;
 /** Stack traces name the .ts files (the build writes source maps); `--watch` restarts an app when its compiled files change. */
 const NODE_ARGS = ['--enable-source-maps', ...APP_NODE_FLAGS, ...(watch ? ['--watch'] : [])];
 
