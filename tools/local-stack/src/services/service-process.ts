@@ -35,6 +35,11 @@ export interface ServiceProcessOptions {
    * win over the defaults set here.
    */
   env?: Record<string, string>;
+  /**
+   * Node options before the entry; default the flags every app runs with (APP_NODE_FLAGS). A test
+   * of `npm run dev` adds `--watch`, as the start script does.
+   */
+  nodeArgs?: readonly string[];
   /** Print the child's output live; it is always kept in `process.logs`. */
   echo?: boolean;
 }
@@ -184,6 +189,7 @@ export class ServiceProcess {
       : new NodeProcess({
           name: this.name,
           entry: compiledEntry(this.options.service, 'main'),
+          ...(this.options.nodeArgs && { nodeArgs: this.options.nodeArgs }),
           env: this.env,
           cwd: findRepoRoot(),
           echo: this.options.echo,
