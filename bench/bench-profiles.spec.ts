@@ -15,7 +15,7 @@ describe('bench profiles and sections', () => {
     expect(() => selectedSections('')).toThrow(/--only/);
   });
 
-  it('when quick, then it still offers 150 orders/s for at least 30 s (issue 11)', () => {
+  it('when quick, then it still offers 150 orders/s for at least 30 s', () => {
     expect(QUICK.e2e.fixedPerSec).toBe(150);
     expect(QUICK.e2e.fixedDurationMs).toBeGreaterThanOrEqual(30_000);
   });

@@ -1,5 +1,5 @@
 // `npm run bench` (full) and `npm run bench -- --quick` (about four minutes): every figure of
-// issue 11 in one run, each a ratio against a baseline measured in the same run or a percentile at
+// the benchmark suite in one run, each a ratio against a baseline measured in the same run or a percentile at
 // a fixed offered rate, written to bench/results/latest.json, latest.md and latency-vs-load.svg.
 // Infrastructure is provisioned as the tests do; every database is a throw-away one (its name
 // contains `test`) and is dropped at the end, with every process, consumer group and topic the run

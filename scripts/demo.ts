@@ -305,7 +305,7 @@ async function crashWindow(): Promise<void> {
       name: 'demo-orders',
       entry: mainEntry(serviceNamed('orders')),
       cwd: findRepoRoot(),
-      // Failpoints fire only in a process started for tests (issue 16): this one is, on purpose.
+      // Failpoints fire only in a process started for tests (a production process must not be killable by a variable): this one is, on purpose.
       env: { ...processEnv(group), ...(failpoints ? { FAILPOINTS: failpoints, FAILPOINTS_ENABLED: 'true', NODE_ENV: 'test' } : {}) },
     });
     cleanups.push(() => app.stop());

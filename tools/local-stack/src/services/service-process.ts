@@ -109,7 +109,7 @@ export class ServiceProcess {
       KAFKA_SESSION_TIMEOUT_MS: '10000',
       [serviceNamed(options.service).portVariable]: String(port),
       HTTP_HOST: '127.0.0.1',
-      // Failpoints are honoured only in a process started for tests, on purpose (issue 16).
+      // Failpoints are honoured only in a process started for tests, on purpose: a production process must not be killable by a variable.
       [FAILPOINTS_ENABLED]: 'true',
       FAILPOINTS: (options.failpoints ?? []).join(','),
       ...(principal && options.kafkaCredentials && kafkaSaslEnv(options.kafkaCredentials, principal)),
