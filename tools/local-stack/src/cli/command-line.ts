@@ -41,7 +41,8 @@ export type CommandLine<F extends CommandSpec['flags'] = CommandSpec['flags']> =
 
 /** The `--help` text of `spec`. */
 export function commandHelp(spec: CommandSpec): string {
-  const flags = Object.entries({ ...spec.flags, help: { type: 'boolean', description: 'print this text and exit' } as FlagSpec });
+  const help: FlagSpec = { type: 'boolean', description: 'print this text and exit' };
+  const flags = Object.entries({ ...spec.flags, help });
   const names = flags.map(([name, flag]) => (flag.type === 'string' ? `--${name} <${flag.placeholder ?? 'value'}>` : `--${name}`));
   const width = Math.max(...names.map((name) => name.length));
   return [
