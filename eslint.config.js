@@ -8,7 +8,7 @@ import js from '@eslint/js';
 import tseslint from 'typescript-eslint';
 
 export default tseslint.config(
-  { ignores: ['dist/**', 'node_modules/**', '.local/**', 'coverage/**', 'bench/results/**'] },
+  { ignores: ['dist/**', '.dist-build-*/**', 'node_modules/**', '.local/**', 'coverage/**', 'bench/results/**'] },
   js.configs.recommended,
   tseslint.configs.recommended,
   {

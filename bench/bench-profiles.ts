@@ -77,13 +77,12 @@ export type Section = (typeof SECTIONS)[number];
  * The sections `--only=a,b` selects (all without it): a run about one figure, for example
  * `npm run bench -- --quick --only=e2e,drain` while changing the consumers. Unknown names throw.
  */
-export function selectedSections(argv: readonly string[]): Set<Section> {
-  const option = argv.find((arg) => arg.startsWith('--only='));
-  if (!option) return new Set(SECTIONS);
-  const names = option.slice('--only='.length).split(',').filter(Boolean);
+export function selectedSections(only: string | undefined): Set<Section> {
+  if (only === undefined) return new Set(SECTIONS);
+  const names = only.split(',').filter(Boolean);
   const unknown = names.filter((name) => !(SECTIONS as readonly string[]).includes(name));
   if (unknown.length > 0 || names.length === 0)
-    throw new Error(`--only takes a comma-separated list of ${SECTIONS.join(', ')}; got "${option}"`);
+    throw new Error(`--only takes a comma-separated list of ${SECTIONS.join(', ')}; got "${only}"`);
   return new Set(names as Section[]);
 }
 
@@ -97,14 +96,14 @@ export interface SoakOptions {
 }
 
 /** `--soak <minutes>` (or `--soak=<minutes>`) and `--rate=<n>`; undefined without `--soak`. Malformed values throw. */
-export function soakOptions(argv: readonly string[]): SoakOptions | undefined {
-  const index = argv.findIndex((arg) => arg === '--soak' || arg.startsWith('--soak='));
-  if (index < 0) return undefined;
-  const text = argv[index].startsWith('--soak=') ? argv[index].slice('--soak='.length) : argv[index + 1];
-  const minutes = Number(text);
-  if (!text || !Number.isFinite(minutes) || minutes <= 0) throw new Error(`--soak takes minutes (a positive number); got "${text ?? ''}"`);
-  const rate = argv.find((arg) => arg.startsWith('--rate='));
-  const ratePerSec = rate === undefined ? undefined : Number(rate.slice('--rate='.length));
+export function soakOptions(soak: string | undefined, rate: string | undefined): SoakOptions | undefined {
+  if (soak === undefined) {
+    if (rate !== undefined) throw new Error('--rate goes with --soak');
+    return undefined;
+  }
+  const minutes = Number(soak);
+  if (!soak || !Number.isFinite(minutes) || minutes <= 0) throw new Error(`--soak takes minutes (a positive number); got "${soak}"`);
+  const ratePerSec = rate === undefined ? undefined : Number(rate);
   if (ratePerSec !== undefined && (!Number.isFinite(ratePerSec) || ratePerSec <= 0))
     throw new Error(`--rate takes orders per second (a positive number); got "${rate}"`);
   return { minutes, share: 0.7, ratePerSec };

@@ -113,7 +113,7 @@ function results(): BenchResults {
 }
 
 describe('latest.json', () => {
-  it('when every figure was measured, then the written file has the shape of issue 11', () => {
+  it('when every figure was measured, then the written file has the shape the results page reads', () => {
     const written = JSON.parse(toJson(results()));
     expect(resultsShapeProblems(written)).toEqual([]);
     expect(written).toMatchObject({

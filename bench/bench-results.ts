@@ -1,4 +1,4 @@
-// The shape of bench/results/latest.json (issue 11), and a check of it. Pure, unit-tested in
+// The shape of bench/results/latest.json, and a check of it. Pure, unit-tested in
 // bench-results.spec.ts. More fields than the issue asks for are welcome; none of these may be
 // missing, because the README and whoever compares two runs read them.
 import type { DrainResult } from './backlog-drain.bench.js';

@@ -1,4 +1,4 @@
-// Idle resident memory of each app (issue 17): the three services started as the end-to-end figure
+// Idle resident memory of each app: the three services started as the end-to-end figure
 // starts them (one process each, APP_NODE_FLAGS, fresh databases, migrated), left idle, then their
 // RSS read from /proc several times and the median kept. No load: what a running service costs
 // before its first order. Run after a build: `node dist/bench/idle-memory.js`; BENCH_APP_ENV (a JSON

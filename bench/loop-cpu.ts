@@ -1,4 +1,4 @@
-// CPU per order of the whole loop (issue 17): each app, Postgres and the broker, with the load
+// CPU per order of the whole loop: each app, Postgres and the broker, with the load
 // generator apart. Pure: the sampler in process-usage.ts measures, this turns its figures into the
 // per-order costs and the ceiling they imply.
 

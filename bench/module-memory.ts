@@ -1,4 +1,4 @@
-// What each module costs a process before any of it runs (issue 17): imports, one after another in
+// What each module costs a process before any of it runs: imports, one after another in
 // the order an app loads them, in a fresh Node process with the apps' flags, and the growth of RSS
 // and of the V8 heap each one adds. Shared dependencies count where they are first loaded, so the
 // order matters: this is the apps' order. Run after a build:

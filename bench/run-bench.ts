@@ -1,5 +1,5 @@
 // `npm run bench` (full) and `npm run bench -- --quick` (about four minutes): every figure of
-// issue 11 in one run, each a ratio against a baseline measured in the same run or a percentile at
+// the benchmark suite in one run, each a ratio against a baseline measured in the same run or a percentile at
 // a fixed offered rate, written to bench/results/latest.json, latest.md and latency-vs-load.svg.
 // Infrastructure is provisioned as the tests do; every database is a throw-away one (its name
 // contains `test`) and is dropped at the end, with every process, consumer group and topic the run
@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { queryTestDatabase, type ServiceProcess, ServiceSet } from '@tools/local-stack';
+import { dropUndroppedTestDatabases, parseCommandLine, queryTestDatabase, type ServiceProcess, ServiceSet } from '@tools/local-stack';
 import {
   backlogDrainPlaceholder,
   type BenchResults,
@@ -24,7 +24,16 @@ import {
   provisionInfrastructure,
   releaseInfrastructure,
 } from './bench-infrastructure.js';
-import { type BenchProfile, FULL, OVERLOAD_MULTIPLES, QUICK, selectedSections, type SoakOptions, soakOptions } from './bench-profiles.js';
+import {
+  type BenchProfile,
+  FULL,
+  OVERLOAD_MULTIPLES,
+  QUICK,
+  SECTIONS,
+  selectedSections,
+  type SoakOptions,
+  soakOptions,
+} from './bench-profiles.js';
 import { runBacklogDrain } from './backlog-drain.bench.js';
 import { type E2eStack, runE2eRate, startE2eStack, waitUntilIdle } from './end-to-end.bench.js';
 import { runInboxBench } from './inbox-consumer.bench.js';
@@ -36,6 +45,31 @@ import { resultsMarkdown } from './results-markdown.js';
 import { autovacuumForSoak, runSoak, SOAK_SAMPLE_INTERVAL_MS } from './soak.bench.js';
 import { soakChartSvg } from './soak-chart.js';
 import { type SoakResults, soakShapeProblems } from './soak-results.js';
+
+const { values: flags } = parseCommandLine({
+  name: 'bench',
+  usage: 'npm run bench --',
+  summary:
+    'Every figure of the benchmark suite in one run (full: about nine minutes), written to bench/results/latest.json, latest.md and latency-vs-load.svg.',
+  flags: {
+    quick: { type: 'boolean', description: 'the short profile (about four minutes)' },
+    only: { type: 'string', placeholder: SECTIONS.join(','), description: 'run only these sections (comma-separated)' },
+    soak: { type: 'string', placeholder: 'minutes', description: 'a soak instead of the suite: 70 % of the maximum rate for this long' },
+    rate: {
+      type: 'string',
+      placeholder: 'orders/s',
+      description: "with --soak: the maximum rate it takes 70 % of (default: latest.json's)",
+    },
+  },
+});
+const sections = (() => {
+  try {
+    return selectedSections(flags.only);
+  } catch (error) {
+    console.error(`bench: ${(error as Error).message}`);
+    process.exit(2);
+  }
+})();
 
 const suiteStart = Date.now();
 const log = (text: string) => console.error(`[bench ${((Date.now() - suiteStart) / 1000).toFixed(0).padStart(4)} s] ${text}`);
@@ -257,10 +291,9 @@ function writeSoak(repoRoot: string, results: SoakResults): void {
 }
 
 async function main(): Promise<void> {
-  const profile = process.argv.includes('--quick') ? QUICK : FULL;
-  const soak = soakOptions(process.argv);
+  const profile = flags.quick ? QUICK : FULL;
+  const soak = soakOptions(flags.soak, flags.rate);
   if (soak) return soakMain(soak, profile);
-  const sections = selectedSections(process.argv);
   log(`${profile.mode} run: ${[...sections].join(', ')}`);
   const infrastructure = await provisionInfrastructure(log);
   const services = new ServiceSet({
@@ -270,14 +303,26 @@ async function main(): Promise<void> {
     kafkaCredentials: infrastructure.kafkaCredentials,
     signingEnv: infrastructure.signingEnv,
   });
-  let stopping = false;
-  const cleanUp = async () => {
-    if (stopping) return;
-    stopping = true;
-    await services.tearDown().catch((error: Error) => log(`tear-down: ${error.message}`));
-    await releaseInfrastructure(infrastructure);
-  };
-  process.once('SIGINT', () => void cleanUp().then(() => process.exit(130)));
+  let stopping: Promise<void> | undefined;
+  const cleanUp = () =>
+    (stopping ??= (async () => {
+      await services.tearDown().catch((error: Error) => log(`tear-down: ${error.message}`));
+      // Also what a section made on its own (the relay figure's database) and had not dropped yet.
+      const dropped = await dropUndroppedTestDatabases().catch((error: Error) => log(`dropping databases: ${error.message}`));
+      if (dropped?.length) log(`dropped ${dropped.join(', ')}`);
+      await releaseInfrastructure(infrastructure).catch((error: Error) => log(`releasing the infrastructure: ${error.message}`));
+    })());
+  // Ctrl-C, or a supervisor's SIGTERM: the run's databases, processes and broker go with it. The
+  // exit waits for the clean-up; a second signal of the same kind ends the process at once.
+  for (const [signal, code] of [
+    ['SIGINT', 130],
+    ['SIGTERM', 143],
+  ] as const) {
+    process.once(signal, () => {
+      log(`${signal}: stopping the run's processes and dropping its databases`);
+      void cleanUp().finally(() => process.exit(code));
+    });
+  }
   const nan = Number.NaN;
   const results: BenchResults = {
     mode: profile.mode,

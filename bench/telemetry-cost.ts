@@ -1,4 +1,4 @@
-// CPU cost of the per-message telemetry (issue 17): the inbox's `message handled` line at info,
+// CPU cost of the per-message telemetry: the inbox's `message handled` line at info,
 // and a CONSUMER span not recorded (no endpoint), recorded and exported over OTLP, or sampled.
 // Each variant runs in a child process of its own (tracing is set up once per process), emitting
 // 2,000 units of work a second for 6 s after a warm-up, with its stdout piped to this process as an

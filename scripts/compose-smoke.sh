@@ -8,6 +8,11 @@
 # Host ports are compose's defaults (ORDERS_HOST_PORT, INVENTORY_HOST_PORT, ... move them).
 set -euo pipefail
 cd "$(dirname "${BASH_SOURCE[0]}")/.."
+case "${1:-}" in
+  '') ;;
+  -h | --help) sed -n '2,/^set -euo/p' scripts/compose-smoke.sh | sed '$d' | sed -E 's/^# ?//'; exit 0 ;;
+  *) printf "compose-smoke.sh: unknown argument '%s'; it takes none (valid flags: --help)\n" "$1" >&2; exit 2 ;;
+esac
 
 log() { printf '[compose-smoke] %s\n' "$*"; }
 fail() { log "FAILED: $*"; docker compose ps || true; docker compose logs --tail 50 orders inventory loyalty || true; exit 1; }

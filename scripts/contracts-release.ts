@@ -5,8 +5,14 @@
 // test: the break is still there for whoever runs the release (docs/contracts.md).
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
-import { findRepoRoot } from '@tools/local-stack';
+import { findRepoRoot, parseCommandLine } from '@tools/local-stack';
 import { renderAsyncApiDocument } from './asyncapi-document.js';
+parseCommandLine({
+  name: 'contracts:release',
+  usage: 'npm run contracts:release --',
+  summary: 'Records the current contracts as the released ones (contracts/released/asyncapi.json); run it when a release ships.',
+  flags: {},
+});
 
 /** Where the released document is kept, relative to the repository root (the test reads it there). */
 const RELEASED_ASYNCAPI_PATH = 'contracts/released/asyncapi.json';

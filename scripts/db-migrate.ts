@@ -1,7 +1,20 @@
 // `npm run db:migrate`: creates each service's database when missing and applies its migrations,
 // against DATABASE_URL (default: the local server, see tools/local-stack/src/environment/local-defaults.ts).
 import { loadDotEnv } from '@app/config';
-import { assertPostgresAnswers, findRepoRoot, localEnvironment, partitionByPresence, runMigrations } from '@tools/local-stack';
+import {
+  assertPostgresAnswers,
+  findRepoRoot,
+  localEnvironment,
+  partitionByPresence,
+  runMigrations,
+  parseCommandLine,
+} from '@tools/local-stack';
+parseCommandLine({
+  name: 'db:migrate',
+  usage: 'npm run db:migrate --',
+  summary: "Creates each service's database when missing and applies its migrations, against DATABASE_URL.",
+  flags: {},
+});
 
 const repoRoot = findRepoRoot();
 // `.env` first (when present): local tooling and the apps read the same file.

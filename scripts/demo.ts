@@ -40,7 +40,15 @@ import {
   uniqueName,
   uniqueSku,
   waitFor,
+  parseCommandLine,
 } from '@tools/local-stack';
+parseCommandLine({
+  name: 'demo',
+  usage: 'npm run demo --',
+  summary:
+    'Against a running stack (npm start): seeds stock and a price, places one order and narrates each step, then shows a crash window heal.',
+  flags: {},
+});
 
 /** The whole demo must finish well within two minutes; each step has its own, shorter, deadline. */
 const STEP_TIMEOUT_MS = 20_000;
@@ -297,7 +305,7 @@ async function crashWindow(): Promise<void> {
       name: 'demo-orders',
       entry: mainEntry(serviceNamed('orders')),
       cwd: findRepoRoot(),
-      // Failpoints fire only in a process started for tests (issue 16): this one is, on purpose.
+      // Failpoints fire only in a process started for tests (a production process must not be killable by a variable): this one is, on purpose.
       env: { ...processEnv(group), ...(failpoints ? { FAILPOINTS: failpoints, FAILPOINTS_ENABLED: 'true', NODE_ENV: 'test' } : {}) },
     });
     cleanups.push(() => app.stop());

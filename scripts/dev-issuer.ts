@@ -3,7 +3,14 @@
 // JWKS and a client-credentials endpoint on DEV_ISSUER_HOST:DEV_ISSUER_PORT. DEV_ISSUER_CLIENT_SECRET
 // fixes the service client's secret so compose can hand the same one to inventory. Never for
 // production: anyone who can read the state file can mint any token.
-import { DevIssuer, devIssuerFile, devIssuerPort } from '@tools/local-stack';
+import { DevIssuer, devIssuerFile, devIssuerPort, parseCommandLine } from '@tools/local-stack';
+parseCommandLine({
+  name: 'dev-issuer',
+  usage: 'node dist/scripts/dev-issuer.js',
+  summary:
+    'The development token issuer (JWKS and a client-credentials endpoint) on DEV_ISSUER_HOST:DEV_ISSUER_PORT, for docker compose. Never for production.',
+  flags: {},
+});
 
 const stored = await DevIssuer.loadOrCreate(devIssuerFile());
 const secret = process.env.DEV_ISSUER_CLIENT_SECRET;

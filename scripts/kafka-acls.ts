@@ -10,7 +10,14 @@
 // waiting would not change either. Exit codes: 0 applied, 1 failed, 2 configuration missing.
 import { ConfigValidationError, loadDotEnv } from '@app/config';
 import { kafkaSecurityFromEnvironment, type KafkaSecurity } from '@app/kafka';
-import { applyKafkaAcls, kafkaAclRules } from '@tools/local-stack';
+import { applyKafkaAcls, kafkaAclRules, parseCommandLine } from '@tools/local-stack';
+parseCommandLine({
+  name: 'kafka:acls',
+  usage: 'npm run kafka:acls --',
+  summary:
+    'Creates every ACL of kafkaAclRules() on KAFKA_BROKERS as a super user (KAFKA_SASL_* / KAFKA_TLS_*); waits for the brokers up to KAFKA_ACLS_TIMEOUT_MS.',
+  flags: {},
+});
 
 const DEFAULT_TIMEOUT_MS = 120_000;
 const RETRY_INTERVAL_MS = 2_000;

@@ -558,8 +558,13 @@ cmd_logs() {
 }
 
 usage() {
-  echo "usage: $(basename "$0") fetch | credentials | start [NODE] | stop [NODE] | kill NODE | restart NODE | status | logs [NODE] [-f]" >&2
-  exit 64
+  echo "usage: $(basename "$0") fetch | credentials | start [NODE] | stop [NODE] | kill NODE | restart NODE | status | logs [NODE] [-f]"
+  echo "  --help: this file's header (commands, environment, exit codes)"
+}
+
+# The comment block at the top of this file, without its '#': the one description of the commands.
+help_text() {
+  sed -n '2,/^set -euo/p' "${BASH_SOURCE[0]}" | sed '$d' | sed -E 's/^# ?//'
 }
 
 main() {
@@ -574,7 +579,9 @@ main() {
     restart) cmd_restart "$@" ;;
     status) cmd_status ;;
     logs) cmd_logs "$@" ;;
-    *) usage ;;
+    -h | --help | help) help_text ;;
+    '') usage >&2; exit 64 ;;
+    *) echo "kafka-local.sh: unknown command '$cmd'" >&2; usage >&2; exit 64 ;;
   esac
 }
 

@@ -32,19 +32,32 @@ import {
   servicePort,
   stopKafkaStartedBy,
   waitFor,
+  parseCommandLine,
 } from '@tools/local-stack';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+const commandLine = parseCommandLine({
+  name: 'start',
+  usage: 'npm start --',
+  summary:
+    'The whole system on this machine: checks Postgres, makes sure a Kafka broker runs, migrates, starts the three apps and waits for their /health.',
+  flags: { watch: { type: 'boolean', description: 'recompile saved .ts files and restart the apps that use them (npm run dev)' } },
+});
 
 /** Per app, from spawn to `/health` 200: covers connecting to Postgres and Kafka and creating topics. */
 const HEALTH_TIMEOUT_MS = 90_000;
 /** Per app, from SIGTERM to SIGKILL: enough for a consumer to leave its group and a relay to finish a batch. */
 const STOP_GRACE_MS = 10_000;
 
+/**
+ * What `node --watch` prints when the app it runs exits with an error. The watcher itself goes on
+ * (it waits for a change to restart the app), so its exit cannot tell us: this line is the sign.
+ */
+const WATCH_APP_FAILED = /^Failed running '/;
 /** Must match WATCH_READY_FILE in scripts/build.mjs. */
 const WATCH_READY_FILE = 'dist/.watch-ready';
 const log = (message: string) => console.log(`[start] ${message}`);
-const watch = process.argv.includes('--watch');
+const watch = commandLine.values.watch === true;
 /** Stack traces name the .ts files (the build writes source maps); `--watch` restarts an app when its compiled files change. */
 const NODE_ARGS = ['--enable-source-maps', ...APP_NODE_FLAGS, ...(watch ? ['--watch'] : [])];
 
@@ -58,13 +71,21 @@ const startUp = new AbortController();
 let kafkaSource: KafkaSource | undefined;
 let postgres: LocalPostgres | undefined;
 let stopping: Promise<void> | undefined;
+let up = false;
 
 /**
  * A long-running process of this stack: output streamed line by line with its name as prefix and
  * not kept in memory, in a process group of its own (a Ctrl-C reaches only this script, which then
  * stops every process in order; see `ownProcessGroup`).
  */
-function supervised(options: { name: string; entry: string; nodeArgs: string[]; args?: string[]; env?: NodeJS.ProcessEnv }): NodeProcess {
+function supervised(options: {
+  name: string;
+  entry: string;
+  nodeArgs: string[];
+  args?: string[];
+  env?: NodeJS.ProcessEnv;
+  onLine?: (line: string) => void;
+}): NodeProcess {
   return new NodeProcess({
     ...options,
     env: { ...env, ...options.env },
@@ -98,6 +119,21 @@ function shutdown(reason: string, exitCode: number): Promise<void> {
     process.exit(exitCode);
   })();
   return stopping;
+}
+
+/**
+ * An app under `node --watch` died. Before the stack is up, start-up fails at once, naming it (no
+ * wait for a health check that cannot pass). Once up, it is reported loudly and the stack keeps
+ * running: in watch mode the usual cause is a saved mistake, and the next save restarts the app.
+ */
+function appDiedUnderWatch(name: string): void {
+  if (!up) {
+    void shutdown(`${name} died during start-up (see its output above)`, 1);
+    return;
+  }
+  console.error(
+    `[start] ${name} DIED and is not serving (see its output above); node --watch restarts it when a file it uses changes. The stack is not fully up until then.`,
+  );
 }
 
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
@@ -165,6 +201,9 @@ async function start(): Promise<void> {
       nodeArgs: NODE_ARGS,
       // Each app its own audience (DevIssuerClaims): a token for one API is refused by the others.
       env: { ...authEnv[service.name], ...(principal && kafkaCredentials ? kafkaSaslEnv(kafkaCredentials, principal) : {}) },
+      onLine: (line) => {
+        if (watch && WATCH_APP_FAILED.test(line)) appDiedUnderWatch(service.name);
+      },
     });
     apps.push(app);
     void app.exited.then((exit) => shutdown(`${service.name} exited unexpectedly (${describeExit(exit)})`, 1));
@@ -173,6 +212,7 @@ async function start(): Promise<void> {
     apps.filter((app) => urls.has(app.name)).map((app) => app.waitUntilHealthy(`${urls.get(app.name)}/health`, HEALTH_TIMEOUT_MS)),
   );
   if (stopping) return;
+  up = true;
 
   const width = Math.max(...present.map((service) => service.name.length));
   console.log(

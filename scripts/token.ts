@@ -6,27 +6,30 @@
 // audience; default: orders for a customer, inventory for --admin, loyalty for --service);
 // `--ttl <seconds>` sets its lifetime (default 3600). Only for this machine: a real deployment gets
 // tokens from its OIDC provider (docs/auth.md).
-import { parseArgs } from 'node:util';
 import { ADMIN_SCOPE } from '@app/auth';
 import { loadDotEnv } from '@app/config';
-import { DevServiceClient, localIssuer, type ServiceName } from '@tools/local-stack';
+import { DevServiceClient, localIssuer, parseCommandLine, type ServiceName } from '@tools/local-stack';
 
+const APIS: readonly string[] = ['orders', 'inventory', 'loyalty'] satisfies ServiceName[];
 const USAGE =
   'usage: npm run -s token -- --sub <customer id> | --admin [--sub <operator>] | --service   [--api orders|inventory|loyalty] [--ttl <seconds>]';
-const APIS: readonly string[] = ['orders', 'inventory', 'loyalty'] satisfies ServiceName[];
+
+const { values } = parseCommandLine({
+  name: 'token',
+  usage: 'npm run -s token --',
+  summary:
+    "Prints an access token of the development issuer of this clone (.local/dev-issuer/): a customer's, an operator's (--admin) or inventory's service token.",
+  flags: {
+    sub: { type: 'string', placeholder: 'id', description: 'the customer (or, with --admin, the operator) the token is for' },
+    admin: { type: 'boolean', description: 'an operator token with the admin scope (may set stock)' },
+    service: { type: 'boolean', description: "inventory's client-credentials-shaped token for loyalty" },
+    api: { type: 'string', placeholder: APIS.join('|'), description: 'the API (audience) the token is for' },
+    ttl: { type: 'string', placeholder: 'seconds', description: 'lifetime, default 3600' },
+  },
+});
 
 try {
   loadDotEnv();
-  const { values } = parseArgs({
-    options: {
-      sub: { type: 'string' },
-      admin: { type: 'boolean' },
-      service: { type: 'boolean' },
-      api: { type: 'string' },
-      ttl: { type: 'string' },
-    },
-    strict: true,
-  });
   const ttl = values.ttl === undefined ? 3600 : Number(values.ttl);
   if (!Number.isInteger(ttl) || ttl < 1) throw new Error(`--ttl must be a whole number of seconds, got "${values.ttl}"`);
   if (values.api !== undefined && !APIS.includes(values.api))

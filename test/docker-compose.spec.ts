@@ -214,7 +214,7 @@ describe('docker-compose cluster profile', () => {
   });
 });
 
-describe('docker-compose observability tools (issue 16: no writable UI, no default password)', () => {
+describe('docker-compose observability tools (no writable UI, no default password)', () => {
   it('when Kafka UI runs, then it is read-only: nobody on its port can produce, delete topics or move offsets', () => {
     expect(environmentOf(compose['kafka-ui'] ?? {}).KAFKA_CLUSTERS_0_READONLY).toBe('true');
   });

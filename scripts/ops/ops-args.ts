@@ -1,28 +1,45 @@
+import { type CommandSpec, readCommandLine } from '@tools/local-stack';
+
 /** Positional words and `--name value` / `--flag` options of one `npm run ops -- ...` call. */
 export interface OpsArgs {
   words: string[];
   options: Map<string, string | true>;
 }
 
-/** Options that take no value. */
-const FLAGS = new Set(['all', 'help', 'dry-run']);
+/** Every option of every ops command: the shared parser refuses any other, naming it. */
+const OPS_COMMAND = {
+  name: 'ops',
+  usage: 'npm run ops --',
+  summary: 'What an operator needs when the dashboards say something is wrong.',
+  positionals: '<command>',
+  flags: {
+    all: { type: 'boolean', description: 'every dead letter (dlq replay) or parked command (loyalty retry)' },
+    'dry-run': { type: 'boolean', description: 'dlq replay: check and report, send nothing' },
+    topic: { type: 'string', description: 'dlq list: one topic' },
+    reason: { type: 'string', description: 'filter: the dead-letter reason' },
+    type: { type: 'string', description: 'filter: the message type' },
+    partition: { type: 'string', description: 'filter: the partition' },
+    'from-offset': { type: 'string', description: 'filter: first dead-letter offset' },
+    'to-offset': { type: 'string', description: 'filter: last dead-letter offset' },
+    offset: { type: 'string', description: 'dlq replay: one dead letter' },
+    service: { type: 'string', description: 'outbox pending: orders or inventory' },
+    limit: { type: 'string', description: 'outbox pending: at most this many rows' },
+    database: { type: 'string', description: "overrides the service's database" },
+  },
+} satisfies CommandSpec;
 
+/**
+ * Reads one ops command line with the shared parser: an unknown option, a missing value or a value
+ * given to a flag is a {@link UsageError} (exit 2) naming it and listing the valid options.
+ * `--help` is kept as an option: ops prints its own usage, which describes each command.
+ */
 export function parseOpsArgs(argv: string[]): OpsArgs {
-  const words: string[] = [];
+  const line = readCommandLine(OPS_COMMAND, argv);
+  if (line.kind === 'help') return { words: [], options: new Map([['help', true]]) };
+  if (line.kind === 'error') throw new UsageError(line.message);
   const options = new Map<string, string | true>();
-  for (let i = 0; i < argv.length; i += 1) {
-    const arg = argv[i];
-    if (!arg.startsWith('--')) {
-      words.push(arg);
-      continue;
-    }
-    const [name, inline] = arg.slice(2).split(/=(.*)/s, 2) as [string, string | undefined];
-    if (FLAGS.has(name)) options.set(name, true);
-    else if (inline !== undefined) options.set(name, inline);
-    else if (i + 1 < argv.length && !argv[i + 1].startsWith('--')) options.set(name, argv[(i += 1)]);
-    else throw new UsageError(`--${name} needs a value`);
-  }
-  return { words, options };
+  for (const [name, value] of Object.entries(line.values)) if (value !== undefined && value !== false) options.set(name, value);
+  return { words: [...line.positionals], options };
 }
 
 /** A mistake in the command line: printed with the usage, exit code 2. */

@@ -28,14 +28,18 @@ describe('chaos soak options and seeded choices', () => {
     expect(parseChaosArgs(['--kafka-nodes', '3', '--no-kill-brokers'], 7).minBrokerKills).toBe(0);
     expect(parseChaosArgs(['--kill-brokers'], 7).minBrokerKills).toBe(0);
     expect(() => parseChaosArgs(['--no-kill-brokers', '--min-broker-kills', '3'], 7)).toThrow(/--min-broker-kills needs --kill-brokers/);
-    expect(() => parseChaosArgs(['--kafka-nodes', '3', '--min-broker-kills', '-1'], 7)).toThrow(
+    expect(() => parseChaosArgs(['--kafka-nodes', '3', '--min-broker-kills=-1'], 7)).toThrow(
       /--min-broker-kills must be a non-negative integer/,
     );
   });
 
-  it('when flags are unknown or malformed, then every problem is reported at once', () => {
-    expect(() => parseChaosArgs(['--orders', 'many', '--kill-every-ms', '10', '--nope'])).toThrow(
-      /--orders needs a number, got many; unknown flag --nope; --kill-every-ms must be at least 100/,
+  it('when a flag is unknown, then it is refused with the valid flags', () => {
+    expect(() => parseChaosArgs(['--orders', '5', '--nope'])).toThrow(/'--nope'.*valid flags: --orders, --rate, .*--echo, --help/);
+  });
+
+  it('when values are malformed, then every problem is reported at once', () => {
+    expect(() => parseChaosArgs(['--orders', 'many', '--kill-every-ms', '10'])).toThrow(
+      /--orders needs a number, got many; --kill-every-ms must be at least 100/,
     );
   });
 

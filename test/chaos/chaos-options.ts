@@ -1,3 +1,5 @@
+import { type CommandSpec, commandHelp, type FlagSpec, readCommandLine } from '@tools/local-stack';
+
 /** What one chaos soak does; `npm run chaos -- --orders N --rate R --kill-every-ms M --seed S`. */
 export interface ChaosOptions {
   /** Orders placed in all (each with its own `Idempotency-Key`). Default 500. */
@@ -46,42 +48,56 @@ export const DEFAULT_CHAOS_OPTIONS: Omit<ChaosOptions, 'seed' | 'minBrokerKills'
   killBrokers: true,
 };
 
+/** The numeric flags and the option each sets. */
 const NUMERIC_FLAGS = {
-  '--orders': 'orders',
-  '--rate': 'rate',
-  '--kill-every-ms': 'killEveryMs',
-  '--seed': 'seed',
-  '--min-kills': 'minKills',
-  '--min-broker-kills': 'minBrokerKills',
-  '--cancel-ratio': 'cancelRatio',
-  '--quiet-timeout-ms': 'quietTimeoutMs',
-  '--kafka-nodes': 'kafkaNodes',
-} as const;
+  orders: ['orders', 'orders placed in all (default 500)'],
+  rate: ['rate', 'orders started per second (default 8)'],
+  'kill-every-ms': ['killEveryMs', 'mean time between SIGKILLs, jittered by +/-50 % (default 2000)'],
+  seed: ['seed', 'seed of every random choice (default: random, printed)'],
+  'min-kills': ['minKills', 'the kills go on after the load until this many happened (default 0)'],
+  'min-broker-kills': ['minBrokerKills', 'likewise for broker kills (default 10 on a cluster with --kill-brokers, else 0)'],
+  'cancel-ratio': ['cancelRatio', 'share of acknowledged orders then cancelled (default 0.25)'],
+  'quiet-timeout-ms': ['quietTimeoutMs', 'how long the system may take to become quiet (default 180000)'],
+  'kafka-nodes': ['kafkaNodes', 'Kafka nodes: 1 a broker, 3 a local cluster (default 1)'],
+} as const satisfies Record<string, readonly [keyof ChaosOptions, string]>;
 
-/** Parses the command line; every problem is reported at once. */
+/** The command line of `npm run chaos`, for the shared parser (`--help`, unknown flags refused). */
+export const CHAOS_COMMAND = {
+  name: 'chaos',
+  usage: 'npm run chaos --',
+  summary:
+    'The chaos soak: orders under load while processes and brokers are SIGKILLed, then every invariant checked (docs/chaos.md). Exits 1 on any violation.',
+  flags: {
+    ...(Object.fromEntries(
+      Object.entries(NUMERIC_FLAGS).map(([flag, [, description]]) => [flag, { type: 'string', placeholder: 'number', description }]),
+    ) as Record<keyof typeof NUMERIC_FLAGS, FlagSpec>),
+    'kill-brokers': { type: 'boolean', description: 'SIGKILL brokers too (the default)' },
+    'no-kill-brokers': { type: 'boolean', description: 'spare the brokers' },
+    echo: { type: 'boolean', description: "print the services' output live" },
+  },
+} satisfies CommandSpec;
+
+/**
+ * Parses the command line with the shared parser; an unknown flag is refused with the valid ones,
+ * and every malformed value is reported at once. Throws on any problem (the runner exits 2).
+ */
 export function parseChaosArgs(argv: string[], randomSeed = Math.floor(Math.random() * 2 ** 31)): ChaosOptions {
+  const line = readCommandLine(CHAOS_COMMAND, argv);
+  if (line.kind === 'help') throw new Error(line.text);
+  if (line.kind === 'error') throw new Error(`chaos: ${line.message}`);
+  const { values } = line;
   const options: ChaosOptions = { ...DEFAULT_CHAOS_OPTIONS, seed: randomSeed, minBrokerKills: 0 };
   const given = new Set<keyof ChaosOptions>();
   const problems: string[] = [];
-  for (let i = 0; i < argv.length; i++) {
-    const flag = argv[i];
-    if (flag === '--echo') {
-      options.echo = true;
-      continue;
-    }
-    if (flag === '--kill-brokers' || flag === '--no-kill-brokers') {
-      options.killBrokers = flag === '--kill-brokers';
-      continue;
-    }
-    const [name, inline] = flag.split('=', 2) as [string, string | undefined];
-    const field = NUMERIC_FLAGS[name as keyof typeof NUMERIC_FLAGS];
-    if (!field) {
-      problems.push(`unknown flag ${flag}`);
-      continue;
-    }
-    const text = inline ?? argv[++i];
+  if (values.echo) options.echo = true;
+  // The last of the pair wins, as a later flag overrides an earlier one.
+  const brokerFlag = argv.findLast((arg) => arg === '--kill-brokers' || arg === '--no-kill-brokers');
+  if (brokerFlag) options.killBrokers = brokerFlag === '--kill-brokers';
+  for (const [flag, [field]] of Object.entries(NUMERIC_FLAGS)) {
+    const text = values[flag as keyof typeof NUMERIC_FLAGS];
+    if (text === undefined) continue;
     const value = Number(text);
-    if (text === undefined || !Number.isFinite(value)) problems.push(`${name} needs a number, got ${text ?? 'nothing'}`);
+    if (text.trim() === '' || !Number.isFinite(value)) problems.push(`--${flag} needs a number, got ${text}`);
     else {
       options[field] = value;
       given.add(field);
@@ -100,10 +116,6 @@ export function parseChaosArgs(argv: string[], randomSeed = Math.floor(Math.rand
   if (!(options.cancelRatio >= 0 && options.cancelRatio <= 1)) problems.push('--cancel-ratio must be between 0 and 1');
   if (!Number.isInteger(options.kafkaNodes) || options.kafkaNodes < 1 || options.kafkaNodes > 5)
     problems.push('--kafka-nodes must be 1 to 5');
-  if (problems.length > 0) {
-    throw new Error(
-      `chaos: ${problems.join('; ')}\nusage: npm run chaos -- [--orders N] [--rate R] [--kill-every-ms M] [--seed S] [--min-kills K] [--min-broker-kills B] [--cancel-ratio P] [--quiet-timeout-ms T] [--kafka-nodes N] [--kill-brokers | --no-kill-brokers] [--echo]`,
-    );
-  }
+  if (problems.length > 0) throw new Error(`chaos: ${problems.join('; ')}\n\n${commandHelp(CHAOS_COMMAND)}`);
   return options;
 }

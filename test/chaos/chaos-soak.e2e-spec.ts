@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { formatChaosReport, runChaosSoak } from './chaos-soak.js';
 
 /**
- * Issue 7, point 8: the short version of `npm run chaos`, same code. Two orders, two inventory and
+ * The short version of `npm run chaos`, same code. Two orders, two inventory and
  * one loyalty process on a Kafka broker of the soak's own; a process (the broker included) is
  * SIGKILLed every ~1.2 s and restarted while clients place and cancel orders with retries; once
  * quiet, the checker reads Postgres and Kafka and must find no violation. A failure prints the

@@ -1,10 +1,12 @@
 // `npm run chaos -- --orders N --rate R --kill-every-ms M --seed S`: the chaos soak (see
 // test/chaos/chaos-soak.ts and docs/chaos.md). Exits 1 on any violation.
 import { startTestIssuer } from '@test/fixtures';
-import { assertPostgresAnswers, localEnvironment, localToolingEnv } from '@tools/local-stack';
-import { parseChaosArgs } from './chaos-options.js';
+import { assertPostgresAnswers, localEnvironment, localToolingEnv, parseCommandLine } from '@tools/local-stack';
+import { CHAOS_COMMAND, parseChaosArgs } from './chaos-options.js';
 import { formatChaosReport, runChaosSoak } from './chaos-soak.js';
 
+// `--help` and an unknown flag end here (exit 0 or 2), before any infrastructure is touched.
+parseCommandLine(CHAOS_COMMAND);
 const env = localEnvironment();
 process.env.DATABASE_URL = env.DATABASE_URL;
 process.env.KAFKAJS_NO_PARTITIONER_WARNING = '1';
@@ -12,7 +14,13 @@ process.env.KAFKAJS_NO_PARTITIONER_WARNING = '1';
 Object.assign(process.env, localToolingEnv());
 
 try {
-  const options = parseChaosArgs(process.argv.slice(2));
+  let options;
+  try {
+    options = parseChaosArgs(process.argv.slice(2));
+  } catch (error) {
+    console.error((error as Error).message);
+    process.exit(2);
+  }
   await assertPostgresAnswers(env.DATABASE_URL!);
   // The apps verify every token against this run's issuer, as under Jest (test/setup/global-setup.mjs).
   await startTestIssuer();

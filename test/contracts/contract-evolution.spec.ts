@@ -5,7 +5,7 @@ import { buildAsyncApiDocument, type JsonSchema } from '../../scripts/asyncapi-d
 import { type AsyncApiContracts, contractBreaks, describeBreaks, WHAT_TO_DO } from '../../scripts/contract-compatibility.js';
 
 /**
- * Issue 18, part 4: the contracts of the last release (contracts/released/asyncapi.json, written by
+ * The contracts of the last release (contracts/released/asyncapi.json, written by
  * `npm run contracts:release`) against the ones the code declares now. A change that a consumer of
  * the released contract, or a record it wrote (retained, replayed from a dead-letter topic), would
  * not survive fails here with what broke and what to do instead (docs/contracts.md).

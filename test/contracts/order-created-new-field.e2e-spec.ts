@@ -14,7 +14,7 @@ import {
 import { queryTestDatabase, type ServiceProcess, uniqueName, uniqueSku } from '@tools/local-stack';
 
 /**
- * The worked example of docs/contracts.md, issue 18 part 4: a newer orders adds an optional field
+ * The worked example of docs/contracts.md: a newer orders adds an optional field
  * to OrderCreated (`giftMessage`, and `giftWrap` on a line) while an inventory built from the
  * released declaration still consumes orders.order.v1. That inventory must reserve the order as
  * before, through the real envelope check and inbox, not dead-letter it.

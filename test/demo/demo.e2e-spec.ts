@@ -6,7 +6,7 @@ import { findRepoRoot, NodeProcess, type ServiceProcess, uniqueName } from '@too
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 
 /**
- * `npm run demo` (issue 8, point 5) against three real services, as `npm start` runs them but on
+ * `npm run demo` (its narration must stay true as the code changes) against three real services, as `npm start` runs them but on
  * throw-away databases: every step happens, the crash window heals, well under two minutes. And
  * a step that cannot happen makes it exit non-zero.
  */

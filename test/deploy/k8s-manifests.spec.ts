@@ -28,7 +28,7 @@ import { renderKustomization, type KubeObject } from '../support/kustomize-rende
 import { routesOf } from '../support/nest-routes.js';
 
 /**
- * Issue 15, part 5: deploy/k8s renders offline (`kubectl kustomize`), every object is valid against
+ * deploy/k8s renders offline (`kubectl kustomize`), every object is valid against
  * the Kubernetes schemas (kubernetes-models; KEDA's ScaledObject against its CRD's schema from
  * @kubernetes-models/keda), and the manifests agree with the code: every variable an app's zod
  * schema requires is set (credentials from a Secret only), every value passes that schema, each

@@ -5,7 +5,7 @@ import { DevIssuer, DevServiceClient, requestJson, type ServiceName, type Servic
 import { expectProblem } from '../support/problem-details.js';
 
 /**
- * Issue 16, authentication: every route of the three services (real processes) needs a bearer
+ * Every route of the three services (real processes) needs a bearer
  * token from the trusted issuer, except health, metrics and the API documents; each way a token
  * can be wrong is a 401 problem, and the OpenAPI documents say exactly that.
  */

@@ -16,7 +16,7 @@ import { queryTestDatabase, type ServiceProcess, type TopicRecorder, uniqueName,
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 
 /**
- * Issue 7, cancel before create: an `OrderCreated` that inventory dead-lettered, replayed after the
+ * An `OrderCreated` that inventory dead-lettered, replayed after the
  * customer cancelled the order (and after inventory saw that cancel), must reserve nothing. Without
  * the remembered cancel, the replay reserved stock for a cancelled order and nothing released it.
  * Real processes; the handler failure is made real by a constraint the database enforces.

@@ -6,7 +6,7 @@ import { uniqueName, uniqueSku } from '@tools/local-stack';
 import { type OrderOutcome, OrderOutcomes } from '../support/order-outcomes.js';
 
 /**
- * Issue 7: every request the orders API answers is either refused up front with a 4xx naming the
+ * Every request the orders API answers is either refused up front with a 4xx naming the
  * field, or its order reaches a final state with no dead letter and its loyalty command DONE.
  * The three services run as real processes; the limits come from `OrderLimits`.
  */
@@ -22,7 +22,7 @@ const LOW_STOCK = 30;
 const RICH_SKUS = [`${run}-R1`, `${run}-R2`, `${run}-R3`];
 // On the price list, never stocked: orders accepts them, inventory rejects them (UNKNOWN_SKU).
 const UNSTOCKED = Array.from({ length: 10 }, (_, index) => `${run}-U${index}-`.padEnd(OrderLimits.skuMaxLength, 'X'));
-/** Unit prices in cents: the server prices every line from its list (issue 16). */
+/** Unit prices in cents: the server prices every line from its list, never from the request. */
 const PRICES: Record<string, number> = {
   [SKUS[0]]: 100,
   [SKUS[1]]: 100,
@@ -56,7 +56,7 @@ describe('order limits end to end (orders, inventory, loyalty as real processes)
 
   afterAll(() => services.tearDown());
 
-  describe('the orders of issue 7', () => {
+  describe('the orders a review found mishandled', () => {
     it('when two lines of one SKU sum past the per-SKU limit (2 x 600), then 400 names items', async () => {
       const outcome = await submit({
         customerId: uniqueName('dup'),

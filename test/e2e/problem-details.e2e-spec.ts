@@ -134,7 +134,7 @@ describe('error answers of every app (real processes)', () => {
     expect(response.body.fields).toEqual(['items[0].quantity', 'items[0].unitPriceCents']);
     expect(response.body.errors).toEqual([
       { field: 'items[0].quantity', detail: expect.stringContaining('items[0].quantity') },
-      // A price is never the client's to set (issue 16): the detail says where it comes from.
+      // A price is never the client's to set: the detail says where it comes from.
       { field: 'items[0].unitPriceCents', detail: expect.stringContaining('set by the server') },
     ]);
   });

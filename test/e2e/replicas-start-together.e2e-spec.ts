@@ -3,7 +3,7 @@ import { PrivateKafka, testInfrastructure, TestServices } from '@test/fixtures';
 import { migrateServiceDatabase, type ServiceName, type ServiceProcess } from '@tools/local-stack';
 
 /**
- * Issue 7, point 4: replicas of every app started at the same moment on a FRESH broker (no topic,
+ * Replicas of every app started at the same moment on a FRESH broker (no topic,
  * no `__consumer_offsets` yet) all become healthy. Before, two inventory processes racing to create
  * the same topics could exit with "This server does not host this topic-partition" (the topic was
  * created by the controller, the broker had not heard of it yet).

@@ -15,7 +15,7 @@ import {
 import { queryTestDatabase, type ServiceProcess, type TopicRecorder, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 
 /**
- * Issue 16, part 6: anyone who can produce to a topic could forge an `OrderCreated`, or suppress a
+ * Anyone who can produce to a topic could forge an `OrderCreated`, or suppress a
  * real one by sending its message id first on another partition (the forgery claimed the id, the
  * real record was then dead-lettered as a payload mismatch). With signing keys configured, the
  * real inventory process refuses the forgery before it claims anything, so the real record that

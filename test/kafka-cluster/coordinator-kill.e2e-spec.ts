@@ -8,7 +8,7 @@ const SEED = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31
 const OFFSETS = '__consumer_offsets';
 
 /**
- * Issue 15, point 3: the group coordinator of inventory's consumer group is SIGKILLed while
+ * The group coordinator of inventory's consumer group is SIGKILLed while
  * inventory consumes and commits offsets under load. Commits fail (NOT_COORDINATOR, coordinator
  * not available, connection refused) and the members must find the new coordinator and rejoin;
  * records whose effects committed but whose offsets did not are redelivered and skipped by the

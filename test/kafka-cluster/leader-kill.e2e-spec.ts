@@ -7,7 +7,7 @@ import { expectFailoverWithinBound } from './failover-bound.js';
 const SEED = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
 /**
- * Issue 15, point 3: the leader of a partition the orders relay writes to is SIGKILLed while the
+ * The leader of a partition the orders relay writes to is SIGKILLed while the
  * relay publishes (the load keeps it busy: every batch holds rows for every partition). The relay
  * must back off and republish to the new leader, never mark a row published that no in-sync
  * replica kept, and every consumer must carry on.

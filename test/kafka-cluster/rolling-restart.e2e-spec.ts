@@ -5,7 +5,7 @@ import { publishedAtLeast, runBrokerCrashScenario } from './broker-crash-scenari
 const SEED = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
 /**
- * Issue 15, point 3: a rolling restart of all three nodes, one at a time, under load, as a broker
+ * A rolling restart of all three nodes, one at a time, under load, as a broker
  * upgrade or a configuration change does it: each node stops cleanly (SIGTERM: it hands its
  * leaderships over), starts again, and the next waits until the cluster has three brokers again.
  */

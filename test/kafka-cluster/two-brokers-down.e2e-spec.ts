@@ -8,7 +8,7 @@ const ACCEPTED_DURING_OUTAGE = 15;
 const OUTAGE_DEADLINE_MS = 60_000;
 
 /**
- * Issue 15, point 3: two of three nodes are down for a while. No partition has the two in-sync
+ * Two of three nodes are down for a while. No partition has the two in-sync
  * replicas acks=all needs (and the controller quorum is gone), so every write is refused; orders
  * must still be accepted into the outbox, and the backlog must drain once the nodes return.
  */

@@ -8,7 +8,7 @@ const repoRoot = findRepoRoot();
 const nestCli = join(repoRoot, 'node_modules/@nestjs/cli/bin/nest.js');
 
 /**
- * Issue 18, part 1: the Nest CLI builds one app of the monorepo WITH the libraries it imports
+ * The Nest CLI builds one app of the monorepo WITH the libraries it imports
  * (path aliases rewritten to relative ESM specifiers), and that build runs. The earlier removal of
  * `nest-cli.json` happened because `nest start` built an app without its libraries, so this test
  * starts what the CLI wrote, not what scripts/build.mjs wrote.

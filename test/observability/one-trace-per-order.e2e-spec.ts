@@ -9,7 +9,7 @@ import { FAST_LOYALTY_DISPATCH } from '../support/inventory-with-loyalty.js';
 import { OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.js';
 
 /**
- * Issue 8, point 1: a request that arrives with a `traceparent` keeps its trace id through the
+ * A request that arrives with a `traceparent` keeps its trace id through the
  * outbox, Kafka, inventory's inbox and outbox, the loyalty call and back to orders; and the spans
  * the three real processes export over OTLP (to a receiver in this test) form one tree.
  */

@@ -7,7 +7,7 @@ import { getOrder, placeOrder, SaslSslKafka, type ScramUser, seedPrices, setStoc
 import { type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 
 /**
- * Issue 16, part 5: the loop over a broker that only speaks SASL_SSL. Orders (SCRAM-SHA-512) and
+ * The loop over a broker that only speaks SASL_SSL. Orders (SCRAM-SHA-512) and
  * inventory (SCRAM-SHA-256) run as real processes with `KAFKA_SASL_*` and `KAFKA_TLS_*`, trusting
  * the CA the fixture generated; the test's own tooling (topic and group setup) reads the same
  * variables from its environment. A client without credentials, or with a wrong password, is refused.

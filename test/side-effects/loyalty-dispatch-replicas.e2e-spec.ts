@@ -6,7 +6,7 @@ import { CountingProxy } from '../support/counting-proxy.js';
 import { FAST_LOYALTY_DISPATCH } from '../support/inventory-with-loyalty.js';
 
 /**
- * Issue 7, point 6: every inventory replica runs a loyalty dispatcher. Two replicas on one
+ * Every inventory replica runs a loyalty dispatcher. Two replicas on one
  * database, one loyalty behind a counting proxy, no faults: loyalty must see each command exactly
  * once. Before commands were claimed, both replicas read the same due rows and sent them twice
  * (answered `Idempotent-Replayed`: harmless for the points, but double the calls, and a late 4xx

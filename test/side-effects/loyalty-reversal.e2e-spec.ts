@@ -15,7 +15,7 @@ import { queryTestDatabase, requestJson, type ServiceProcess, uniqueName, unique
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 
 /**
- * The compensation (issue 16): a cancel that releases a reservation writes
+ * The compensation (a cancelled order must not keep its points): a cancel that releases a reservation writes
  * `loyalty-reversal:<orderId>` in the release transaction, and inventory's dispatcher sends it to
  * loyalty's `POST /reversals` through the same command table as the accrual. Each crash window of
  * that path kills a real process (SIGKILL via a failpoint scoped to the reversal's key); loyalty

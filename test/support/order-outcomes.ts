@@ -29,7 +29,7 @@ const FINAL_STATES = ['RESERVED', 'REJECTED', 'CANCELLED'];
 
 /**
  * The three services as real processes plus recorders of both dead-letter topics, and the checks
- * issue 7 asks of every request: refused with a 4xx that names a field, or its order reaches a
+ * that every request must meet: refused with a 4xx that names a field, or its order reaches a
  * final state, nothing is dead-lettered, a reservation's loyalty command ends DONE, and a cancelled
  * order holds no stock and, when it was reserved, has its points reversed (reversal command DONE).
  */

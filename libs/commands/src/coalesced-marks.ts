@@ -8,7 +8,7 @@ interface Waiting {
  * Marks ids in as few statements as the load allows: the first mark goes out at once, and the ids
  * that arrive while it runs go out together in the next one. At a trickle that is one statement per
  * id, as before; in a backlog drain, where eight calls finish within a round trip of each other, it
- * is one statement for all of them (issue 17: one UPDATE per accepted command was a Postgres round
+ * is one statement for all of them (one UPDATE per accepted command was a Postgres round
  * trip per loyalty call). No timer, so no added latency: a mark waits at most for the statement in
  * flight.
  */

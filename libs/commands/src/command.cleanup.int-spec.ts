@@ -8,7 +8,7 @@ import { commandsRetention } from './command.cleanup.js';
 import { CommandMetrics } from './command.metrics.js';
 import type { CommandsOptions } from './commands.options.js';
 
-/** Issue 16, part 8: a commands table keeps the work in hand and a window of history, not every command ever sent. */
+/** A commands table keeps the work in hand and a window of history, not every command ever sent. */
 const { serverUrl } = testInfrastructure();
 const TABLE = 'partner_commands';
 const DAY_MS = 86_400_000;

@@ -26,7 +26,7 @@ export function classifyStatus(status: number): CallOutcome['kind'] {
  * Kept-alive connections to the partner, at most `maxSockets` of them (the dispatcher passes its
  * concurrency, so a call never waits for a socket and the partner never sees more connections than
  * calls in flight). Why: a new TCP connection per call cost the partner an accept and a handshake
- * per command (issue 17, "keep-alive to loyalty"). A kept socket the partner closes while idle
+ * per command. A kept socket the partner closes while idle
  * fails at most the call that picked it up, as a network error: that call is retried with the same
  * Idempotency-Key, which the partner answers from its stored response. Close with {@link destroy}.
  */

@@ -16,7 +16,7 @@ import { DispatcherFailpoints } from './commands.failpoints.js';
  * Claims up to $1 due commands for claim $2 until now + $3 ms, in one statement.
  *
  * Why a claim: every replica of the app runs a dispatcher, and without one each replica sent every
- * due command (issue 7, point 6). `FOR UPDATE SKIP LOCKED` lets concurrent claims pass each other
+ * due command, once per replica. `FOR UPDATE SKIP LOCKED` lets concurrent claims pass each other
  * instead of queueing: a row another replica is claiming right now is skipped, and one it has
  * claimed is no longer due (its `next_attempt_at` moved past now, re-checked under the row lock).
  * The lease is `next_attempt_at` itself, so a replica that dies holding a claim only delays its

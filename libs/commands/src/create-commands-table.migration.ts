@@ -38,7 +38,7 @@ export function createCommandsTable(table: string): new () => MigrationInterface
           created_at timestamptz NOT NULL DEFAULT now(),
           completed_at timestamptz
         )`);
-      // Three partial indexes, each holding only the rows one reader needs (issue 16): due rows for
+      // Three partial indexes, each holding only the rows one reader needs (a full-table index grew with history): due rows for
       // the dispatcher and the pending gauge; parked rows for the parked gauge, scraped every few
       // seconds (an index-only count of a handful of rows, not a scan of every command ever sent);
       // DONE rows by completed_at for the retention cleanup.

@@ -13,7 +13,7 @@ import { z } from 'zod';
  * Length of a string in Unicode code points: the unit Postgres counts (`varchar(n)`, `length()`),
  * the unit JSON Schema's `maxLength` counts, and the unit a person means by "characters" far more
  * often than UTF-16 code units. Every length limit of every contract is counted this way, in the
- * API as in the consumer (issue 7: the API counted code points and the contract UTF-16 units, so
+ * API as in the consumer (once the API counted code points and the contract UTF-16 units, so
  * 64 emoji passed one and failed the other).
  */
 export function codePointLength(value: string): number {

@@ -5,7 +5,7 @@ import { OrderFields } from './order-events.js';
 /**
  * Limits of an accrual, sized for what inventory can send: one point per 100 cents of an order
  * total, and an order total is at most `OrderLimits.totalCentsMax` (10^9 cents), so at most 10^7
- * points (a Postgres `int` holds them). Issue 7: loyalty refused 2,000,000 points that inventory
+ * points (a Postgres `int` holds them). Once, loyalty refused 2,000,000 points that inventory
  * had computed for an order the API accepted, and the command was parked.
  */
 export const AccrualLimits = {

@@ -14,7 +14,7 @@ const created = (items: OrderLine[], customerId = 'customer') => ({
 const validate = (payload: unknown) => schemaProblems(OrderEvents.OrderCreated.schema, payload, 'payload');
 
 describe('OrderCreated contract', () => {
-  it('when lines of one SKU sum to more than the per-SKU limit, then it names items (issue 7: 2 x 600 of one SKU)', () => {
+  it('when lines of one SKU sum to more than the per-SKU limit, then it names items (2 x 600 of one SKU)', () => {
     const problems = validate(
       created([
         { sku: 'A', quantity: 600, unitPriceCents: 1 },
@@ -35,7 +35,7 @@ describe('OrderCreated contract', () => {
     ).toEqual([]);
   });
 
-  it('when the total exceeds the order total limit, then it names the total (issue 7: 3 x 1000 x 100,000,000 cents)', () => {
+  it('when the total exceeds the order total limit, then it names the total (3 x 1000 x 100,000,000 cents)', () => {
     const line = (sku: string) => ({ sku, quantity: 1000, unitPriceCents: OrderLimits.unitPriceCentsMax });
     const problems = validate(created([line('A'), line('B'), line('C')]));
     expect(problems).toContain('payload.items total 300000000000 cents; an order total must be at most 1000000000 cents');
@@ -79,7 +79,7 @@ describe('OrderFields.lines (the list rules of a request, whose lines are valida
     expect(problems([{ sku: 'bad sku', quantity: 0 }])).toEqual([]);
   });
 
-  it('when request lines carry no price (orders prices them, issue 16), then units per SKU are still summed and no total is checked', () => {
+  it('when request lines carry no price (orders prices them), then units per SKU are still summed and no total is checked', () => {
     expect(
       problems([
         { sku: 'A', quantity: 600 },
@@ -90,7 +90,7 @@ describe('OrderFields.lines (the list rules of a request, whose lines are valida
   });
 });
 
-describe('OrderCreated total (issue 16: a forged total is never checked against its lines)', () => {
+describe('OrderCreated total (a forged total is never checked against its lines)', () => {
   it('when totalCents differs from the sum of the lines, then it names totalCents and the sum', () => {
     const order = created([{ sku: 'A', quantity: 2, unitPriceCents: 150 }]);
     expect(validate({ ...order, totalCents: 100_000_000 })).toEqual([

@@ -27,7 +27,7 @@ const isPriced = (value: unknown): value is { sku: string; quantity: number; uni
  * SKU summed over its lines, and the order total. Lines that are malformed are skipped here (their
  * own checks report them), and the rule runs even when some are: every problem is reported at once.
  * The total is checked over priced lines only: a request's lines carry no price (orders prices them
- * from its price list, issue 16, and checks the total it computes), an event's lines all do.
+ * from its price list, never from the request, and checks the total it computes), an event's lines all do.
  */
 const lineTotals = z.superRefine(
   (value: unknown, context) => {

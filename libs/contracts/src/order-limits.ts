@@ -1,7 +1,7 @@
 /**
  * The limits of an order, declared once. The HTTP request (orders), the business rules (inventory
  * merging lines per SKU, loyalty points per order) and the `OrderCreated`/`StockReserved` contracts
- * all read them from here, so an order the API accepts always has a valid answer (issue 7).
+ * all read them from here, so an order the API accepts always has a valid answer (never one the consumer refuses after the API said yes).
  * Lengths count Unicode code points ({@link codePointLength}).
  */
 export const OrderLimits = {

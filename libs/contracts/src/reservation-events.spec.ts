@@ -9,7 +9,7 @@ describe('rejectionReason', () => {
     expect(rejectionReason('Unknown SKU(s)', ['A', 'B'])).toBe('Unknown SKU(s): A, B');
   });
 
-  it('when ten 64-character SKUs are unknown (issue 7), then the reason fits the contract and counts the ones it leaves out', () => {
+  it('when ten 64-character SKUs are unknown, then the reason fits the contract and counts the ones it leaves out', () => {
     const skus = Array.from({ length: 10 }, (_, index) => `${index}`.padEnd(64, 'X'));
     const reason = rejectionReason('Unknown SKU(s)', skus);
     expect(codePointLength(reason)).toBeLessThanOrEqual(ReservationLimits.reasonMaxLength);

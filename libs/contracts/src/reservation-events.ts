@@ -34,7 +34,7 @@ export const ReservationLimits = {
  * however many SKUs an order names: `"<summary>: <detail>, <detail> and 7 more"` (or
  * `"<summary>: 3 not listed"` when not even one detail fits). Details that do not fit are counted,
  * never cut in half; only an over-long summary is cut, at a code point (never inside a surrogate
- * pair). Lengths count code points, as the contract does. Issue 7: ten unknown 64-character SKUs made a
+ * pair). Lengths count code points, as the contract does. Once, ten unknown 64-character SKUs made a
  * 700-character reason that the orders side dead-lettered.
  */
 export function rejectionReason(summary: string, details: string[], maxLength: number = ReservationLimits.reasonMaxLength): string {

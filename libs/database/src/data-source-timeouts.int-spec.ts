@@ -8,7 +8,7 @@ import { createDataSource } from './data-source.factory.js';
 import { databaseUrl } from './database-url.js';
 
 /**
- * Issue 7, point 7: no statement and no lock wait is unbounded. The timeouts come from
+ * No statement and no lock wait is unbounded. The timeouts come from
  * `DATABASE_STATEMENT_TIMEOUT_MS` / `DATABASE_LOCK_TIMEOUT_MS` through `createDataSource` into
  * every pool connection. Real Postgres.
  */
@@ -63,7 +63,7 @@ describe('data source statement and lock timeouts (real Postgres)', () => {
 });
 
 /**
- * Issue 16, part 8: no wait for a connection is unbounded either. `DATABASE_CONNECT_TIMEOUT_MS`
+ * No wait for a connection is unbounded either. `DATABASE_CONNECT_TIMEOUT_MS`
  * reaches pg's pool as `connectionTimeoutMillis`; without it both cases below hang for ever.
  */
 describe('data source connect timeout', () => {

@@ -5,7 +5,7 @@ import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
 import { createDataSource } from './data-source.factory.js';
 
 /**
- * Issue 17: parameterised statements go to Postgres as named prepared statements, parsed once per
+ * Parameterised statements go to Postgres as named prepared statements, parsed once per
  * connection, unless `DATABASE_PREPARED_STATEMENTS=false` (a pooler that cannot follow them). Read
  * from the server's own `pg_prepared_statements` of the connection that ran them. A transaction's
  * BEGIN travels with its first prepared statement: round trips are counted by the server's

@@ -58,7 +58,7 @@ describe('failpoint declarations', () => {
   });
 });
 
-describe('failpoints only in a process started for tests (issue 16)', () => {
+describe('failpoints only in a process started for tests (a production process must not be killable by a variable)', () => {
   const FAILPOINTS = 'relay.after-publish-before-mark';
 
   it('when FAILPOINTS is set with FAILPOINTS_ENABLED=true and NODE_ENV=test, then it is armed', () => {

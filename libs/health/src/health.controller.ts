@@ -31,7 +31,7 @@ const CHECKS: Record<string, NonNullable<ApiResponseSchemaHost['schema']>> = {
 /**
  * Each dependency's `status` alone. A failed indicator carries the driver's message (a host and
  * port, a user name, "password authentication failed", a TLS detail), which tells whoever can
- * reach the probe how the service is wired (issue 16): the answer names the dependency, the log
+ * reach the probe how the service is wired: the answer names the dependency, the log
  * has the message.
  */
 function statusesOnly(results: Partial<HealthIndicatorResult> | undefined): HealthIndicatorResult {

@@ -14,7 +14,7 @@ import { Satisfies } from './satisfies.decorator.js';
 import { MAX_REPORTED_PROBLEMS } from './validation.pipe.js';
 
 /**
- * Issue 16, part 8: the bounds every app's HTTP side gets from `configureHttpApp`, proven on a
+ * The bounds every app's HTTP side gets from `configureHttpApp`, proven on a
  * real Fastify server with a request class shaped like an order (a bounded list of validated
  * lines). No database: nothing here reaches one.
  */

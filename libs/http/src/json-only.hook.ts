@@ -17,7 +17,7 @@ function isJson(contentType: string | undefined): boolean {
 /**
  * A Fastify `onRequest` hook that refuses every request body that is not JSON with 415
  * `REQUEST.UNSUPPORTED_MEDIA_TYPE`. Every API of this project takes JSON; the URL-encoded parser
- * Nest registers by default would otherwise read form bodies past the JSON depth check (issue 16),
+ * Nest registers by default would otherwise read form bodies past the JSON depth check (a nesting bomb in a form),
  * and a form body would reach validation as an object of strings. `onRequest` runs before Fastify
  * reads the body, so no parser sees it.
  */

@@ -8,8 +8,8 @@ import { registerListBound } from './list-bounds.js';
  * Validates and documents a request field with a contract's own schema (any Standard Schema: the
  * domain's contracts declare theirs with zod) instead of a second, hand-written set of validation
  * and `@ApiProperty` decorators: the API then refuses exactly what the event's consumers would
- * refuse, counting lengths the same way (issue 7: `@Length` and the contract counted different
- * units), and its OpenAPI schema is the contract's (Standard JSON Schema, OpenAPI 3.0 dialect).
+ * refuse, counting lengths the same way (`@Length` and the contract once counted different
+ * units, so one accepted what the other refused), and its OpenAPI schema is the contract's (Standard JSON Schema, OpenAPI 3.0 dialect).
  * The 400 names the field with the schema's message. `api` adds to the documentation (an
  * example) or overrides it; a class given as `api.type` documents the value, and for an array its
  * items, instead of the schema.

@@ -36,7 +36,7 @@ const docs = helmet({
 });
 
 /**
- * Security headers on every answer, errors and 404s included (issue 16): `X-Content-Type-Options:
+ * Security headers on every answer, errors and 404s included (an error page is a page a browser renders too): `X-Content-Type-Options:
  * nosniff`, `X-Frame-Options: DENY` and CSP `frame-ancestors 'none'`, `Referrer-Policy:
  * no-referrer`, `Strict-Transport-Security` (honoured once served over TLS), no `X-Powered-By`;
  * a CSP of `default-src 'none'` on API answers and a `'self'`-only CSP on the Swagger UI page.

@@ -10,7 +10,7 @@ import { IdempotencyKey } from './idempotency-key.entity.js';
 import { idempotencyRetention } from './idempotency.cleanup.js';
 import { idempotencyEnv } from './idempotency.config.js';
 
-/** Issue 7, point 7: `idempotency_keys` no longer grows for ever. Real Postgres. */
+/** `idempotency_keys` no longer grows for ever. Real Postgres. */
 const { serverUrl } = testInfrastructure();
 const DAY_MS = 24 * 3_600_000;
 /** An app's quota defaults (orders' and loyalty's differ); retention and cleanup are the same for both. */

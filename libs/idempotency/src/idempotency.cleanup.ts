@@ -3,7 +3,7 @@ import type { IdempotencyConfig } from './idempotency.config.js';
 
 /**
  * Deletes stored Idempotency-Keys older than `IDEMPOTENCY_RETENTION_MS`, in bounded batches, on
- * `IDEMPOTENCY_CLEANUP_CRON` (issue 7, point 7: the table grew for ever). A key is a promise to
+ * `IDEMPOTENCY_CLEANUP_CRON` (without it the table grew for ever). A key is a promise to
  * replay one answer; past the retention a retry with it is treated as a new request, so the
  * retention must exceed how long any caller keeps retrying. No metric (the count is logged), as
  * loyalty (a stand-in partner API) has no /metrics.

@@ -24,7 +24,7 @@ import { IdempotencyModule } from './idempotency.module.js';
 import { Idempotent } from './idempotent.decorator.js';
 
 /**
- * Issue 16, part 8: the idempotency interceptor validates the body before it opens its
+ * The idempotency interceptor validates the body before it opens its
  * transaction, and its failpoint is scoped by what the server stored, never by the client's
  * key. A caller's new keys are bounded by a quota. A real HTTP app on real
  * Postgres, with a route shaped like `POST /orders`.
@@ -65,7 +65,7 @@ describe('IdempotencyInterceptor bounds (real HTTP app, real Postgres)', () => {
   let app: NestFastifyApplication;
   let baseUrl: string;
 
-  // Idempotent routes are authenticated: keys are scoped by the caller (issue 16).
+  // Idempotent routes are authenticated: keys are scoped by the caller, so one caller cannot read another's stored answer.
   const post = async (key: string, body: unknown, timeoutMs = 30_000, caller = 'things-client') =>
     requestJson('POST', `${baseUrl}/things`, {
       body,

@@ -48,7 +48,7 @@ export class IdempotencyInterceptor implements NestInterceptor {
     return from(
       (async () => {
         // Before the transaction, not in it (Nest runs pipes inside next.handle()): a malformed
-        // body is refused without a connection, a lock or a stored key (issue 16).
+        // body is refused without a connection, a lock or a stored key (an anonymous caller must cost nothing).
         await validateRequestBody(context);
         // The handler runs inside the store's transaction, so its writes and the key commit together.
         // The global auth guard ran first: every idempotent route is authenticated, and a key

@@ -6,7 +6,7 @@ import { ensureTopics } from './kafka-admin.js';
 import { createKafka } from './kafka.factory.js';
 
 /**
- * Issue 7, point 4: replicas start together. Each app creates the topics it needs at start-up; the
+ * Replicas start together. Each app creates the topics it needs at start-up; the
  * lists of orders and inventory overlap (both topics) and differ (each its own dead-letter topic),
  * so creators racing on a fresh cluster see every mix of "created by me", "already exists" and
  * "not propagated yet". Real broker, fresh topic names per run.

@@ -16,7 +16,7 @@ function isAlreadyExists(error: unknown): boolean {
  * moment) makes the broker answer TOPIC_ALREADY_EXISTS: that is success, not an error. Leaders are
  * awaited separately by {@link waitForLeaders}: kafkajs' own wait retries only LEADER_NOT_AVAILABLE
  * and threw "This server does not host this topic-partition" while the new topic's metadata was
- * still propagating to the broker (issue 7, point 4).
+ * still propagating to the broker, failing a start-up that would have succeeded a moment later.
  */
 async function createTopic(admin: Admin, topic: string, numPartitions: number, settings: TopicSettings): Promise<boolean> {
   const { replicationFactor = -1, minInsyncReplicas = -1 } = settings;

@@ -11,7 +11,7 @@ const DESCRIBE_TIMEOUT_MS = 60_000;
  * `retention.ms` of each topic as the broker applies it (topic override or broker default);
  * `Infinity` for -1 (kept for ever). Retried until a deadline: a process that starts while a broker
  * of the cluster is dead and not yet fenced may be sent to it (ECONNREFUSED), and must not exit for
- * that (issue 15: the chaos soak saw inventory exit at start-up exactly so).
+ * that (the chaos soak saw inventory exit at start-up exactly so).
  */
 export async function topicRetentionMs(kafka: Kafka, topics: string[]): Promise<Map<string, number>> {
   const deadline = Date.now() + DESCRIBE_TIMEOUT_MS;
@@ -54,7 +54,7 @@ export function inboxRetentionProblems(inboxRetentionMs: number, retentionByTopi
 
 /**
  * Refuses to start when a consumed topic keeps messages longer than the inbox keeps their ids:
- * throws one Error naming both values for every such topic (issue 7, point 7).
+ * throws one Error naming both values for every such topic: a redelivery older than its inbox row would be handled twice.
  */
 export async function assertInboxOutlivesTopics(kafka: Kafka, topics: string[], inboxRetentionMs: number): Promise<void> {
   const problems = inboxRetentionProblems(inboxRetentionMs, await topicRetentionMs(kafka, topics));

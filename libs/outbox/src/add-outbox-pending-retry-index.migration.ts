@@ -3,7 +3,7 @@ import type { MigrationInterface, QueryRunner } from 'typeorm';
 /**
  * Indexes pending rows by retry time, so the relay finds the aggregates that wait out a retry delay
  * by reading only those rows. Without it, each batch read found them by scanning the whole table,
- * published rows included (seen in the plan of issue 11: most of a read's time, growing with
+ * published rows included (seen in the query plan: most of a read's time, growing with
  * retention). Apps that publish events list this class after {@link CreateOutboxMessages1764460800010}.
  */
 export class AddOutboxPendingRetryIndex1764460800410 implements MigrationInterface {

@@ -17,7 +17,7 @@ export function isBrokerUnavailable(error: unknown): boolean {
   for (let current = error as { name?: string; cause?: unknown; originalError?: unknown } | undefined; current;) {
     const wrapped = (current.cause ?? current.originalError) as typeof current;
     // "Retries exhausted" says nothing by itself: on LEADER_NOT_AVAILABLE it is about one
-    // partition, and calling that an outage stalled every healthy partition (issue 7, point 5).
+    // partition, and calling that an outage stalled every healthy partition.
     // Judge it by what it wraps; only a bare one counts as the broker being gone.
     if (current.name === 'KafkaJSNumberOfRetriesExceeded' && wrapped) {
       current = wrapped;

@@ -8,7 +8,7 @@ import { OutboxMessage } from './outbox-message.entity.js';
 import { OutboxListener } from './outbox.listener.js';
 import { OUTBOX_CHANNEL } from './outbox.writer.js';
 
-/** Issue 7, point 7: the LISTEN connection never leaks and never doubles. Real Postgres. */
+/** The LISTEN connection never leaks and never doubles. Real Postgres. */
 const { serverUrl } = testInfrastructure();
 
 describe('OutboxListener lifecycle (real Postgres)', () => {

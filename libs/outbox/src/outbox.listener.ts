@@ -9,7 +9,7 @@ const RECONNECT_DELAY_MS = 1000;
  * Holds one dedicated connection in `LISTEN outbox_messages` and calls `onNotify` for each commit
  * that wrote outbox rows. Best effort by design: while it reconnects, the poll interval covers.
  *
- * Lifecycle rules (issue 7, point 7): at most one client exists at any time, and only the current
+ * Lifecycle rules (a late event of an old client once started a second listener): at most one client exists at any time, and only the current
  * one may act. A client's `error` and `end` events both fire when its connection drops; an old
  * client's late event must not start a second listener, so every handler first checks that its
  * client is still the current one. `stop()` during start-up wins: the connect that was in flight

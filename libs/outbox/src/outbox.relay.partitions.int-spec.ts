@@ -24,7 +24,7 @@ import { OutboxWriter } from './outbox.writer.js';
 const testMessage = (topic: string, type: string): MessageDeclaration => ({ topic, type, schemaVersion: 1, schema: z.looseObject({}) });
 
 /**
- * Issue 7, point 5: a bad partition does not stop the others, and a broker that stops answering
+ * A bad partition does not stop the others, and a broker that stops answering
  * never holds the relay's lock and transaction for long.
  */
 const { serverUrl, brokers } = testInfrastructure();

@@ -20,7 +20,7 @@ import { OutboxRelay } from './outbox.relay.js';
 import { OutboxWriter } from './outbox.writer.js';
 
 /**
- * The relay's round trips, counted (issue 17): Postgres queries as the `pg` client sends them (one
+ * The relay's round trips, counted (each one is CPU on both sides, so the count is kept from growing): Postgres queries as the `pg` client sends them (one
  * call is one round trip, however many statements its text holds) and Kafka Produce requests as
  * the producer reports them. A transaction of B full batches costs B + 4 Postgres round trips
  * (BEGIN with the lock, the first read, one mark-and-read per batch, the last mark, COMMIT) and one

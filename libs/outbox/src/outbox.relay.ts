@@ -42,7 +42,7 @@ const BEGIN_AND_LOCK = `START TRANSACTION; SET LOCAL synchronous_commit = off; S
  *
  * The delayed aggregates come first, from the pending-retry index: usually none, so the read costs
  * the batch it returns, not the table. (Written as a correlated NOT EXISTS, the planner often chose
- * one scan of the whole table, published rows included, per batch: issue 11.)
+ * one scan of the whole table, published rows included, per batch, most of a read's time.)
  */
 const SELECT_DUE_ROWS = `
   WITH delayed AS MATERIALIZED (
@@ -68,7 +68,7 @@ const markPublished = (ids: string) =>
 
 /**
  * The mark of the batch Kafka acknowledged last ($3) and the read of the batch to send after the
- * one now in flight, in one statement: one Postgres round trip per batch instead of two (issue 17).
+ * one now in flight, in one statement: one Postgres round trip per batch instead of two (a round trip costs Postgres and the relay CPU).
  * The UPDATE runs in a data-modifying CTE, whose changes the SELECT of the same statement does not
  * see (one snapshot), so the caller puts the marked ids in `$2` too: the rows just marked are
  * excluded by id, not by `published_at`. Per-key order is as in {@link SELECT_DUE_ROWS}: the marked
@@ -176,7 +176,7 @@ export class OutboxRelay {
   /**
    * Up to `maxBatches` batches in one transaction under one advisory lock, pipelined: while Kafka
    * acknowledges batch k, Postgres marks batch k-1 and reads batch k+1 (one statement), so the relay's Postgres
-   * work hides behind the broker's round trip instead of adding to it (issue 11: the serial
+   * work hides behind the broker's round trip instead of adding to it (the serial
    * lock-read-send-mark-commit ran at 0.4-0.56x a bare producer; the read alone took as long as
    * a send).
    *
@@ -252,7 +252,7 @@ export class OutboxRelay {
   /**
    * Runs `work` in a transaction that holds {@link RELAY_LOCK}, or returns "not leader" when
    * another relay holds it. `BEGIN` and the lock go to Postgres as one simple query, one round trip
-   * instead of two (issue 17); the statement has no parameters, so the protocol allows it.
+   * instead of two; the statement has no parameters, so the protocol allows it.
    */
   private async inRelayTransaction(work: (manager: EntityManager) => Promise<TransactionResult>): Promise<TransactionResult> {
     const runner = this.dataSource.createQueryRunner();
@@ -299,7 +299,7 @@ export class OutboxRelay {
    * before the publish deadline) retries
    * within `OUTBOX_UNAVAILABLE_RETRY_MAX_MS`: that state ends when the controller fences the broker,
    * and a row must not then wait out the exponential backoff it built up while the leader was gone
-   * (the ~20 s leader-kill stall of issue 15). Other failures back off up to `OUTBOX_RETRY_MAX_MS`.
+   * (the ~20 s stall the chaos soak saw when a leader was killed). Other failures back off up to `OUTBOX_RETRY_MAX_MS`.
    */
   private async scheduleRetries(manager: EntityManager, failures: { row: OutboxMessage; error: Error }[]): Promise<void> {
     if (failures.length === 0) return;

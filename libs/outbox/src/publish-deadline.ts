@@ -12,7 +12,7 @@ export function isPublishDeadlineExceeded(error: unknown): boolean {
  * The time one relay batch may spend talking to Kafka, fallbacks included. The relay holds its
  * advisory lock and an open transaction while it publishes; without a bound, a broker that stops
  * answering mid-batch (a frozen process, a network partition) kept both for kafkajs' request
- * timeout times its retries, for every row of a row-by-row fallback: minutes (issue 7, point 5).
+ * timeout times its retries, for every row of a row-by-row fallback: minutes, in which the relay held its lock and published nothing.
  */
 export class PublishDeadline {
   /**

@@ -6,6 +6,16 @@ export { findRepoRoot } from './environment/repo-root.js';
 export { LocalDefaults, localEnvironment } from './environment/local-defaults.js';
 export { printableUrl } from './environment/printable-url.js';
 export { waitFor, type WaitForOptions } from './wait-for.js';
+export {
+  commandHelp,
+  parseCommandLine,
+  readCommandLine,
+  type CommandLine,
+  type CommandRun,
+  type CommandSpec,
+  type FlagSpec,
+  type FlagValues,
+} from './cli/command-line.js';
 export { uniqueName, uniqueSku } from './unique-name.js';
 export { NodeProcess, type NodeProcessOptions } from './processes/node-process.js';
 export { APP_NODE_FLAGS } from './processes/app-node-flags.js';
@@ -14,7 +24,13 @@ export { assertPortFree } from './ports/port-probe.js';
 export { freePort } from './ports/free-port.js';
 export { assertPostgresAnswers } from './postgres/postgres-probe.js';
 export { embeddedPostgresDir, ensurePostgres, type LocalPostgres, type PostgresSource } from './postgres/ensure-postgres.js';
-export { assertTestDatabaseName, createTestDatabase, dropTestDatabase, queryTestDatabase } from './postgres/test-database.js';
+export {
+  assertTestDatabaseName,
+  createTestDatabase,
+  dropTestDatabase,
+  dropUndroppedTestDatabases,
+  queryTestDatabase,
+} from './postgres/test-database.js';
 export { kafkaAnswers, kafkaPortAnswers, waitForGroupCoordinator } from './kafka/kafka-probe.js';
 export {
   KAFKA_USERS,

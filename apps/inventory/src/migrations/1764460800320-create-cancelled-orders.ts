@@ -5,7 +5,7 @@ export class CreateCancelledOrders1764460800320 implements MigrationInterface {
 
   async up(queryRunner: QueryRunner): Promise<void> {
     // Cancellations that found no reservation to release: an OrderCreated that arrives later (a
-    // replayed dead letter, a redelivery after a rebalance) must then reserve nothing (issue 7).
+    // replayed dead letter, a redelivery after a rebalance) must then reserve nothing, or the cancelled order would hold stock for ever.
     await queryRunner.query(`
       CREATE TABLE cancelled_orders (
         order_id uuid PRIMARY KEY,

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Keeps on each reservation the customer and the loyalty points its accrual credited (issue 16):
+ * Keeps on each reservation the customer and the loyalty points its accrual credited (what a cancel must take back):
  * a cancel that releases the reservation reverses exactly those points, without asking loyalty
  * and without the accrual's command row, which an operator or a retention job may have deleted.
  * Nullable: a reservation made before this migration (or by a replica still on the code before it,

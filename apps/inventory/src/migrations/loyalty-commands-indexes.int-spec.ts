@@ -12,7 +12,7 @@ import { LOYALTY_COMMANDS_TABLE } from '../reservations/reserve-stock/loyalty-ac
 const { serverUrl, brokers } = testInfrastructure();
 
 /**
- * Issue 16, part 8: the parked gauge, scraped every few seconds, and the retention cleanup read
+ * The parked gauge, scraped every few seconds, and the retention cleanup read
  * only their own rows of `loyalty_commands`, through the partial indexes of
  * the library's table migration (createCommandsTable), on a table shaped like production's: almost all rows DONE.
  */

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Reversals: points taken back when an order's reservation was released by a cancel (issue 16).
+ * Reversals: points taken back when an order's reservation was released by a cancel, so a balance holds only what standing orders earned.
  * `UNIQUE (order_id)`: at most one reversal per order, whatever key or caller asks, decided by
  * the database (two concurrent requests for one order: the second waits on the index, then finds
  * the first). A customer's balance is the sum of accruals minus the sum of reversals.

@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * The price list orders prices every line from (issue 16: a client-set `unitPriceCents` let anyone
+ * The price list orders prices every line from (a client-set `unitPriceCents` let anyone
  * order at any price and earn the points of it). The bound is the contract's
  * (`OrderLimits.unitPriceCentsMax`), so a priced line always fits an `OrderCreated`.
  */

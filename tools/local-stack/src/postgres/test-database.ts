@@ -12,10 +12,18 @@ export function assertTestDatabaseName(name: string): void {
   }
 }
 
+/**
+ * The databases this process created and has not dropped: what an interrupted run (a Ctrl-C of the
+ * benchmark) still has to drop, wherever in its code the signal found it.
+ */
+const undropped = new Map<string, string>();
+
 /** A fresh, empty database named `<prefix>_test_<unique>`, for one test file or benchmark; call {@link dropTestDatabase} after. */
 export async function createTestDatabase(serverUrl: string, prefix: string): Promise<string> {
   const name = uniqueName(`${prefix}_test`);
   assertTestDatabaseName(name);
+  // Remembered before it exists: a signal during CREATE DATABASE still finds it (DROP ... IF EXISTS).
+  undropped.set(name, serverUrl);
   await ensureDatabaseExists(serverUrl, name);
   return name;
 }
@@ -23,6 +31,14 @@ export async function createTestDatabase(serverUrl: string, prefix: string): Pro
 export async function dropTestDatabase(serverUrl: string, name: string): Promise<void> {
   assertTestDatabaseName(name);
   await dropDatabase(serverUrl, name);
+  undropped.delete(name);
+}
+
+/** Drops every database {@link createTestDatabase} made in this process and nobody dropped yet; returns their names. */
+export async function dropUndroppedTestDatabases(): Promise<string[]> {
+  const names = [...undropped.keys()];
+  for (const name of names) await dropTestDatabase(undropped.get(name)!, name);
+  return names;
 }
 
 /** Runs one query against a test database on its own short-lived connection. */

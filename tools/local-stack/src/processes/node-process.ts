@@ -20,6 +20,8 @@ export interface NodeProcessOptions {
   args?: readonly string[];
   /** Print the output live, line by line with the name as prefix; default false. */
   echo?: boolean;
+  /** With `echo`: called with each line of output as it is printed (stdout and stderr). */
+  onLine?: (line: string) => void;
   /**
    * Keep the output in memory for {@link NodeProcess.logs} and error messages; default true. A
    * long-running process of `npm start` turns it off: its output would grow without bound.
@@ -92,8 +94,8 @@ export class NodeProcess {
       });
     }
     if (options.echo) {
-      void pipeWithPrefix(this.child.stdout!, `[${options.name}]`, process.stdout);
-      void pipeWithPrefix(this.child.stderr!, `[${options.name}]`, process.stderr);
+      void pipeWithPrefix(this.child.stdout!, `[${options.name}]`, process.stdout, options.onLine);
+      void pipeWithPrefix(this.child.stderr!, `[${options.name}]`, process.stderr, options.onLine);
     }
     this.exited = new Promise((resolve) => {
       // 'error' covers a failed spawn (maybe with no 'exit' after it) and an abort: nobody waits forever.

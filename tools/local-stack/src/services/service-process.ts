@@ -36,6 +36,11 @@ export interface ServiceProcessOptions {
    * win over the defaults set here.
    */
   env?: Record<string, string>;
+  /**
+   * Node options before the entry; default the flags every app runs with (APP_NODE_FLAGS). A test
+   * of `npm run dev` adds `--watch`, as the start script does.
+   */
+  nodeArgs?: readonly string[];
   /** Print the child's output live; it is always kept in `process.logs`. */
   echo?: boolean;
   /**
@@ -112,7 +117,7 @@ export class ServiceProcess {
       KAFKA_SESSION_TIMEOUT_MS: '10000',
       [serviceNamed(options.service).portVariable]: String(port),
       HTTP_HOST: '127.0.0.1',
-      // Failpoints are honoured only in a process started for tests, on purpose (issue 16).
+      // Failpoints are honoured only in a process started for tests, on purpose: a production process must not be killable by a variable.
       [FAILPOINTS_ENABLED]: 'true',
       FAILPOINTS: (options.failpoints ?? []).join(','),
       ...(principal && options.kafkaCredentials && kafkaSaslEnv(options.kafkaCredentials, principal)),
@@ -195,6 +200,7 @@ export class ServiceProcess {
       : new NodeProcess({
           name: this.name,
           entry: compiledEntry(this.options.service, 'main'),
+          ...(this.options.nodeArgs && { nodeArgs: this.options.nodeArgs }),
           env: this.env,
           cwd: findRepoRoot(),
           echo: this.options.echo,

@@ -17,7 +17,7 @@ import { loyaltyReversalCommand } from './loyalty-reversal.command.js';
  * nothing to release and nothing to announce. An order with no reservation at all is remembered as
  * cancelled, so that an `OrderCreated` arriving after this (a replayed dead letter, a redelivery
  * after a rebalance) reserves nothing for it. Releasing also reverses the points the reservation's
- * accrual credited: a `loyalty-reversal:<orderId>` command in this same transaction (issue 16), so
+ * accrual credited: a `loyalty-reversal:<orderId>` command in this same transaction (else a cancelled order kept its points), so
  * the compensation exists exactly when the release committed, and is sent like the accrual. A
  * cancel applies only to its own customer's order: one that names another customer changes nothing.
  */

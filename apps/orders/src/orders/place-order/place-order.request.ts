@@ -8,7 +8,7 @@ const PRICED_BY_SERVER = 'orders prices every line from its price list; send onl
 /**
  * Every field is checked and documented by the `OrderCreated` contract's own field schemas: the
  * API accepts exactly what inventory will accept, its OpenAPI schema states the same limits, and
- * every limit lives in `OrderLimits`. A line has no price: the server sets it (issue 16).
+ * every limit lives in `OrderLimits`. A line has no price: the server sets it (a client-set price let anyone order at any price).
  */
 export class OrderLineRequest {
   @Satisfies(OrderFields.sku, { example: 'SKU-APPLE', description: 'A SKU on the price list' })

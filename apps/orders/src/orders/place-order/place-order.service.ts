@@ -24,7 +24,7 @@ export class PlaceOrderService {
    * The order, its items and its `OrderCreated` event commit in ONE transaction: either the order
    * exists and its event will be published, or neither happened. No dual write. The customer is
    * the caller's token subject; one the contract cannot carry (too long, not storable) is 403. Every
-   * line is priced here, from the price list: the request carries no price (issue 16), so the total,
+   * line is priced here, from the price list: the request carries no price (a client could otherwise set its own), so the total,
    * and the loyalty points that follow it, are the server's.
    */
   async place(principal: Principal, request: PlaceOrderRequest): Promise<OrderResponse> {
