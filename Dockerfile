@@ -49,7 +49,7 @@ COPY --from=build /app/dist/libs ./dist/libs
 # Every app, not only ${APP}: the ACL program reads the other apps' consumes declarations too.
 COPY --from=build /app/dist/apps ./dist/apps
 COPY --from=build /app/dist/tools/local-stack ./dist/tools/local-stack
-COPY --from=build /app/dist/scripts/kafka-acls.js /app/dist/scripts/kafka-acls.js.map ./dist/scripts/
+COPY --from=build /app/dist/scripts/kafka-acls.js /app/dist/scripts/kafka-acls.js.map /app/dist/scripts/kafka-acls.env.js ./dist/scripts/
 RUN test -f "dist/apps/${APP}/src/main.js" && test -f "dist/apps/${APP}/src/migrate.js" && test -f "dist/apps/${APP}/src/main.js.map" \
     && test -f dist/scripts/kafka-acls.js
 USER node

@@ -5,11 +5,13 @@
 // object) adds variables to every app, e.g. '{"OTEL_EXPORTER_OTLP_ENDPOINT":"http://127.0.0.1:4318"}'
 // to see what span export costs.
 import { readFileSync } from 'node:fs';
+import { loadConfig } from '@app/config';
 import { ServiceSet } from '@tools/local-stack';
 import { benchAppEnv, provisionInfrastructure, releaseInfrastructure } from './bench-infrastructure.js';
+import { benchEnv } from './bench.env.js';
 import { median } from './percentiles.js';
 
-const SETTLE_MS = Number(process.env.IDLE_SETTLE_MS ?? 10_000);
+const { IDLE_SETTLE_MS: SETTLE_MS } = loadConfig({ IDLE_SETTLE_MS: benchEnv.IDLE_SETTLE_MS });
 const SAMPLES = 10;
 const SAMPLE_INTERVAL_MS = 500;
 

@@ -21,40 +21,18 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { Test, type TestingModule } from '@nestjs/testing';
 import { Kafka, type Message, type Producer } from 'kafkajs';
 import { DataSource } from 'typeorm';
-import { env, envDefault, type EnvConfig, loadConfig } from '@app/config';
+import { type EnvConfig, loadConfig } from '@app/config';
 import { OrderEvents } from '@app/contracts';
 import { migrateDatabase, DatabaseModule, TransactionContext } from '@app/database';
 import { createIdempotentProducer, createKafka, ensureTopics, KafkaModule } from '@app/kafka';
 import { MetricsModule } from '@app/metrics';
 import { createOrdersDataSource } from '@apps/orders';
 import { type OutboxEvent, outboxEnv, OutboxModule, OutboxRelay, OutboxWriter } from '@app/outbox';
+import { relayBenchEnv } from './bench.env.js';
 import { createTestDatabase, dropTestDatabase, localEnvironment, uniqueName, waitFor } from '@tools/local-stack';
 
 const benchEnv = {
-  BENCH_MESSAGES: env.integer({
-    description: 'Messages per repetition, for the baseline and the relay alike',
-    default: 10_000,
-    min: 1,
-    max: 1_000_000,
-  }),
-  BENCH_BATCH_SIZE: env.integer({
-    description: "Messages per sendBatch, for both; the relay's OUTBOX_BATCH_SIZE",
-    default: envDefault(outboxEnv.OUTBOX_BATCH_SIZE),
-    min: 1,
-    max: 2000,
-  }),
-  BENCH_REPETITIONS: env.integer({
-    description: 'Measured repetitions of each throughput run, after one warm-up',
-    default: 5,
-    min: 1,
-    max: 100,
-  }),
-  BENCH_LATENCY_SAMPLES: env.integer({
-    description: 'Commit-to-ack samples per relay mode, after one warm-up; 0 skips the latency part',
-    default: 10,
-    min: 0,
-    max: 1000,
-  }),
+  ...relayBenchEnv,
   /** The relay's own variable: the poll interval of both latency runs. */
   OUTBOX_POLL_INTERVAL_MS: outboxEnv.OUTBOX_POLL_INTERVAL_MS,
   /** The relay's own variable: 1 measures the unpipelined relay (one batch per transaction). */

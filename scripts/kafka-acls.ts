@@ -8,9 +8,10 @@
 // It waits for the brokers (a Job may start before them) until KAFKA_ACLS_TIMEOUT_MS (default
 // 120000), but gives up at once on a refused password or a principal that may not create ACLs:
 // waiting would not change either. Exit codes: 0 applied, 1 failed, 2 configuration missing.
-import { ConfigValidationError, loadDotEnv } from '@app/config';
+import { ConfigValidationError, envDefault, loadDotEnv } from '@app/config';
 import { kafkaSecurityFromEnvironment, type KafkaSecurity } from '@app/kafka';
 import { applyKafkaAcls, kafkaAclRules, parseCommandLine } from '@tools/local-stack';
+import { kafkaAclsEnv } from './kafka-acls.env.js';
 parseCommandLine({
   name: 'kafka:acls',
   usage: 'npm run kafka:acls --',
@@ -19,7 +20,7 @@ parseCommandLine({
   flags: {},
 });
 
-const DEFAULT_TIMEOUT_MS = 120_000;
+const DEFAULT_TIMEOUT_MS = Number(envDefault(kafkaAclsEnv.KAFKA_ACLS_TIMEOUT_MS));
 const RETRY_INTERVAL_MS = 2_000;
 
 const log = (line: string) => process.stdout.write(`[kafka-acls] ${line}\n`);

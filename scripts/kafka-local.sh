@@ -34,6 +34,7 @@
 #                                (mode 600), generated on first use and shared by every local broker
 #                                and cluster of this clone      default <repo>/.local/kafka-credentials.properties
 #   KAFKA_LOCAL_HEAP             JVM heap flags per node  default "-Xms256m -Xmx512m" (1 node), "-Xms128m -Xmx384m" + C1 only, serial GC (N > 1)
+#   JAVA_HOME                    the Java 17+ to run; default: java on PATH
 #
 # Exit codes: 0 ok / running, 1 failure, 2 missing prerequisite (java, mvn), 3 stopped (status),
 # 64 usage.

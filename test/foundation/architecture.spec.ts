@@ -75,7 +75,7 @@ const ALLOWED_LIBRARY_IMPORTS: Record<string, readonly string[]> = {
   backoff: [],
   config: [],
   envelope: ['config'],
-  failpoints: [],
+  failpoints: ['config'],
   scheduling: [],
   contracts: ['envelope'],
   database: ['config', 'scheduling'],

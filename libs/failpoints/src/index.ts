@@ -14,3 +14,4 @@ export {
   type FailpointName,
   type FailpointSpec,
 } from './failpoint.js';
+export { failpointsEnv } from './failpoints.config.js';

@@ -4,6 +4,7 @@
 // libs/ (test/foundation/architecture.spec.ts).
 export { findRepoRoot } from './environment/repo-root.js';
 export { LocalDefaults, localEnvironment } from './environment/local-defaults.js';
+export { toolingEnvSections, type ToolingEnvSection } from './environment/tooling-env.js';
 export { printableUrl } from './environment/printable-url.js';
 export { waitFor, type WaitForOptions } from './wait-for.js';
 export {

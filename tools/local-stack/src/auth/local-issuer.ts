@@ -1,10 +1,12 @@
 import { join } from 'node:path';
+import { envDefault } from '@app/config';
 import { findRepoRoot } from '../environment/repo-root.js';
 import type { ServiceName } from '../services/service-catalog.js';
+import { devIssuerEnv } from './dev-issuer.env.js';
 import { DevIssuer } from './dev-issuer.js';
 
 /** Where `npm start` serves the development issuer unless `DEV_ISSUER_PORT` says otherwise. */
-const DEV_ISSUER_DEFAULT_PORT = 3010;
+const DEV_ISSUER_DEFAULT_PORT = Number(envDefault(devIssuerEnv.DEV_ISSUER_PORT));
 
 /** The development issuer's state file (key pair, client secret): `DEV_ISSUER_FILE`, else `.local/dev-issuer/issuer.json`. */
 export function devIssuerFile(env: NodeJS.ProcessEnv = process.env): string {

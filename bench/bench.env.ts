@@ -1,0 +1,44 @@
+import { env, envDefault } from '@app/config';
+import { outboxEnv } from '@app/outbox';
+
+/** What `npm run bench`'s relay benchmark reads (outbox-relay.bench.ts), beside the relay's own OUTBOX_* variables. */
+export const relayBenchEnv = {
+  BENCH_MESSAGES: env.integer({
+    description: 'Messages per repetition, for the baseline and the relay alike',
+    default: 10_000,
+    min: 1,
+    max: 1_000_000,
+  }),
+  BENCH_BATCH_SIZE: env.integer({
+    description: "Messages per sendBatch, for both; the relay's OUTBOX_BATCH_SIZE",
+    default: envDefault(outboxEnv.OUTBOX_BATCH_SIZE),
+    min: 1,
+    max: 2000,
+  }),
+  BENCH_REPETITIONS: env.integer({
+    description: 'Measured repetitions of each throughput run, after one warm-up',
+    default: 5,
+    min: 1,
+    max: 100,
+  }),
+  BENCH_LATENCY_SAMPLES: env.integer({
+    description: 'Commit-to-ack samples per relay mode, after one warm-up; 0 skips the latency part',
+    default: 10,
+    min: 0,
+    max: 1000,
+  }),
+};
+
+/** What the benchmarks read besides the relay's, rendered into `.env.example` with {@link relayBenchEnv}. */
+export const benchEnv = {
+  ...relayBenchEnv,
+  BENCH_APP_ENV: env.string({
+    description: 'JSON object of variables given to every app a benchmark starts, to compare a setting against the defaults',
+    default: '',
+  }),
+  IDLE_SETTLE_MS: env.integer({
+    description: 'How long bench/idle-memory.ts lets the idle apps settle before sampling their memory',
+    default: 10_000,
+    min: 0,
+  }),
+};

@@ -1,0 +1,9 @@
+import { env } from '@app/config';
+
+/** Where the local tooling keeps the envelope signing keys it hands the apps (local-signing-keys.ts). */
+export const localSigningFileEnv = {
+  MESSAGE_SIGNING_LOCAL_FILE: env.string({
+    description: 'The local signing keys (secret), created on first use; empty: <repo>/.local/message-signing/keys.json',
+    default: '',
+  }),
+};
