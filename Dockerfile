@@ -29,6 +29,23 @@ WORKDIR /app
 COPY package.json package-lock.json ./
 RUN npm ci --omit=dev --no-audit --no-fund
 
+# --- dev-issuer: the development token issuer for docker compose, never for production --------
+# Anyone who can read its state file can mint any token. Before `runtime`, so a plain
+# `docker build` still builds an app.
+FROM ${NODE_IMAGE} AS dev-issuer
+ENV NODE_OPTIONS="--enable-source-maps"
+WORKDIR /app
+COPY package.json ./
+COPY --from=production-dependencies /app/node_modules ./node_modules
+COPY --from=build /app/dist/libs ./dist/libs
+COPY --from=build /app/dist/apps ./dist/apps
+COPY --from=build /app/dist/tools/local-stack ./dist/tools/local-stack
+COPY --from=build /app/dist/scripts/dev-issuer.js /app/dist/scripts/dev-issuer.js.map ./dist/scripts/
+# The state directory the compose volume mounts over: a new named volume takes its owner.
+RUN mkdir /state && chown node /state
+USER node
+CMD ["node", "dist/scripts/dev-issuer.js"]
+
 # --- runtime -----------------------------------------------------------------------------------
 FROM ${NODE_IMAGE} AS runtime
 ARG APP

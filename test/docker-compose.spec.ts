@@ -1,10 +1,10 @@
 import { spawnSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { envDefault } from '@app/config';
-import { KAFKA_USERS, LocalDefaults, kafkaPrincipalOf, localEnvironment, migrateEntry, services } from '@tools/local-stack';
+import { composeEnv, KAFKA_USERS, LocalDefaults, kafkaPrincipalOf, localEnvironment, migrateEntry, services } from '@tools/local-stack';
 import {
   buildArg,
   dependencyConditions,
@@ -106,7 +106,10 @@ for (const service of services)
 describe('docker-compose as a whole', () => {
   it('when the image starts a service, then it serves without migrating (migrations are the one-shot services)', () => {
     const dockerfile = readFileSync(repoFile('Dockerfile'), 'utf8');
-    const cmd = /^CMD (.*)$/m.exec(dockerfile)?.[1] ?? '';
+    // The runtime stage is the last one, so a plain `docker build` builds an app.
+    const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    expect(runtime).toMatch(/ AS runtime\n/);
+    const cmd = /^CMD (.*)$/m.exec(runtime)?.[1] ?? '';
     expect(cmd).toContain('main.js');
     expect(cmd).not.toContain('migrate');
   });
@@ -156,11 +159,85 @@ describe('docker-compose as a whole', () => {
       .filter(([, definition]) => definition.profiles?.includes('observability'))
       .map(([name]) => name);
     expect(profile.sort()).toEqual(['grafana', 'jaeger', 'kafka-ui', 'prometheus']);
-    const mounts = profile.flatMap((name) => (compose[name]?.volumes ?? []).map(String)).filter((volume) => volume.startsWith('./'));
-    expect(mounts.length).toBeGreaterThanOrEqual(4);
-    expect(mounts.filter((volume) => !existsSync(repoFile(volume.split(':')[0].slice(2))))).toEqual([]);
+    expect(copiedFiles(profile).length).toBeGreaterThanOrEqual(4);
+    expect(copiedFiles(profile).filter((path) => !existsSync(repoFile(path)))).toEqual([]);
+  });
+
+  it('when a service runs, then it mounts no host path: what it needs is built into its image or kept in a named volume', () => {
+    const bindMounts = Object.entries(compose).flatMap(([name, definition]) =>
+      (definition.volumes ?? [])
+        .filter((volume) => (typeof volume === 'string' ? /^[./~$]/.test(volume) : volume.type === 'bind'))
+        .map((volume) => `${name}: ${JSON.stringify(volume)}`),
+    );
+    expect(bindMounts).toEqual([]);
+  });
+
+  it('when an image copies files of this checkout, then they exist', () => {
+    const names = Object.keys(compose);
+    expect(copiedFiles(names).filter((path) => !existsSync(repoFile(path)))).toEqual([]);
+  });
+
+  it('when any service waits for another to be healthy, then that one has a healthcheck', () => {
+    const waitedOn = new Set(
+      Object.values(compose).flatMap((definition) =>
+        Object.entries(dependencyConditions(definition))
+          .filter(([, condition]) => condition === 'service_healthy')
+          .map(([name]) => name),
+      ),
+    );
+    expect([...waitedOn].filter((name) => !compose[name]?.healthcheck?.test)).toEqual([]);
+  });
+
+  it('when the host interpolates a variable into the file, then composeEnv declares it with the same default, or an app schema does', () => {
+    const text = readFileSync(repoFile('docker-compose.yml'), 'utf8');
+    const appVariables = new Set(services.flatMap((service) => Object.keys(service.schema)));
+    const interpolated = [...text.matchAll(/(?<!\$)\$\{([A-Z][A-Z0-9_]*):-([^}]*)\}/g)].map(([, name, value]) => ({ name, value }));
+    expect(interpolated.length).toBeGreaterThan(0);
+    expect(interpolated.filter(({ name }) => !(name in composeEnv) && !appVariables.has(name))).toEqual([]);
+    const own = interpolated.filter(({ name }) => name in composeEnv);
+    expect(own.map(({ name }) => ({ name, value: String(envDefault(composeEnv[name]!)) }))).toEqual(own);
   });
 });
+
+describe('docker-compose dev-issuer (one command: nothing built on the host first)', () => {
+  const issuer = compose['dev-issuer'];
+
+  it('when the stack is built, then the issuer is the Dockerfile dev-issuer target, which runs scripts/dev-issuer.ts', () => {
+    expect(typeof issuer?.build === 'object' ? issuer.build.target : undefined).toBe('dev-issuer');
+    const dockerfile = readFileSync(repoFile('Dockerfile'), 'utf8');
+    const stage = dockerfile.slice(dockerfile.indexOf(' AS dev-issuer'), dockerfile.indexOf(' AS runtime'));
+    expect(stage).toContain('CMD ["node", "dist/scripts/dev-issuer.js"]');
+    expect(stage).toContain('dist/scripts/dev-issuer.js');
+    expect(existsSync(repoFile('scripts/dev-issuer.ts'))).toBe(true);
+  });
+
+  it('when its health is checked, then the check fetches the JWKS on the port it listens on', () => {
+    const test = [issuer?.healthcheck?.test ?? []].flat().join(' ');
+    expect(test).toContain('/.well-known/jwks.json');
+    expect(test).toContain('process.env.DEV_ISSUER_PORT');
+    expect(environmentOf(issuer!).DEV_ISSUER_HOST).toBe('0.0.0.0');
+  });
+
+  it.each(services.map((service) => service.name))('when %s starts, then the issuer is healthy (it verifies tokens against its JWKS)', (name) => {
+    expect(dependencyConditions(compose[name]!)['dev-issuer']).toBe('service_healthy');
+    expect(withDefaults(environmentOf(compose[name]!).AUTH_JWKS_URL ?? '')).toBe(
+      `http://dev-issuer:${environmentOf(issuer!).DEV_ISSUER_PORT}/.well-known/jwks.json`,
+    );
+  });
+
+  it('when the issuer restarts, then its key pair survives on a named volume (tokens it issued stay valid)', () => {
+    expect(issuer?.volumes).toEqual([`dev-issuer-state:${dirname(environmentOf(issuer!).DEV_ISSUER_FILE ?? '')}`]);
+  });
+});
+
+/** Files of this checkout that the services' inline Dockerfiles COPY in. */
+function copiedFiles(names: string[]): string[] {
+  return names.flatMap((name) => {
+    const build = compose[name]?.build;
+    const inline = typeof build === 'object' ? (build.dockerfile_inline ?? '') : '';
+    return [...inline.matchAll(/^\s*COPY\s+(.+)$/gm)].flatMap(([, args]) => args.trim().split(/\s+/).slice(0, -1));
+  });
+}
 
 describe('docker-compose kafka', () => {
   it('when infra/kafka/pom.xml pins a Kafka version, then compose runs apache/kafka with that same tag', () => {

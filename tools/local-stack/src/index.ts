@@ -5,6 +5,7 @@
 export { findRepoRoot } from './environment/repo-root.js';
 export { LocalDefaults, localEnvironment } from './environment/local-defaults.js';
 export { toolingEnvSections, type ToolingEnvSection } from './environment/tooling-env.js';
+export { composeEnv } from './compose/compose.env.js';
 export { printableUrl } from './environment/printable-url.js';
 export { waitFor, type WaitForOptions } from './wait-for.js';
 export {
