@@ -195,7 +195,7 @@ describe('docker-compose as a whole', () => {
     expect(interpolated.length).toBeGreaterThan(0);
     expect(interpolated.filter(({ name }) => !(name in composeEnv) && !appVariables.has(name))).toEqual([]);
     const own = interpolated.filter(({ name }) => name in composeEnv);
-    expect(own.map(({ name }) => ({ name, value: String(envDefault(composeEnv[name]!)) }))).toEqual(own);
+    expect(own.map(({ name }) => ({ name, value: String(envDefault(composeEnv[name])) }))).toEqual(own);
   });
 });
 
@@ -215,18 +215,21 @@ describe('docker-compose dev-issuer (one command: nothing built on the host firs
     const test = [issuer?.healthcheck?.test ?? []].flat().join(' ');
     expect(test).toContain('/.well-known/jwks.json');
     expect(test).toContain('process.env.DEV_ISSUER_PORT');
-    expect(environmentOf(issuer!).DEV_ISSUER_HOST).toBe('0.0.0.0');
+    expect(environmentOf(issuer).DEV_ISSUER_HOST).toBe('0.0.0.0');
   });
 
-  it.each(services.map((service) => service.name))('when %s starts, then the issuer is healthy (it verifies tokens against its JWKS)', (name) => {
-    expect(dependencyConditions(compose[name]!)['dev-issuer']).toBe('service_healthy');
-    expect(withDefaults(environmentOf(compose[name]!).AUTH_JWKS_URL ?? '')).toBe(
-      `http://dev-issuer:${environmentOf(issuer!).DEV_ISSUER_PORT}/.well-known/jwks.json`,
-    );
-  });
+  it.each(services.map((service) => service.name))(
+    'when %s starts, then the issuer is healthy (it verifies tokens against its JWKS)',
+    (name) => {
+      expect(dependencyConditions(compose[name])['dev-issuer']).toBe('service_healthy');
+      expect(withDefaults(environmentOf(compose[name]).AUTH_JWKS_URL ?? '')).toBe(
+        `http://dev-issuer:${environmentOf(issuer).DEV_ISSUER_PORT}/.well-known/jwks.json`,
+      );
+    },
+  );
 
   it('when the issuer restarts, then its key pair survives on a named volume (tokens it issued stay valid)', () => {
-    expect(issuer?.volumes).toEqual([`dev-issuer-state:${dirname(environmentOf(issuer!).DEV_ISSUER_FILE ?? '')}`]);
+    expect(issuer?.volumes).toEqual([`dev-issuer-state:${dirname(environmentOf(issuer).DEV_ISSUER_FILE ?? '')}`]);
   });
 });
 

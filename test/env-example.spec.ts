@@ -41,7 +41,9 @@ function readByCode(): Map<string, string> {
 /** `${X` in docker-compose.yml (not `$${X}`, a literal for the container's shell) and in scripts/*.sh, less what a script assigns itself. */
 function readByComposeAndShell(): Map<string, string> {
   const found = new Map<string, string>();
-  const shells = readdirSync(join(root, 'scripts')).filter((name) => name.endsWith('.sh')).map((name) => `scripts/${name}`);
+  const shells = readdirSync(join(root, 'scripts'))
+    .filter((name) => name.endsWith('.sh'))
+    .map((name) => `scripts/${name}`);
   for (const file of ['docker-compose.yml', ...shells]) {
     const text = readFileSync(join(root, file), 'utf8');
     const assigned = new Set([...text.matchAll(/^\s*(?:local\s+)?([A-Z][A-Z0-9_]*)=/gm)].map(([, name]) => name));
@@ -60,7 +62,9 @@ describe('.env.example', () => {
 
   it('when the tooling, compose or a script reads a variable, then .env.example lists it (declared in an env schema)', () => {
     const read = new Map([...readByCode(), ...readByComposeAndShell()]);
-    const missing = [...read].filter(([name]) => !listed.has(name) && !(name in NOT_SET_BY_USERS)).map(([name, file]) => `${name} (${file})`);
+    const missing = [...read]
+      .filter(([name]) => !listed.has(name) && !(name in NOT_SET_BY_USERS))
+      .map(([name, file]) => `${name} (${file})`);
     expect(missing).toEqual([]);
   });
 

@@ -82,7 +82,7 @@ const ALLOWED_LIBRARY_IMPORTS: Record<string, readonly string[]> = {
   telemetry: ['config'],
   // database: a request that got no connection is a 503 with Retry-After, not a 500 (isConnectionUnavailable).
   http: ['config', 'database', 'envelope', 'telemetry'],
-  kafka: ['config'],
+  kafka: ['config', 'telemetry'],
   auth: ['config', 'http'],
   metrics: ['auth'],
   health: ['auth', 'database', 'http', 'kafka'],

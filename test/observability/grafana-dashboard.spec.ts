@@ -36,10 +36,11 @@ describe('Grafana dashboard and provisioning', () => {
     expect(targets.filter((target) => !target.refId || !target.expr.trim())).toEqual([]);
   });
 
-  it('when compose mounts the files, then Grafana finds the dashboards where the provider looks and Prometheus where the datasource points', () => {
-    const mounts = (compose.grafana?.volumes ?? []).map(String);
-    for (const provider of providers) expect(mounts).toContain(`./observability/grafana/dashboards:${provider.options.path}:ro`);
-    expect(mounts).toContain('./observability/grafana/provisioning:/etc/grafana/provisioning:ro');
+  it("when compose builds Grafana's image, then it finds the dashboards where the provider looks and Prometheus where the datasource points", () => {
+    const build = compose.grafana?.build;
+    const copies = (typeof build === 'object' ? (build.dockerfile_inline ?? '') : '').split('\n').map((line) => line.trim());
+    for (const provider of providers) expect(copies).toContain(`COPY observability/grafana/dashboards ${provider.options.path}`);
+    expect(copies).toContain('COPY observability/grafana/provisioning /etc/grafana/provisioning');
     expect(datasources.map((datasource) => new URL(datasource.url).hostname)).toEqual(['prometheus']);
     expect(Object.keys(compose)).toContain('prometheus');
   });

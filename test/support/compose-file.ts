@@ -5,7 +5,8 @@ import { parse } from 'yaml';
 export interface ComposeService {
   image?: string;
   // Compose build arguments are scalars (a map) or `NAME=value` strings (a list).
-  build?: string | { context?: string; target?: string; dockerfile_inline?: string; args?: Record<string, string | number | boolean> | string[] };
+  build?:
+    string | { context?: string; target?: string; dockerfile_inline?: string; args?: Record<string, string | number | boolean> | string[] };
   environment?: Record<string, unknown> | string[];
   ports?: (string | number | { published?: string | number; target?: string | number })[];
   depends_on?: string[] | Record<string, { condition?: string }>;

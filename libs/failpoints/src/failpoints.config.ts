@@ -10,5 +10,8 @@ export const failpointsEnv = {
       'Tests only: comma-separated failpoints `name[@scope][=action]` that kill the process where they fire; refused without FAILPOINTS_ENABLED=true and NODE_ENV=test',
     default: '',
   }),
-  FAILPOINTS_ENABLED: env.boolean({ description: 'Tests only: must be true, with NODE_ENV=test, for FAILPOINTS to be read at all', default: false }),
+  FAILPOINTS_ENABLED: env.boolean({
+    description: 'Tests only: must be true, with NODE_ENV=test, for FAILPOINTS to be read at all',
+    default: false,
+  }),
 };

@@ -1,5 +1,7 @@
 import { type KafkaOptions, Transport } from '@nestjs/microservices';
+import { logLevel } from 'kafkajs';
 import { registerCappedGzip } from './capped-gzip.codec.js';
+import { kafkaLogCreator } from './kafka-log-creator.js';
 import type { KafkaConfig } from './kafka.config.js';
 import { kafkaSecurity } from './kafka-security.config.js';
 import { clientRetry, kafkaClientTiming } from './kafka-client-timing.js';
@@ -24,6 +26,9 @@ export function kafkaServerOptions(config: KafkaConfig, overrides: { fromBeginni
         brokers: config.KAFKA_BROKERS,
         requestTimeout: timing.requestTimeoutMs,
         retry: clientRetry(timing),
+        // Warnings and errors only, through the app's pino logger, as createKafka's clients.
+        logLevel: logLevel.WARN,
+        logCreator: kafkaLogCreator(),
       },
       consumer: {
         groupId: config.KAFKA_CONSUMER_GROUP,

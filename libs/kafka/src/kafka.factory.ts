@@ -1,4 +1,5 @@
 import { Kafka, logLevel, type Producer, type RetryOptions } from 'kafkajs';
+import { kafkaLogCreator } from './kafka-log-creator.js';
 import { stickyPartitioner } from './acknowledged-send.js';
 import { registerCappedGzip } from './capped-gzip.codec.js';
 import { installRequestQueueTimerFix } from './request-queue-timer.js';
@@ -40,7 +41,7 @@ export function kafkaClientOptions(config: KafkaConfig): KafkaClientOptions {
  */
 const clientTimings = new WeakMap<Kafka, KafkaClientTiming>();
 
-/** A kafkajs client that logs warnings and errors only, over TLS and SASL when configured. */
+/** A kafkajs client that logs warnings and errors only, through the app's pino logger, over TLS and SASL when configured. */
 export function createKafka(options: KafkaClientOptions): Kafka {
   registerCappedGzip(options.maxInflatedBatchBytes);
   installRequestQueueTimerFix();
@@ -50,6 +51,7 @@ export function createKafka(options: KafkaClientOptions): Kafka {
     clientId: options.clientId,
     brokers: options.brokers,
     logLevel: logLevel.WARN,
+    logCreator: kafkaLogCreator(),
     requestTimeout: timing.requestTimeoutMs,
     retry: clientRetry(timing),
   });

@@ -12,7 +12,7 @@ function headerVariables(): string[] {
 }
 
 describe('kafkaLocalEnv', () => {
-  it("when scripts/kafka-local.sh documents a variable in its header, then kafkaLocalEnv declares it, and nothing more", () => {
+  it('when scripts/kafka-local.sh documents a variable in its header, then kafkaLocalEnv declares it, and nothing more', () => {
     expect(Object.keys(kafkaLocalEnv).sort()).toEqual(headerVariables().sort());
   });
 

@@ -8,11 +8,17 @@ import { env } from '@app/config';
 export const kafkaLocalEnv = {
   KAFKA_LOCAL_NODES: env.integer({ description: 'Number of local broker nodes (scripts/kafka-local.sh)', default: 1, min: 1, max: 99 }),
   KAFKA_LOCAL_PORT: env.port({ description: 'Client port of node 1; node i > 1 listens on it plus 10*(i-1)', default: 9092 }),
-  KAFKA_LOCAL_CONTROLLER_PORT: env.port({ description: 'KRaft controller port of node 1; node i > 1 uses it plus 10*(i-1)', default: 9093 }),
+  KAFKA_LOCAL_CONTROLLER_PORT: env.port({
+    description: 'KRaft controller port of node 1; node i > 1 uses it plus 10*(i-1)',
+    default: 9093,
+  }),
   KAFKA_LOCAL_PORTS: env.list({ description: 'Client ports, one per node (overrides the +10 rule)', default: [] }),
   KAFKA_LOCAL_CONTROLLER_PORTS: env.list({ description: 'Controller ports, one per node (overrides the +10 rule)', default: [] }),
   KAFKA_LOCAL_HOSTS: env.list({ description: 'Address each node listens and advertises on, one per node', default: ['127.0.0.1'] }),
-  KAFKA_LOCAL_NETNS: env.list({ description: 'Network namespace each node runs in (`ip netns exec`), one per node; empty: none', default: [] }),
+  KAFKA_LOCAL_NETNS: env.list({
+    description: 'Network namespace each node runs in (`ip netns exec`), one per node; empty: none',
+    default: [],
+  }),
   KAFKA_LOCAL_DIR: env.string({ description: 'State directory of the local broker(s); empty: <repo>/.local/kafka', default: '' }),
   KAFKA_LOCAL_DATA_DIR: env.string({
     description: 'Broker data (log.dirs); empty: $KAFKA_LOCAL_DIR/data (N > 1: node i keeps <dir>/node-i)',
