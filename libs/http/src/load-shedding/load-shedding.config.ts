@@ -27,7 +27,7 @@ export const loadSheddingEnv = {
   }),
   LOAD_SHED_TARGET_LATENCY_MS: env.integer({
     description:
-      'Mean time a shed route\'s request may take in this process: past (completions per second) x this many requests in flight, new ones are refused at once, before their body is read. Lower keeps accepted requests faster and sheds sooner; keep it well under DATABASE_CONNECT_TIMEOUT_MS',
+      "Mean time a shed route's request may take in this process: past (completions per second) x this many requests in flight, new ones are refused at once, before their body is read. Lower keeps accepted requests faster and sheds sooner; keep it well under DATABASE_CONNECT_TIMEOUT_MS",
     default: 500,
     min: 10,
     max: 60_000,

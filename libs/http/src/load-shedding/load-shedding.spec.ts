@@ -19,10 +19,13 @@ const failing: BacklogProbe = {
 
 function sampler(probes: BacklogProbe[], options: Partial<LoadSheddingOptions> = {}) {
   const registry = new Registry();
-  return { registry, sampler: new BacklogSampler(
+  return {
+    registry,
+    sampler: new BacklogSampler(
       { enabled: true, intervalMs: 1000, retryAfterSeconds: 2, inFlight: { targetLatencyMs: 500, minInFlight: 2 }, probes, ...options },
       registry,
-    ) };
+    ),
+  };
 }
 
 describe('firstOverBound', () => {
