@@ -9,7 +9,7 @@ import type { BacklogSampler } from './backlog-sampler.js';
 export const SHED_ROUTE_CONFIG = 'shedWhenBacklogged';
 
 /** 503 `SERVER.OVERLOADED` with `Retry-After`, naming the figure past its bound. */
-export function overloaded(over: BacklogReading, retryAfterSeconds: number): ProblemException {
+function overloaded(over: BacklogReading, retryAfterSeconds: number): ProblemException {
   return new ProblemException(
     HttpStatus.SERVICE_UNAVAILABLE,
     RequestErrorCodes.OVERLOADED,
