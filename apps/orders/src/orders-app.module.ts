@@ -3,7 +3,7 @@ import { ScheduleModule } from '@nestjs/schedule';
 import { AuthModule } from '@app/auth';
 import { DatabaseModule } from '@app/database';
 import { HealthModule } from '@app/health';
-import { databasePoolProbe, LoadSheddingModule } from '@app/http';
+import { databasePoolProbe, eventLoopDelayProbe, LoadSheddingModule } from '@app/http';
 import { IdempotencyCleanupModule, IdempotencyConfigModule } from '@app/idempotency';
 import { consumedTopics, InboxModule } from '@app/inbox';
 import { ConsumerLagModule, kafkaClientOptions, kafkaHealthOptions, KafkaModule } from '@app/kafka';
@@ -46,7 +46,9 @@ export class OrdersAppModule {
             enabled: config.LOAD_SHED_ENABLED,
             intervalMs: config.LOAD_SHED_SAMPLE_INTERVAL_MS,
             retryAfterSeconds: config.LOAD_SHED_RETRY_AFTER_SECONDS,
+            inFlight: { targetLatencyMs: config.LOAD_SHED_TARGET_LATENCY_MS, minInFlight: config.LOAD_SHED_IN_FLIGHT_MIN },
             probes: [
+              eventLoopDelayProbe(config.LOAD_SHED_EVENT_LOOP_DELAY_MAX_MS),
               pendingOrdersProbe(dataSource, config.ORDERS_SHED_PENDING_MAX),
               outboxBacklogProbe(dataSource, {
                 pendingMax: config.LOAD_SHED_OUTBOX_PENDING_MAX,

@@ -15,7 +15,7 @@ export { ApiErrors } from './api-errors.decorator.js';
 export { loadSheddingEnv, type LoadSheddingConfig } from './load-shedding/load-shedding.config.js';
 export { type BacklogProbe, type BacklogReading, firstOverBound } from './load-shedding/backlog-reading.js';
 export { BacklogSampler, type LoadSheddingOptions } from './load-shedding/backlog-sampler.js';
-export { LoadSheddingGuard } from './load-shedding/load-shedding.guard.js';
 export { LoadSheddingModule } from './load-shedding/load-shedding.module.js';
 export { ShedWhenBacklogged } from './load-shedding/shed-when-backlogged.decorator.js';
 export { databasePoolProbe } from './load-shedding/database-pool.probe.js';
+export { eventLoopDelayProbe } from './load-shedding/event-loop-delay.probe.js';

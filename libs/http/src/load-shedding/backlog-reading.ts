@@ -15,6 +15,8 @@ export interface BacklogReading {
  */
 export interface BacklogProbe {
   read(): Promise<readonly BacklogReading[]>;
+  /** Releases what the probe holds (a timer, a histogram); called once at shutdown. */
+  close?(): void;
 }
 
 /** The first reading past its bound, or undefined when every figure is within it. */

@@ -1,6 +1,7 @@
 import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnApplicationBootstrap } from '@nestjs/common';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { type BacklogProbe, type BacklogReading, firstOverBound } from './backlog-reading.js';
+import { InFlightLimit, type InFlightLimitOptions } from './in-flight-limit.js';
 
 /** What {@link BacklogSampler} reads, and how it answers a shed request. */
 export interface LoadSheddingOptions {
@@ -10,14 +11,17 @@ export interface LoadSheddingOptions {
   intervalMs: number;
   /** `Retry-After` of a shed request (`LOAD_SHED_RETRY_AFTER_SECONDS`). */
   retryAfterSeconds: number;
+  /** The per-request bound on requests in flight (`LOAD_SHED_TARGET_LATENCY_MS`, `LOAD_SHED_IN_FLIGHT_MIN`). */
+  inFlight: InFlightLimitOptions;
   probes: readonly BacklogProbe[];
 }
 
 export const LOAD_SHEDDING_OPTIONS = Symbol('LOAD_SHEDDING_OPTIONS');
 
 /**
- * The backlog figures of the loop, read on a timer (one bounded query per probe, one read at a
- * time), so that deciding to shed costs a request nothing but a look at the last readings. A
+ * Decides, per request and at no cost, whether a shed route admits it: the requests in flight
+ * against their adaptive bound ({@link InFlightLimit}, counted as they come), then the backlog
+ * figures of the loop, read on a timer (one bounded query per probe, one read at a time). A
  * failed read forgets the readings instead of keeping stale ones: a database that does not answer
  * is answered 503 by the request itself (`SERVER.UNAVAILABLE`), and a stale "over bound" must not
  * outlive the backlog it saw.
@@ -25,6 +29,7 @@ export const LOAD_SHEDDING_OPTIONS = Symbol('LOAD_SHEDDING_OPTIONS');
 @Injectable()
 export class BacklogSampler implements OnApplicationBootstrap, BeforeApplicationShutdown {
   private readonly logger = new Logger(BacklogSampler.name);
+  readonly inFlight: InFlightLimit;
   private readonly backlog: Gauge<'signal'>;
   private readonly bound: Gauge<'signal'>;
   /** `http_requests_shed_total{signal}`: requests refused with 503, by the figure past its bound. */
@@ -38,6 +43,7 @@ export class BacklogSampler implements OnApplicationBootstrap, BeforeApplication
     @Inject(LOAD_SHEDDING_OPTIONS) readonly options: LoadSheddingOptions,
     @Inject(Registry) registry: Registry,
   ) {
+    this.inFlight = new InFlightLimit(options.inFlight);
     this.backlog = new Gauge({
       name: 'load_shed_backlog',
       help: 'Backlog figures the load shedding compares with their bounds, as last read',
@@ -67,11 +73,23 @@ export class BacklogSampler implements OnApplicationBootstrap, BeforeApplication
   async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
     await this.running;
+    for (const probe of this.options.probes) probe.close?.();
   }
 
   /** The figure past its bound at the last read, when shedding is on; undefined means accept. */
   overBound(): BacklogReading | undefined {
     return this.options.enabled ? firstOverBound(this.readings) : undefined;
+  }
+
+  /**
+   * One request of a shed route arrives: undefined admits it (counted in flight until
+   * `inFlight.leave()`), a reading refuses it, counted in `http_requests_shed_total{signal}`.
+   * The sampled figures first: a backlog past its bound sheds whatever the in-flight count.
+   */
+  admit(): BacklogReading | undefined {
+    const over = this.overBound() ?? this.inFlight.tryEnter(this.options.enabled);
+    if (over) this.shed.inc({ signal: over.signal });
+    return over;
   }
 
   /** One read of every probe; joins the read in flight instead of overlapping it. */
@@ -85,7 +103,8 @@ export class BacklogSampler implements OnApplicationBootstrap, BeforeApplication
   private async sampleOnce(): Promise<void> {
     try {
       const readings = (await Promise.all(this.options.probes.map((probe) => probe.read()))).flat();
-      for (const reading of readings) {
+      // In flight is decided per request; the gauges show it as of this read, beside the others.
+      for (const reading of [...readings, this.inFlight.reading()]) {
         this.backlog.set({ signal: reading.signal }, reading.value);
         this.bound.set({ signal: reading.signal }, reading.bound);
       }

@@ -25,6 +25,27 @@ export const loadSheddingEnv = {
     min: 1,
     max: 3600,
   }),
+  LOAD_SHED_TARGET_LATENCY_MS: env.integer({
+    description:
+      "Mean time a shed route's request may take in this process: past (completions per second) x this many requests in flight, new ones are refused at once, before their body is read. Lower keeps accepted requests faster and sheds sooner; keep it well under DATABASE_CONNECT_TIMEOUT_MS",
+    default: 500,
+    min: 10,
+    max: 60_000,
+  }),
+  LOAD_SHED_IN_FLIGHT_MIN: env.integer({
+    description:
+      'Requests in flight always admitted, whatever the completion rate: the bound while the rate is unknown (start-up, after an idle spell). Lower sheds a burst on a cold process; keep it above DATABASE_POOL_SIZE',
+    default: 50,
+    min: 1,
+    max: 100_000,
+  }),
+  LOAD_SHED_EVENT_LOOP_DELAY_MAX_MS: env.integer({
+    description:
+      'Mean lateness of a 20 ms timer of this process over a sample interval past which new work is refused: the loop is too busy to read what waits in its sockets. Lower sheds on shorter stalls, a garbage collection pause included',
+    default: 100,
+    min: 1,
+    max: 60_000,
+  }),
   LOAD_SHED_OUTBOX_PENDING_MAX: env.integer({
     description:
       'Unpublished outbox rows past which new work is refused: the relay or Kafka is behind. Counted up to this many plus one, so a higher bound costs a longer count',
@@ -40,8 +61,8 @@ export const loadSheddingEnv = {
   }),
   LOAD_SHED_DB_POOL_WAITING_MAX: env.integer({
     description:
-      'Requests waiting for a database connection of this process past which new work is refused (the pool is DATABASE_POOL_SIZE); lower sheds at the first queueing',
-    default: 50,
+      'Requests waiting for a database connection of this process past which new work is refused (the pool is DATABASE_POOL_SIZE). A backstop: a short queue is normal under load and LOAD_SHED_TARGET_LATENCY_MS bounds the time spent in it; lower sheds at the first queueing',
+    default: 1000,
     min: 1,
     max: 100_000,
   }),

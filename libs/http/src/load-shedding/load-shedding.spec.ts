@@ -5,7 +5,10 @@ import { ProblemException } from '../problem.exception.js';
 import { RequestErrorCodes } from '../request-error-codes.js';
 import { type BacklogProbe, type BacklogReading, firstOverBound } from './backlog-reading.js';
 import { BacklogSampler, type LoadSheddingOptions } from './backlog-sampler.js';
-import { LoadSheddingGuard } from './load-shedding.guard.js';
+import { EventEmitter } from 'node:events';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import { eventLoopDelayProbe } from './event-loop-delay.probe.js';
+import { loadSheddingHook, SHED_ROUTE_CONFIG } from './load-shedding.hook.js';
 
 const probe = (...readings: BacklogReading[]): BacklogProbe => ({ read: async () => readings });
 const failing: BacklogProbe = {
@@ -16,7 +19,13 @@ const failing: BacklogProbe = {
 
 function sampler(probes: BacklogProbe[], options: Partial<LoadSheddingOptions> = {}) {
   const registry = new Registry();
-  return { registry, sampler: new BacklogSampler({ enabled: true, intervalMs: 1000, retryAfterSeconds: 2, probes, ...options }, registry) };
+  return {
+    registry,
+    sampler: new BacklogSampler(
+      { enabled: true, intervalMs: 1000, retryAfterSeconds: 2, inFlight: { targetLatencyMs: 500, minInFlight: 2 }, probes, ...options },
+      registry,
+    ),
+  };
 }
 
 describe('firstOverBound', () => {
@@ -63,24 +72,35 @@ describe('BacklogSampler', () => {
   });
 });
 
-describe('LoadSheddingGuard', () => {
-  it('when the backlog is within bounds, then the request goes on', async () => {
+/** Runs the hook on a request to a route marked (or not); resolves with the error it passed on, if any. */
+function arrive(hook: ReturnType<typeof loadSheddingHook>, marked = true) {
+  const raw = new EventEmitter();
+  const request = { routeOptions: { config: marked ? { [SHED_ROUTE_CONFIG]: true } : {} } } as unknown as FastifyRequest;
+  let passed: unknown = 'not called';
+  hook(request, { raw } as unknown as FastifyReply, (error?: unknown) => {
+    passed = error;
+  });
+  return { error: passed, close: () => raw.emit('close') };
+}
+
+describe('loadSheddingHook', () => {
+  it('when the backlog is within bounds, then the request goes on and counts in flight until its response closes', async () => {
     const { sampler: s } = sampler([probe({ signal: 'a', value: 1, bound: 5 })]);
     await s.sample();
-    expect(new LoadSheddingGuard(s).canActivate()).toBe(true);
+    const hook = loadSheddingHook(s);
+    const first = arrive(hook);
+    expect(first.error).toBeUndefined();
+    expect(s.inFlight.reading().value).toBe(1);
+    first.close();
+    expect(s.inFlight.reading().value).toBe(0);
   });
 
   it('when a figure is past its bound, then 503 SERVER.OVERLOADED with Retry-After, counted by signal', async () => {
     const { sampler: s, registry } = sampler([probe({ signal: 'orders_pending', value: 12, bound: 10 })]);
     await s.sample();
-    let thrown: unknown;
-    try {
-      new LoadSheddingGuard(s).canActivate();
-    } catch (error) {
-      thrown = error;
-    }
-    expect(thrown).toBeInstanceOf(ProblemException);
-    const problem = thrown as ProblemException;
+    const { error } = arrive(loadSheddingHook(s));
+    expect(error).toBeInstanceOf(ProblemException);
+    const problem = error as ProblemException;
     expect([problem.getStatus(), problem.code, problem.retryAfterSeconds]).toEqual([
       HttpStatus.SERVICE_UNAVAILABLE,
       RequestErrorCodes.OVERLOADED,
@@ -90,5 +110,57 @@ describe('LoadSheddingGuard', () => {
     expect(await registry.getSingleMetricAsString('http_requests_shed_total')).toContain(
       'http_requests_shed_total{signal="orders_pending"} 1',
     );
+    expect(s.inFlight.reading().value).toBe(0);
+  });
+
+  it('when more requests are in flight than the bound, then the next is shed at once on in_flight, and admitted again once one closes', async () => {
+    const { sampler: s, registry } = sampler([]);
+    const hook = loadSheddingHook(s);
+    const admitted = [arrive(hook), arrive(hook)];
+    expect(admitted.map((a) => a.error)).toEqual([undefined, undefined]);
+    const shed = arrive(hook);
+    expect((shed.error as ProblemException).detail).toContain('in_flight is 3, past its bound of 2');
+    shed.close();
+    expect(s.inFlight.reading().value).toBe(2);
+    admitted[0].close();
+    expect(arrive(hook).error).toBeUndefined();
+    expect(await registry.getSingleMetricAsString('http_requests_shed_total')).toContain('http_requests_shed_total{signal="in_flight"} 1');
+  });
+
+  it('when shedding is disabled, then requests past the in-flight bound are admitted and still counted', () => {
+    const { sampler: s } = sampler([], { enabled: false });
+    const hook = loadSheddingHook(s);
+    expect([arrive(hook), arrive(hook), arrive(hook)].map((a) => a.error)).toEqual([undefined, undefined, undefined]);
+    expect(s.inFlight.reading().value).toBe(3);
+  });
+
+  it('when the route is not marked, then it is neither shed nor counted', async () => {
+    const { sampler: s } = sampler([probe({ signal: 'a', value: 9, bound: 1 })]);
+    await s.sample();
+    expect(arrive(loadSheddingHook(s), false).error).toBeUndefined();
+    expect(s.inFlight.reading().value).toBe(0);
+  });
+});
+
+describe('eventLoopDelayProbe', () => {
+  it('when the loop was blocked, then the mean delay since the last read shows it, and the next read starts afresh', async () => {
+    const delay = eventLoopDelayProbe(50);
+    try {
+      await delay.read();
+      const until = Date.now() + 300;
+      while (Date.now() < until) {
+        // Block the loop: every check of the histogram's timer is late meanwhile.
+      }
+      await new Promise((resolve) => setTimeout(resolve, 30));
+      const [blocked] = await delay.read();
+      expect(blocked.signal).toBe('event_loop_delay_ms');
+      // One check about 280 ms late, averaged with at most a few on time.
+      expect(blocked.value).toBeGreaterThan(50);
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      const [quiet] = await delay.read();
+      expect(quiet.value).toBeLessThan(blocked.value);
+    } finally {
+      delay.close?.();
+    }
   });
 });

@@ -1,0 +1,86 @@
+import { randomUUID } from 'node:crypto';
+import { performance } from 'node:perf_hooks';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { countRows, customerToken, placeOrderPayload, scrapeMetric, seedPrices, TestServices } from '@test/fixtures';
+import { type JsonResponse, queryTestDatabase, requestJson, type ServiceProcess, uniqueName, uniqueSku } from '@tools/local-stack';
+
+/**
+ * The per-request door, on a real orders process: a flood of concurrent `POST /orders`, more than
+ * the in-flight bound admits (a floor of 4, a target latency so low that the floor is the bound),
+ * is partly refused at once with 503 problem+json and Retry-After on `in_flight`; every 201 order
+ * exists exactly once, with its outbox row and idempotency key, and a 503 wrote nothing.
+ */
+const IN_FLIGHT_MIN = 4;
+const FLOOD = 80;
+
+describe('load shedding in flight (orders as a real process, flooded by concurrent requests)', () => {
+  const services = new TestServices();
+  const { infrastructure } = services;
+  const sku = uniqueSku('FLOOD');
+  let orders: ServiceProcess;
+  let database: string;
+
+  beforeAll(async () => {
+    database = await services.createDatabase('load_shedding_in_flight');
+    orders = await services.start({
+      service: 'orders',
+      database,
+      env: { LOAD_SHED_IN_FLIGHT_MIN: String(IN_FLIGHT_MIN), LOAD_SHED_TARGET_LATENCY_MS: '10', LOAD_SHED_RETRY_AFTER_SECONDS: '3' },
+    });
+    await seedPrices(infrastructure.serverUrl, database, { [sku]: 100 });
+  });
+
+  afterAll(() => services.tearDown());
+
+  it('when more requests arrive at once than the in-flight bound, then some answer 503 at once and every 201 order exists once', async () => {
+    const customerId = uniqueName('flood-customer');
+    const token = await customerToken(customerId);
+    const answers = await Promise.all(
+      Array.from({ length: FLOOD }, async () => {
+        const idempotencyKey = randomUUID();
+        const started = performance.now();
+        const response: JsonResponse = await requestJson('POST', `${orders.baseUrl}/orders`, {
+          body: placeOrderPayload({ customerId, items: [{ sku, quantity: 1 }] }),
+          headers: { 'Idempotency-Key': idempotencyKey },
+          token,
+          timeoutMs: 60_000,
+        });
+        return { response, idempotencyKey, ms: performance.now() - started };
+      }),
+    );
+    const created = answers.filter((answer) => answer.response.status === 201);
+    const shed = answers.filter((answer) => answer.response.status === 503);
+    expect(created.length + shed.length).toBe(FLOOD);
+    expect(created.length).toBeGreaterThanOrEqual(IN_FLIGHT_MIN);
+    expect(shed.length).toBeGreaterThan(0);
+
+    for (const { response } of shed) {
+      expect(response.headers.get('content-type')).toContain('application/problem+json');
+      expect(response.headers.get('retry-after')).toBe('3');
+      expect(response.body).toMatchObject({ status: 503, code: 'SERVER.OVERLOADED' });
+      expect(response.body.detail).toContain(`past its bound of ${IN_FLIGHT_MIN}`);
+    }
+    // Refused before the body was read or the token checked: faster than what was accepted.
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)];
+    expect(median(shed.map((answer) => answer.ms))).toBeLessThanOrEqual(median(created.map((answer) => answer.ms)));
+
+    const ids = created.map((answer) => answer.response.body.id as string);
+    expect(new Set(ids).size).toBe(created.length);
+    const rows = await queryTestDatabase<{ id: string }>(
+      infrastructure.serverUrl,
+      database,
+      'SELECT id FROM orders WHERE customer_id = $1',
+      [customerId],
+    );
+    expect(rows.map((row) => row.id).sort()).toEqual([...ids].sort());
+    const keys = await queryTestDatabase<{ key: string }>(infrastructure.serverUrl, database, 'SELECT key FROM idempotency_keys', []);
+    const storedKeys = new Set(keys.map((row) => row.key));
+    for (const { idempotencyKey } of shed) expect(storedKeys.has(idempotencyKey)).toBe(false);
+    expect(await countRows(infrastructure.serverUrl, database, ['orders', 'outbox_messages', 'idempotency_keys'])).toEqual({
+      orders: created.length,
+      outbox_messages: created.length,
+      idempotency_keys: created.length,
+    });
+    expect(await scrapeMetric(orders.baseUrl, 'http_requests_shed_total', { signal: 'in_flight' })).toBe(shed.length);
+  });
+});
