@@ -56,6 +56,16 @@ describe('InFlightLimit', () => {
     expect(subject.limit.bound()).toBe(3);
   });
 
+  it('when completions pause briefly (a GC pause, a busy neighbour), then the bound keeps what the process sustained', () => {
+    const subject = limit(500, 3);
+    complete(subject, 200, 3);
+    const before = subject.limit.bound();
+    subject.clock.ms += 1_500;
+    expect(subject.limit.bound()).toBe(before);
+    complete(subject, 20, 2);
+    expect(subject.limit.bound()).toBe(before);
+  });
+
   it('when more leave than entered, then the count stays at zero', () => {
     const { limit: subject } = limit();
     subject.leave();

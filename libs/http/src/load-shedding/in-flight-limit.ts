@@ -24,13 +24,20 @@ const RATE_WINDOW_MS = 250;
  * to nearly zero at once.
  */
 const RATE_TIME_CONSTANT_MS = 1000;
+/**
+ * The bound follows the best smoothed rate of this long: a short stall (a GC pause, a neighbour
+ * taking the CPU) lowers the current rate just when requests pile up, and a bound read from it
+ * would shed a healthy loop at its first hiccup. What the process sustained a few seconds ago it
+ * can sustain again; a lasting loss of capacity lowers the bound once this has passed.
+ */
+const CAPACITY_MEMORY_MS = 10_000;
 
 /**
  * `in_flight`: requests of the shed routes in this process, admitted and not yet answered, against
  * an adaptive bound read at no cost on every request.
  *
  * The bound is Little's law, L = λ·W: the requests this process completes per second (λ, smoothed
- * over the last second or so) times the mean time a request may take (W, the target latency).
+ * over a second, the best of the last {@link CAPACITY_MEMORY_MS}) times the mean time a request may take (W, the target latency).
  * While requests finish within the target, in flight stays under the bound and nothing is shed;
  * once the process falls behind, requests wait longer, in flight grows past λ·W, and what arrives
  * is refused until it is back within the target. A fixed number would have to be tuned per machine
@@ -45,6 +52,8 @@ export class InFlightLimit {
   private windowStartMs: number;
   /** Completions per millisecond, smoothed; undefined until the first window closed. */
   private ratePerMs: number | undefined;
+  /** The smoothed rate at the end of each window of the last {@link CAPACITY_MEMORY_MS}, oldest first. */
+  private readonly recentRates: { atMs: number; ratePerMs: number }[] = [];
 
   constructor(
     private readonly options: InFlightLimitOptions,
@@ -56,7 +65,8 @@ export class InFlightLimit {
   /** The bound in force: λ·W, never under the floor. */
   bound(): number {
     this.roll();
-    return Math.max(this.options.minInFlight, Math.floor((this.ratePerMs ?? 0) * this.options.targetLatencyMs));
+    const best = this.recentRates.reduce((max, window) => Math.max(max, window.ratePerMs), 0);
+    return Math.max(this.options.minInFlight, Math.floor(best * this.options.targetLatencyMs));
   }
 
   /** The figure now, as a reading beside its bound (for the gauges and the 503's detail). */
@@ -91,5 +101,7 @@ export class InFlightLimit {
     this.ratePerMs = this.ratePerMs === undefined ? observed : weight * observed + (1 - weight) * this.ratePerMs;
     this.completedInWindow = 0;
     this.windowStartMs = now;
+    this.recentRates.push({ atMs: now, ratePerMs: this.ratePerMs });
+    while (this.recentRates.length > 0 && now - this.recentRates[0].atMs >= CAPACITY_MEMORY_MS) this.recentRates.shift();
   }
 }
