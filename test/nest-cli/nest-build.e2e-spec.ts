@@ -1,4 +1,4 @@
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { cpSync, mkdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { testAuthEnv, testInfrastructure, TestServices, testSigningEnv } from '@test/fixtures';
@@ -92,5 +92,33 @@ describe('the Nest CLI (nest-cli.json, real processes)', () => {
     const touched = [...output.matchAll(/^(?:CREATE|UPDATE) (\S+)/gm)].map((match) => match[1]);
     expect(touched).toContain('apps/orders/src/shipping/shipping.service.ts');
     expect(touched.filter((file) => !file.startsWith('apps/orders/'))).toEqual([]);
+  });
+
+  it("when `npm run generate -- service shipping --project orders` runs, then what it writes already passes the project's Prettier check", async () => {
+    // A copy of what the schematics read and change (not the checkout: they write files).
+    const copy = join(work, 'generate');
+    for (const entry of ['nest-cli.json', 'package.json', '.prettierrc.json', 'apps/orders'])
+      cpSync(join(repoRoot, entry), join(copy, entry), { recursive: true });
+    symlinkSync(join(repoRoot, 'node_modules'), join(copy, 'node_modules'));
+    const output = await NodeProcess.run({
+      name: 'npm run generate',
+      entry: join(repoRoot, 'scripts/nest-generate.mjs'),
+      args: ['service', 'shipping', '--project', 'orders'],
+      cwd: copy,
+      env: { PATH: process.env.PATH },
+    });
+    const written = [...output.matchAll(/^(?:CREATE|UPDATE) (\S+)/gm)].map((match) => match[1]);
+    expect(written).toEqual(
+      expect.arrayContaining(['apps/orders/src/shipping/shipping.service.ts', 'apps/orders/src/orders-app.module.ts']),
+    );
+    // NodeProcess.run throws with Prettier's report when the check fails.
+    const check = await NodeProcess.run({
+      name: 'prettier --check',
+      entry: join(repoRoot, 'node_modules/prettier/bin/prettier.cjs'),
+      args: ['--check', ...written],
+      cwd: copy,
+      env: { PATH: process.env.PATH },
+    });
+    expect(check).toContain('All matched files use Prettier code style');
   });
 });
