@@ -1,4 +1,4 @@
-/** What one chaos soak does; `npm run chaos -- --orders N --rate R --kill-every-ms M --seed S`. */
+/** What one chaos soak does; `npm run chaos -- --orders N --rate R --kill-every-ms M --seed S [--partitions]`. */
 export interface ChaosOptions {
   /** Orders placed in all (each with its own `Idempotency-Key`). Default 500. */
   orders: number;
@@ -29,6 +29,13 @@ export interface ChaosOptions {
   kafkaNodes: number;
   /** SIGKILL brokers too (a random node of a cluster, leaders included). Default true; `--no-kill-brokers` spares them. */
   killBrokers: boolean;
+  /**
+   * Cut links too (`--partitions`): every process in a network namespace of its own, and random
+   * partitions, each healed after a random hold (see test/chaos/partition-schedule.ts). Default false.
+   */
+  partitions: boolean;
+  /** Mean time from one cut to the next (jittered by +/-50 %) with `--partitions`. Default 4000. */
+  partitionEveryMs: number;
 }
 
 /** Broker kills a cluster soak waits for when `--min-broker-kills` is not given. */
@@ -44,6 +51,8 @@ export const DEFAULT_CHAOS_OPTIONS: Omit<ChaosOptions, 'seed' | 'minBrokerKills'
   echo: false,
   kafkaNodes: 1,
   killBrokers: true,
+  partitions: false,
+  partitionEveryMs: 4000,
 };
 
 const NUMERIC_FLAGS = {
@@ -56,6 +65,7 @@ const NUMERIC_FLAGS = {
   '--cancel-ratio': 'cancelRatio',
   '--quiet-timeout-ms': 'quietTimeoutMs',
   '--kafka-nodes': 'kafkaNodes',
+  '--partition-every-ms': 'partitionEveryMs',
 } as const;
 
 /** Parses the command line; every problem is reported at once. */
@@ -67,6 +77,10 @@ export function parseChaosArgs(argv: string[], randomSeed = Math.floor(Math.rand
     const flag = argv[i];
     if (flag === '--echo') {
       options.echo = true;
+      continue;
+    }
+    if (flag === '--partitions') {
+      options.partitions = true;
       continue;
     }
     if (flag === '--kill-brokers' || flag === '--no-kill-brokers') {
@@ -100,9 +114,11 @@ export function parseChaosArgs(argv: string[], randomSeed = Math.floor(Math.rand
   if (!(options.cancelRatio >= 0 && options.cancelRatio <= 1)) problems.push('--cancel-ratio must be between 0 and 1');
   if (!Number.isInteger(options.kafkaNodes) || options.kafkaNodes < 1 || options.kafkaNodes > 5)
     problems.push('--kafka-nodes must be 1 to 5');
+  if (!(options.partitionEveryMs >= 100)) problems.push('--partition-every-ms must be at least 100');
+  else if (given.has('partitionEveryMs') && !options.partitions) problems.push('--partition-every-ms needs --partitions');
   if (problems.length > 0) {
     throw new Error(
-      `chaos: ${problems.join('; ')}\nusage: npm run chaos -- [--orders N] [--rate R] [--kill-every-ms M] [--seed S] [--min-kills K] [--min-broker-kills B] [--cancel-ratio P] [--quiet-timeout-ms T] [--kafka-nodes N] [--kill-brokers | --no-kill-brokers] [--echo]`,
+      `chaos: ${problems.join('; ')}\nusage: npm run chaos -- [--orders N] [--rate R] [--kill-every-ms M] [--seed S] [--min-kills K] [--min-broker-kills B] [--cancel-ratio P] [--quiet-timeout-ms T] [--kafka-nodes N] [--kill-brokers | --no-kill-brokers] [--partitions [--partition-every-ms P]] [--echo]`,
     );
   }
   return options;
