@@ -41,7 +41,7 @@ export class PartitionMonkey {
   private stopping = false;
   private loop: Promise<void> | undefined;
   /** Why the loop ended early (a cut that could not be made); {@link stop} rethrows it. */
-  private failure: unknown;
+  private failure: Error | undefined;
 
   constructor(
     private readonly cluster: ChaosCluster,
@@ -66,7 +66,7 @@ export class PartitionMonkey {
 
   start(): void {
     this.loop = this.run().catch((error: unknown) => {
-      this.failure = error;
+      this.failure = error instanceof Error ? error : new Error(String(error));
       this.log(`partitions stopped: ${(error as Error).message}`);
     });
   }
