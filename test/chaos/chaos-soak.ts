@@ -15,7 +15,7 @@ import { PartitionSchedule } from './partition-schedule.js';
  * The consumers' session timeout of a soak with partitions: the smallest the apps accept, so that
  * about half the cuts of a consumer outlast it (the schedule's holds are drawn around it).
  */
-export const PARTITION_SESSION_TIMEOUT_MS = 6000;
+const PARTITION_SESSION_TIMEOUT_MS = 6000;
 
 /** Everything one soak observed; {@link formatChaosReport} prints it. */
 export interface ChaosReport {
