@@ -33,7 +33,10 @@ describe('partition: an inventory replica cut from the broker for longer than it
         cutMs = Date.now() - cut.since;
         await cut.heal();
         log(`healed after ${cutMs} ms`);
-        await handlesMore(cluster, 'inventory-1', 1, 120_000).catch(() => log('inventory-1 got no partition back before the load ended'));
+        // Only logged: once the load has ended there is nothing left to handle, so a long wait here was dead time.
+        await handlesMore(cluster, 'inventory-1', 1, 15_000).catch(() =>
+          log('inventory-1 handled nothing within 15 s of the heal (the load may have ended)'),
+        );
       },
     });
     console.log(`inventory cut from broker (seed ${SEED}): cut ${cutMs} ms, test ${Date.now() - started} ms\n${result.log.join('\n')}`);
