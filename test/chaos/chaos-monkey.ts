@@ -57,6 +57,9 @@ export class ChaosMonkey {
 
   /**
    * @param killBrokers False: the broker is never a victim (only the apps die).
+   * @param isCut True while a partition cuts `target` (`broker`: any node): it is then not killed,
+   *   and a victim found dead is restarted only once healed, since an app that cannot reach Kafka
+   *   or Postgres at start-up exits by design, and a node cut from the others cannot rejoin.
    */
   constructor(
     private readonly cluster: ChaosCluster,
@@ -64,7 +67,13 @@ export class ChaosMonkey {
     private readonly killEveryMs: number,
     private readonly log: (line: string) => void,
     private readonly killBrokers = true,
+    private readonly isCut: (target: ChaosTarget) => boolean = () => false,
   ) {}
+
+  /** True while `target` is killed, found dead or starting again (a partition leaves it alone meanwhile). */
+  isDown(target: ChaosTarget): boolean {
+    return this.down.has(target);
+  }
 
   /** True when the Kafka under chaos has more than one node: apps then start while one is down. */
   private get replicated(): boolean {
@@ -146,7 +155,8 @@ export class ChaosMonkey {
     if (this.down.size >= MAX_DOWN) return undefined;
     if (this.deck.length === 0) this.deck = this.random.shuffle(CHAOS_TARGETS.filter((target) => this.killBrokers || target !== 'broker'));
     // One broker node down at a time; a single broker only while every app runs (they cannot start without it).
-    const eligible = (target: ChaosTarget) => !this.down.has(target) && (target !== 'broker' || this.replicated || this.down.size === 0);
+    const eligible = (target: ChaosTarget) =>
+      !this.down.has(target) && !this.isCut(target) && (target !== 'broker' || this.replicated || this.down.size === 0);
     const index = this.deck.findIndex(eligible);
     return index < 0 ? undefined : this.deck.splice(index, 1)[0];
   }
@@ -176,6 +186,7 @@ export class ChaosMonkey {
 
   private async restartBroker(): Promise<void> {
     const node = this.brokerDown ?? 1;
+    await waitFor(() => !this.isCut('broker'), { timeoutMs: 180_000, intervalMs: 100, description: 'the cut broker node to heal' });
     await this.cluster.broker.resume(node);
     if (!this.cluster.broker.isRunning(node)) throw new Error(`the broker start script returned but node ${node} does not run`);
     this.brokerDown = undefined;
@@ -188,6 +199,7 @@ export class ChaosMonkey {
       if (!this.replicated) {
         await waitFor(() => !this.down.has('broker'), { timeoutMs: 180_000, intervalMs: 100, description: 'the broker to be back' });
       }
+      await waitFor(() => !this.isCut(target), { timeoutMs: 180_000, intervalMs: 100, description: `the cut of ${target} to heal` });
       try {
         await this.service(target).restart();
         return;

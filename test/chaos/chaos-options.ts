@@ -1,6 +1,6 @@
 import { type CommandSpec, commandHelp, type FlagSpec, readCommandLine } from '@tools/local-stack';
 
-/** What one chaos soak does; `npm run chaos -- --orders N --rate R --kill-every-ms M --seed S`. */
+/** What one chaos soak does; `npm run chaos -- --orders N --rate R --kill-every-ms M --seed S [--partitions]`. */
 export interface ChaosOptions {
   /** Orders placed in all (each with its own `Idempotency-Key`). Default 500. */
   orders: number;
@@ -31,6 +31,13 @@ export interface ChaosOptions {
   kafkaNodes: number;
   /** SIGKILL brokers too (a random node of a cluster, leaders included). Default true; `--no-kill-brokers` spares them. */
   killBrokers: boolean;
+  /**
+   * Cut links too (`--partitions`): every process in a network namespace of its own, and random
+   * partitions, each healed after a random hold (see test/chaos/partition-schedule.ts). Default false.
+   */
+  partitions: boolean;
+  /** Mean time from one cut to the next (jittered by +/-50 %) with `--partitions`. Default 4000. */
+  partitionEveryMs: number;
 }
 
 /** Broker kills a cluster soak waits for when `--min-broker-kills` is not given. */
@@ -46,6 +53,8 @@ export const DEFAULT_CHAOS_OPTIONS: Omit<ChaosOptions, 'seed' | 'minBrokerKills'
   echo: false,
   kafkaNodes: 1,
   killBrokers: true,
+  partitions: false,
+  partitionEveryMs: 4000,
 };
 
 /** The numeric flags and the option each sets. */
@@ -59,6 +68,7 @@ const NUMERIC_FLAGS = {
   'cancel-ratio': ['cancelRatio', 'share of acknowledged orders then cancelled (default 0.25)'],
   'quiet-timeout-ms': ['quietTimeoutMs', 'how long the system may take to become quiet (default 180000)'],
   'kafka-nodes': ['kafkaNodes', 'Kafka nodes: 1 a broker, 3 a local cluster (default 1)'],
+  'partition-every-ms': ['partitionEveryMs', 'with --partitions: mean time between cuts, jittered by +/-50 % (default 4000)'],
 } as const satisfies Record<string, readonly [keyof ChaosOptions, string]>;
 
 /** The command line of `npm run chaos`, for the shared parser (`--help`, unknown flags refused). */
@@ -73,6 +83,11 @@ export const CHAOS_COMMAND = {
     ) as Record<keyof typeof NUMERIC_FLAGS, FlagSpec>),
     'kill-brokers': { type: 'boolean', description: 'SIGKILL brokers too (the default)' },
     'no-kill-brokers': { type: 'boolean', description: 'spare the brokers' },
+    partitions: {
+      type: 'boolean',
+      description:
+        'cut network links too (apps from the broker or Postgres, inventory from loyalty, a broker from the others), each healed after a while',
+    },
     echo: { type: 'boolean', description: "print the services' output live" },
   },
 } satisfies CommandSpec;
@@ -90,6 +105,7 @@ export function parseChaosArgs(argv: string[], randomSeed = Math.floor(Math.rand
   const given = new Set<keyof ChaosOptions>();
   const problems: string[] = [];
   if (values.echo) options.echo = true;
+  if (values.partitions) options.partitions = true;
   // The last of the pair wins, as a later flag overrides an earlier one.
   const brokerFlag = argv.findLast((arg) => arg === '--kill-brokers' || arg === '--no-kill-brokers');
   if (brokerFlag) options.killBrokers = brokerFlag === '--kill-brokers';
@@ -116,6 +132,8 @@ export function parseChaosArgs(argv: string[], randomSeed = Math.floor(Math.rand
   if (!(options.cancelRatio >= 0 && options.cancelRatio <= 1)) problems.push('--cancel-ratio must be between 0 and 1');
   if (!Number.isInteger(options.kafkaNodes) || options.kafkaNodes < 1 || options.kafkaNodes > 5)
     problems.push('--kafka-nodes must be 1 to 5');
+  if (!(options.partitionEveryMs >= 100)) problems.push('--partition-every-ms must be at least 100');
+  else if (given.has('partitionEveryMs') && !options.partitions) problems.push('--partition-every-ms needs --partitions');
   if (problems.length > 0) throw new Error(`chaos: ${problems.join('; ')}\n\n${commandHelp(CHAOS_COMMAND)}`);
   return options;
 }

@@ -6,12 +6,14 @@ import { formatChaosReport, runChaosSoak } from './chaos-soak.js';
  * one loyalty process on a Kafka broker of the soak's own; a process (the broker included) is
  * SIGKILLed every ~1.2 s and restarted while clients place and cancel orders with retries; once
  * quiet, the checker reads Postgres and Kafka and must find no violation. A failure prints the
- * seed: `npm run chaos -- --seed <seed> --orders 300 --rate 4 --kill-every-ms 1200 --min-kills 10` replays its script.
+ * seed: `npm run chaos -- --seed <seed> --orders 300 --rate 4 --kill-every-ms 1200 --min-kills 10 --partitions --partition-every-ms 3000`
+ * replays its script. Every process runs in a network namespace of its own, and random links are
+ * cut meanwhile (an app from the broker or Postgres, inventory from loyalty), each healed before the check.
  */
 const SEED = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
-describe('chaos soak, short (real processes, real broker, SIGKILL)', () => {
-  it('when processes and the broker are SIGKILLed under load, then once quiet every invariant holds', async () => {
+describe('chaos soak, short (real processes, real broker, SIGKILL, partitions)', () => {
+  it('when processes and the broker are SIGKILLed and links cut under load, then once quiet every invariant holds', async () => {
     const lines: string[] = [];
     const report = await runChaosSoak(
       {
@@ -26,6 +28,8 @@ describe('chaos soak, short (real processes, real broker, SIGKILL)', () => {
         echo: false,
         kafkaNodes: 1,
         killBrokers: true,
+        partitions: true,
+        partitionEveryMs: 3000,
       },
       (line) => lines.push(line),
     );
@@ -39,6 +43,10 @@ describe('chaos soak, short (real processes, real broker, SIGKILL)', () => {
     expect(report.orders.acknowledged).toBeGreaterThan(report.orders.requested * 0.9);
     expect(report.orders.cancelsAcknowledged).toBeGreaterThan(0);
     expect(report.facts.reservations.reserved + report.facts.reservations.released).toBeGreaterThan(0);
+    // Each kind of cut a single broker allows happened, and some outlasted the consumers' session.
+    for (const kind of ['app-broker', 'app-postgres', 'inventory-loyalty'] as const)
+      expect(report.partitions!.byKind[kind]).toBeGreaterThanOrEqual(1);
+    expect(report.partitions!.beyondSession).toBeGreaterThanOrEqual(1);
     // Some cancels released a reservation, so the compensation path (reversal commands) ran under the kills.
     expect(report.facts.reversals).toBeGreaterThan(0);
   }, 600_000);

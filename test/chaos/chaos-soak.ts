@@ -7,6 +7,15 @@ import { waitForQuiet } from './quiet.js';
 import { LeaderWatch } from './leader-watch.js';
 import { SeededRandom } from './seeded-random.js';
 import { Topics } from '@app/contracts';
+import { NetworkLab } from '@tools/local-stack';
+import { PartitionMonkey, type PartitionTally } from './partition-monkey.js';
+import { PartitionSchedule } from './partition-schedule.js';
+
+/**
+ * The consumers' session timeout of a soak with partitions: the smallest the apps accept, so that
+ * about half the cuts of a consumer outlast it (the schedule's holds are drawn around it).
+ */
+const PARTITION_SESSION_TIMEOUT_MS = 6000;
 
 /** Everything one soak observed; {@link formatChaosReport} prints it. */
 export interface ChaosReport {
@@ -27,6 +36,8 @@ export interface ChaosReport {
   brokerKills: Record<number, number>;
   /** Partition leader changes seen on the order topics and the offsets topic (0 on a single broker). */
   leaderChanges: number;
+  /** The cuts made and healed; undefined without `--partitions`. */
+  partitions?: PartitionTally;
   inbox: InboxTally;
   facts: CheckFacts;
   /** What still moved when the quiet wait gave up; undefined when the system became quiet. */
@@ -50,16 +61,41 @@ export async function runChaosSoak(options: ChaosOptions, log: (line: string) =>
   const random = new SeededRandom(options.seed);
   log(
     `chaos: seed ${options.seed}, ${options.orders} orders at ${options.rate}/s, a kill every ~${options.killEveryMs} ms, ` +
-      `${options.kafkaNodes} Kafka node(s)${options.killBrokers ? '' : ', brokers spared'}`,
+      `${options.kafkaNodes} Kafka node(s)${options.killBrokers ? '' : ', brokers spared'}` +
+      (options.partitions ? `, a partition every ~${options.partitionEveryMs} ms` : ''),
   );
+  // The lab is created first and destroyed last, so a soak that fails anywhere leaves no namespace behind.
+  const lab = options.partitions ? await NetworkLab.create() : undefined;
+  try {
+    return await soakIn(options, random, startedAt, log, lab);
+  } finally {
+    await lab?.destroy();
+  }
+}
+
+async function soakIn(
+  options: ChaosOptions,
+  random: SeededRandom,
+  startedAt: number,
+  log: (line: string) => void,
+  lab: NetworkLab | undefined,
+): Promise<ChaosReport> {
   const cluster = await ChaosCluster.start({
     stock: stockPlan(options.orders),
     echo: options.echo,
     kafkaNodes: options.kafkaNodes,
     onStep: (step) => log(`chaos: ${step}`),
+    network: lab,
+    env: lab && { KAFKA_SESSION_TIMEOUT_MS: String(PARTITION_SESSION_TIMEOUT_MS) },
   });
-  const stopOnSignal = () => void cluster.tearDown().finally(() => process.exit(130));
+  const stopOnSignal = () =>
+    void cluster
+      .tearDown()
+      .then(() => lab?.destroy())
+      .finally(() => process.exit(130));
   process.once('SIGINT', stopOnSignal);
+  // Late-bound both ways: each monkey spares what the other has hurt.
+  let partitions: PartitionMonkey | undefined = undefined;
   try {
     const monkey = new ChaosMonkey(
       cluster,
@@ -67,11 +103,25 @@ export async function runChaosSoak(options: ChaosOptions, log: (line: string) =>
       options.killEveryMs,
       (line) => log(`chaos: ${line}`),
       options.killBrokers,
+      (target) => partitions?.isCut(target) ?? false,
     );
+    if (lab) {
+      partitions = new PartitionMonkey(
+        cluster,
+        lab,
+        new PartitionSchedule(random.fork('partitions'), options.kafkaNodes, PARTITION_SESSION_TIMEOUT_MS),
+        random.fork('partition-gaps'),
+        options.partitionEveryMs,
+        PARTITION_SESSION_TIMEOUT_MS,
+        (target) => monkey.isDown(target),
+        (line) => log(`chaos: ${line}`),
+      );
+    }
     const leaders = new LeaderWatch(cluster.broker.brokers, [Topics.orders, Topics.reservations, '__consumer_offsets']);
     log('chaos: load and kills start');
     const loadStarted = Date.now();
     monkey.start();
+    partitions?.start();
     leaders.start();
     const outcomes = await runOrderLoad({
       ordersUrls: cluster.ordersUrls,
@@ -86,6 +136,8 @@ export async function runChaosSoak(options: ChaosOptions, log: (line: string) =>
         `chaos: load done with ${monkey.totalKills} kills (${monkey.totalBrokerKills} of brokers); killing on until ${options.minKills} (${options.minBrokerKills} of brokers)`,
       );
     await monkey.waitForKills(options.minKills, options.minBrokerKills);
+    // Every cut healed before the kills end (a victim waits for its heal to restart) and before the quiet wait.
+    await partitions?.stop();
     await monkey.stop();
     await leaders.stop();
     const loadMs = Date.now() - loadStarted;
@@ -118,6 +170,7 @@ export async function runChaosSoak(options: ChaosOptions, log: (line: string) =>
       totalKills: monkey.totalKills,
       brokerKills: { ...monkey.brokerKills },
       leaderChanges: leaders.changes,
+      partitions: partitions && { ...partitions.tally, byKind: { ...partitions.tally.byKind } },
       inbox: { ...monkey.inbox },
       facts,
       notQuiet,
@@ -125,6 +178,8 @@ export async function runChaosSoak(options: ChaosOptions, log: (line: string) =>
     };
   } finally {
     process.removeListener('SIGINT', stopOnSignal);
+    // A soak that failed midway: no cut may outlive it (stop() heals, and is a no-op once stopped).
+    await partitions?.stop().catch(() => undefined);
     await cluster.tearDown();
   }
 }
@@ -152,6 +207,7 @@ export function formatChaosReport(report: ChaosReport): string {
         .map(([node, n]) => `node ${node}: ${n}`)
         .join(', ') || 'none'
     }); ${report.leaderChanges} partition leader changes seen`,
+    ...(report.partitions ? [formatPartitions(report.partitions)] : []),
     `  duplicates:  copies of a message id on the topics: ${copies}`,
     `               redeliveries absorbed by the inboxes: ${report.inbox.duplicates} (inbox_duplicates_total, scraped before each kill; ${report.inbox.processed} processed)`,
     `               loyalty calls re-sent and absorbed by its Idempotency-Key: ${facts.loyaltyResends}`,
@@ -159,4 +215,12 @@ export function formatChaosReport(report: ChaosReport): string {
     ...report.violations.map((violation) => `    - ${violation}`),
   ];
   return lines.join('\n');
+}
+
+function formatPartitions(tally: PartitionTally): string {
+  const total = Object.values(tally.byKind).reduce((sum, n) => sum + n, 0);
+  const kinds = Object.entries(tally.byKind)
+    .map(([kind, n]) => `${kind} ${n}`)
+    .join(', ');
+  return `  partitions:  ${total} cuts, all healed (${kinds}); ${tally.beyondSession} held past the ${PARTITION_SESSION_TIMEOUT_MS} ms session timeout, longest ${tally.longestMs} ms`;
 }

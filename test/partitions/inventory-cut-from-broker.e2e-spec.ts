@@ -17,8 +17,8 @@ describe('partition: an inventory replica cut from the broker for longer than it
     const started = Date.now();
     let cutMs = 0;
     const result = await runPartitionScenario({
-      orders: 90,
-      rate: 5,
+      orders: 72,
+      rate: 6,
       seed: SEED,
       kafkaNodes: 1,
       env: { KAFKA_SESSION_TIMEOUT_MS: String(SESSION_TIMEOUT_MS) },
@@ -29,11 +29,14 @@ describe('partition: an inventory replica cut from the broker for longer than it
         log(`inventory-1 cut from the broker`);
         // inventory-2 handles orders while inventory-1 cannot: the partitions moved.
         await handlesMore(cluster, 'inventory-2', 10);
-        await new Promise((resolve) => setTimeout(resolve, Math.max(0, cut.since + SESSION_TIMEOUT_MS * 1.5 - Date.now())));
+        await new Promise((resolve) => setTimeout(resolve, Math.max(0, cut.since + SESSION_TIMEOUT_MS * 1.25 - Date.now())));
         cutMs = Date.now() - cut.since;
         await cut.heal();
         log(`healed after ${cutMs} ms`);
-        await handlesMore(cluster, 'inventory-1', 1, 120_000).catch(() => log('inventory-1 got no partition back before the load ended'));
+        // Only logged: once the load has ended there is nothing left to handle, so a long wait here was dead time.
+        await handlesMore(cluster, 'inventory-1', 1, 15_000).catch(() =>
+          log('inventory-1 handled nothing within 15 s of the heal (the load may have ended)'),
+        );
       },
     });
     console.log(`inventory cut from broker (seed ${SEED}): cut ${cutMs} ms, test ${Date.now() - started} ms\n${result.log.join('\n')}`);

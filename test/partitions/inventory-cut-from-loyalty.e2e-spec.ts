@@ -19,8 +19,8 @@ describe('partition: inventory cut from loyalty (real processes, network namespa
     const started = Date.now();
     let waitedAtMost = 0;
     const result = await runPartitionScenario({
-      orders: 90,
-      rate: 5,
+      orders: 72,
+      rate: 6,
       seed: SEED,
       kafkaNodes: 1,
       action: async (cluster, lab, log) => {

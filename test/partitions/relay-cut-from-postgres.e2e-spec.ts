@@ -23,8 +23,8 @@ describe("partition: the orders relay's leader cut from Postgres mid-transaction
     const started = Date.now();
     let takeoverMs = 0;
     const result = await runPartitionScenario({
-      orders: 60,
-      rate: 4,
+      orders: 48,
+      rate: 6,
       seed: SEED,
       kafkaNodes: 1,
       env: { DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS: String(IDLE_IN_TRANSACTION_MS) },

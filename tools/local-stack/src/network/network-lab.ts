@@ -19,11 +19,20 @@ export interface NetworkPlacement {
   reachableEnv(env: NodeJS.ProcessEnv, keep?: readonly string[]): Promise<NodeJS.ProcessEnv>;
 }
 
-/** The family of every lab's names: `pl<pid>x<lab>` (base 36), so a crashed run's leftovers are found by their pid. */
-const NAME = /^pl([0-9a-z]+)x([0-9a-z]+)/;
+/**
+ * The family of every lab's names: `pm<pid>x<lab>` (pid in base 32, which has no `x`; lab in hex),
+ * so a crashed run's leftovers are found by their pid. `pl<pid>x<n>` (both base 36) is the earlier
+ * form, still cleaned up as such, never read as the new one.
+ */
+const NAMES = [
+  { pattern: /^pm([0-9a-v]+)x[0-9a-f]+/, radix: 32 },
+  { pattern: /^pl([0-9a-z]+)x([0-9a-z]+)/, radix: 36 },
+];
 const LOOPBACK_PORT = /\b(?:127\.0\.0\.1|localhost):(\d{1,5})\b/g;
 
 let labs = 0;
+/** Four hex digits at most, so `<prefix>h<index>` stays within the 15 characters of a link name. */
+const LAB_IDS = 16 ** 4;
 
 function pidAlive(pid: number): boolean {
   try {
@@ -68,7 +77,10 @@ export class NetworkLab {
   /** Creates the bridge; removes the namespaces and bridges of labs whose process is gone. */
   static async create(): Promise<NetworkLab> {
     await NetworkLab.removeStale();
-    const prefix = `pl${process.pid.toString(36)}x${(labs++).toString(36)}`;
+    // The clock too, not a counter alone: Jest loads this module afresh for each test file, so a
+    // counter restarts at 0 and the next file's lab got the names of one whose veths the kernel was
+    // still deleting (`RTNETLINK answers: File exists`).
+    const prefix = `pm${process.pid.toString(32)}x${((Date.now() + labs++) % LAB_IDS).toString(16)}`;
     const used = await addressesInUse();
     const third = [...Array(256).keys()].map((i) => (process.pid + i) % 256).find((x) => !used.includes(`10.231.${x}.`));
     if (third === undefined) throw new Error('no free 10.231.X.0/24 subnet for a network lab');
@@ -86,10 +98,11 @@ export class NetworkLab {
 
   /** Deletes every lab namespace and bridge whose creating process no longer runs. */
   static async removeStale(): Promise<void> {
-    const stale = (name: string) => {
-      const match = NAME.exec(name);
-      return match !== null && !pidAlive(parseInt(match[1], 36));
-    };
+    const stale = (name: string) =>
+      NAMES.some(({ pattern, radix }) => {
+        const match = pattern.exec(name);
+        return match !== null && !pidAlive(parseInt(match[1], radix));
+      });
     const namespaces = (await runCommand('ip', ['netns', 'list'])).split('\n').map((line) => line.split(' ')[0]);
     for (const namespace of namespaces.filter(stale)) {
       await runQuietly('ip', ['netns', 'delete', namespace]);
@@ -193,7 +206,10 @@ export class NetworkLab {
   async destroy(): Promise<void> {
     for (const relay of this.relays.values()) await relay?.stop();
     this.relays.clear();
-    for (const member of this.members.splice(0)) {
+    for (const [index, member] of this.members.splice(0).entries()) {
+      // The host end first: deleting one end deletes the pair now, where a namespace's veths go
+      // when the kernel gets round to it.
+      await runQuietly('ip', ['link', 'delete', `${this.prefix}h${index.toString(36)}`]);
       await runQuietly('ip', ['netns', 'delete', member.namespace]);
       rmSync(`/etc/netns/${member.namespace}`, { recursive: true, force: true });
     }
