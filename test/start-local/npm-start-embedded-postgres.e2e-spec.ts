@@ -3,7 +3,17 @@ import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { getOrder, placeOrder, testInfrastructure, testIssuer } from '@test/fixtures';
-import { findRepoRoot, freePort, NodeProcess, serviceNamed, startGroupAtEnd, uniqueName, waitFor } from '@tools/local-stack';
+import {
+  findRepoRoot,
+  freePort,
+  localKafkaCredentials,
+  localSigningEnv,
+  NodeProcess,
+  serviceNamed,
+  startGroupAtEnd,
+  uniqueName,
+  waitFor,
+} from '@tools/local-stack';
 
 /**
  * `npm start` with nothing listening at a DATABASE_URL of the local default shape, on a port of its
@@ -111,6 +121,14 @@ describe('npm start without a Postgres', () => {
       { timeoutMs: 90_000, intervalMs: 250, description: `order ${order.id} to be RESERVED` },
     );
     expect(reserved).toMatchObject({ id: order.id, status: 'RESERVED' });
+
+    // Nothing the stack runs with is printed: not a Kafka password, not a signing key.
+    const secrets = [
+      ...Object.values(localKafkaCredentials(env)),
+      ...(localSigningEnv(env, { create: false }).MESSAGE_SIGNING_KEYS ?? '').split(',').map((entry) => entry.split(':')[1]),
+    ].filter((secret): secret is string => Boolean(secret));
+    expect(secrets.length).toBeGreaterThan(0);
+    expect(secrets.filter((secret) => stack!.logs.includes(secret))).toEqual([]);
 
     expect(await stack.stop(60_000)).toBe('stopped');
     expect(await stack.waitForExit(1000)).toEqual({ code: 0, signal: null });
