@@ -17,6 +17,7 @@ import {
   localKafkaCredentials,
   localToolingEnv,
   printableUrl,
+  ServiceSet,
   stopKafkaStartedBy,
   waitForGroupCoordinator,
 } from '@tools/local-stack';
@@ -71,6 +72,17 @@ export async function provisionInfrastructure(log: (text: string) => void): Prom
  * BENCH_APP_ENV (a JSON object), to compare a setting in one run against the defaults in another:
  * e.g. '{"LOG_LEVEL":"warn"}' or '{"NODE_OPTIONS":"--max-old-space-size=96"}'. Empty by default.
  */
+/** The services of a bench run, started on its infrastructure (its Postgres, Kafka, issuer, credentials and keys). */
+export function benchServices(infrastructure: BenchInfrastructure): ServiceSet {
+  return new ServiceSet({
+    serverUrl: infrastructure.serverUrl,
+    brokers: infrastructure.brokers,
+    authEnv: infrastructure.authEnv,
+    kafkaCredentials: infrastructure.kafkaCredentials,
+    signingEnv: infrastructure.signingEnv,
+  });
+}
+
 export function benchAppEnv(): Record<string, string> {
   const raw = process.env.BENCH_APP_ENV;
   if (!raw) return {};

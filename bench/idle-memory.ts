@@ -6,8 +6,7 @@
 // to see what span export costs.
 import { readFileSync } from 'node:fs';
 import { loadConfig } from '@app/config';
-import { ServiceSet } from '@tools/local-stack';
-import { benchAppEnv, provisionInfrastructure, releaseInfrastructure } from './bench-infrastructure.js';
+import { benchAppEnv, benchServices, provisionInfrastructure, releaseInfrastructure } from './bench-infrastructure.js';
 import { benchEnv } from './bench.env.js';
 import { median } from './percentiles.js';
 
@@ -28,13 +27,7 @@ function rssMb(pid: number): number {
 async function main(): Promise<void> {
   const extraEnv = benchAppEnv();
   const infrastructure = await provisionInfrastructure(log);
-  const services = new ServiceSet({
-    serverUrl: infrastructure.serverUrl,
-    brokers: infrastructure.brokers,
-    authEnv: infrastructure.authEnv,
-    kafkaCredentials: infrastructure.kafkaCredentials,
-    signingEnv: infrastructure.signingEnv,
-  });
+  const services = benchServices(infrastructure);
   try {
     const loyalty = await services.start({ service: 'loyalty', database: await services.createDatabase('idle_loyalty'), env: extraEnv });
     const inventory = await services.start({

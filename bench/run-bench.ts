@@ -7,7 +7,7 @@
 import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
-import { dropUndroppedTestDatabases, parseCommandLine, queryTestDatabase, type ServiceProcess, ServiceSet } from '@tools/local-stack';
+import { dropUndroppedTestDatabases, parseCommandLine, queryTestDatabase, type ServiceProcess } from '@tools/local-stack';
 import {
   backlogDrainPlaceholder,
   type BenchResults,
@@ -18,6 +18,7 @@ import {
 } from './bench-results.js';
 import {
   benchAppEnv,
+  benchServices,
   type BenchInfrastructure,
   postgresVersion,
   projectKafkaVersion,
@@ -188,13 +189,7 @@ function soakMaximum(repoRoot: string, options: SoakOptions, profile: BenchProfi
 
 async function soakMain(options: SoakOptions, profile: BenchProfile): Promise<void> {
   const infrastructure = await provisionInfrastructure(log);
-  const services = new ServiceSet({
-    serverUrl: infrastructure.serverUrl,
-    brokers: infrastructure.brokers,
-    authEnv: infrastructure.authEnv,
-    kafkaCredentials: infrastructure.kafkaCredentials,
-    signingEnv: infrastructure.signingEnv,
-  });
+  const services = benchServices(infrastructure);
   const maximum = soakMaximum(infrastructure.repoRoot, options, profile);
   const offeredPerSec = Math.max(1, Math.round(maximum.perSec * options.share));
   const autovacuum = await autovacuumForSoak(infrastructure.serverUrl);
@@ -296,13 +291,7 @@ async function main(): Promise<void> {
   if (soak) return soakMain(soak, profile);
   log(`${profile.mode} run: ${[...sections].join(', ')}`);
   const infrastructure = await provisionInfrastructure(log);
-  const services = new ServiceSet({
-    serverUrl: infrastructure.serverUrl,
-    brokers: infrastructure.brokers,
-    authEnv: infrastructure.authEnv,
-    kafkaCredentials: infrastructure.kafkaCredentials,
-    signingEnv: infrastructure.signingEnv,
-  });
+  const services = benchServices(infrastructure);
   let stopping: Promise<void> | undefined;
   const cleanUp = () =>
     (stopping ??= (async () => {

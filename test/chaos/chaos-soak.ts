@@ -2,7 +2,7 @@ import { ChaosCluster, type ChaosTarget } from './chaos-cluster.js';
 import { ChaosMonkey, type InboxTally } from './chaos-monkey.js';
 import type { ChaosOptions } from './chaos-options.js';
 import { type CheckFacts, checkInvariants } from './invariant-checker.js';
-import { runOrderLoad } from './order-load.js';
+import { loadOnCluster } from './order-load.js';
 import { waitForQuiet } from './quiet.js';
 import { LeaderWatch } from './leader-watch.js';
 import { SeededRandom } from './seeded-random.js';
@@ -123,12 +123,10 @@ async function soakIn(
     monkey.start();
     partitions?.start();
     leaders.start();
-    const outcomes = await runOrderLoad({
-      ordersUrls: cluster.ordersUrls,
+    const outcomes = await loadOnCluster(cluster, {
       orders: options.orders,
       rate: options.rate,
       cancelRatio: options.cancelRatio,
-      skus: [...cluster.initialStock.keys()],
       random: random.fork('orders'),
     });
     if (monkey.totalKills < options.minKills || monkey.totalBrokerKills < options.minBrokerKills)

@@ -58,6 +58,20 @@ async function send<T>(
   }
 }
 
+/** What {@link loadOnCluster} needs of the system under test: where orders are placed, and the SKUs it stocked. */
+interface LoadTarget {
+  readonly ordersUrls: string[];
+  readonly initialStock: ReadonlyMap<string, number>;
+}
+
+/** {@link runOrderLoad} over every orders replica of `cluster`, on the SKUs it stocked. */
+export function loadOnCluster(
+  cluster: LoadTarget,
+  options: Pick<OrderLoadOptions, 'orders' | 'rate' | 'cancelRatio' | 'random'>,
+): Promise<OrderOutcome[]> {
+  return runOrderLoad({ ...options, ordersUrls: cluster.ordersUrls, skus: [...cluster.initialStock.keys()] });
+}
+
 /**
  * Places `orders` orders at `rate` per second, each with its own `Idempotency-Key`, as a careful
  * client would: a timeout, a refused connection or a 5xx is retried with the SAME key and body
@@ -65,7 +79,7 @@ async function send<T>(
  * once more after its 201, as when the answer is lost on the way back: it must answer the same
  * order. A share of the acknowledged orders is then cancelled, with retries too.
  */
-export async function runOrderLoad(options: OrderLoadOptions): Promise<OrderOutcome[]> {
+async function runOrderLoad(options: OrderLoadOptions): Promise<OrderOutcome[]> {
   const started = Date.now();
   const tasks: Promise<OrderOutcome>[] = [];
   for (let index = 0; index < options.orders; index++) {

@@ -3,7 +3,7 @@ import { ChaosCluster, CHAOS_TARGETS, type ServiceTarget } from '../chaos/chaos-
 import type { UnexpectedExit } from '../chaos/chaos-monkey.js';
 import { stockPlan } from '../chaos/chaos-soak.js';
 import { checkInvariants, type CheckFacts } from '../chaos/invariant-checker.js';
-import { type OrderOutcome, runOrderLoad } from '../chaos/order-load.js';
+import { loadOnCluster, type OrderOutcome } from '../chaos/order-load.js';
 import { waitForQuiet } from '../chaos/quiet.js';
 import { SeededRandom } from '../chaos/seeded-random.js';
 import { type CompletedOrder, failoverStall, type FailoverStall } from './failover-stall.js';
@@ -62,12 +62,10 @@ export async function runBrokerCrashScenario(options: {
   });
   try {
     log('load starts');
-    const load = runOrderLoad({
-      ordersUrls: cluster.ordersUrls,
+    const load = loadOnCluster(cluster, {
       orders: options.orders,
       rate: options.rate,
       cancelRatio: 0.2,
-      skus: [...cluster.initialStock.keys()],
       random: new SeededRandom(options.seed),
     });
     let faultAtMs = Number.POSITIVE_INFINITY;

@@ -5,7 +5,7 @@ import { ChaosCluster, CHAOS_TARGETS, type ServiceTarget } from '../chaos/chaos-
 import type { UnexpectedExit } from '../chaos/chaos-monkey.js';
 import { stockPlan } from '../chaos/chaos-soak.js';
 import { checkInvariants } from '../chaos/invariant-checker.js';
-import { type OrderOutcome, runOrderLoad } from '../chaos/order-load.js';
+import { loadOnCluster, type OrderOutcome } from '../chaos/order-load.js';
 import { waitForQuiet } from '../chaos/quiet.js';
 import { SeededRandom } from '../chaos/seeded-random.js';
 
@@ -52,12 +52,10 @@ export async function runPartitionScenario(options: {
       failpoints: options.failpoints,
     });
     log('load starts');
-    const load = runOrderLoad({
-      ordersUrls: cluster.ordersUrls,
+    const load = loadOnCluster(cluster, {
       orders: options.orders,
       rate: options.rate,
       cancelRatio: 0.2,
-      skus: [...cluster.initialStock.keys()],
       random: new SeededRandom(options.seed),
     });
     const action = options.action(cluster, lab, log).finally(() => lab.healAll());
