@@ -191,3 +191,10 @@ export class ChaosCluster {
     await this.broker.destroy();
   }
 }
+
+/** Every app replica of `cluster` not running once the run is over: each is a violation (no process may stop on its own). */
+export function appsNotRunning(cluster: ChaosCluster): { target: ServiceTarget; atMs: number; exit: string; logTail: string }[] {
+  return CHAOS_TARGETS.filter((target): target is ServiceTarget => target !== 'broker')
+    .filter((target) => !cluster.processes[target].process.isRunning)
+    .map((target) => ({ target, atMs: 0, exit: 'not running at the end', logTail: cluster.processes[target].process.logs.slice(-3000) }));
+}

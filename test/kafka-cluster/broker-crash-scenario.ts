@@ -1,5 +1,5 @@
 import { LocalKafkaCluster, queryTestDatabase, waitFor } from '@tools/local-stack';
-import { ChaosCluster, CHAOS_TARGETS, type ServiceTarget } from '../chaos/chaos-cluster.js';
+import { appsNotRunning, ChaosCluster, CHAOS_TARGETS, type ServiceTarget } from '../chaos/chaos-cluster.js';
 import type { UnexpectedExit } from '../chaos/chaos-monkey.js';
 import { stockPlan } from '../chaos/chaos-soak.js';
 import { checkInvariants, type CheckFacts } from '../chaos/invariant-checker.js';
@@ -82,9 +82,7 @@ export async function runBrokerCrashScenario(options: {
     log('load and action done; waiting for quiet');
     for (const node of cluster.broker.nodes) if (!cluster.broker.isRunning(node)) await cluster.broker.resume(node);
     const notQuiet = await waitForQuiet(cluster, 180_000);
-    const exits: UnexpectedExit[] = CHAOS_TARGETS.filter((target): target is ServiceTarget => target !== 'broker')
-      .filter((target) => !cluster.processes[target].process.isRunning)
-      .map((target) => ({ target, atMs: 0, exit: 'not running at the end', logTail: cluster.processes[target].process.logs.slice(-3000) }));
+    const exits: UnexpectedExit[] = appsNotRunning(cluster);
     const { violations, facts } = await checkInvariants(
       { serverUrl: cluster.serverUrl, databases: cluster.databases, brokers: cluster.broker.brokers, initialStock: cluster.initialStock },
       outcomes,

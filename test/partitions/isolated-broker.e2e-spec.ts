@@ -3,6 +3,7 @@ import { Topics } from '@app/contracts';
 import { type LocalKafkaCluster, queryTestDatabase, waitFor } from '@tools/local-stack';
 import { readWholeTopic } from '../chaos/topic-snapshot.js';
 import { runPartitionScenario } from './partition-scenario.js';
+import { publishedAtLeast } from '../kafka-cluster/broker-crash-scenario.js';
 
 const SEED = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
 
@@ -27,19 +28,7 @@ describe('partition: one broker of three cut from the other two, still reachable
       env: { KAFKA_SESSION_TIMEOUT_MS: '6000' },
       action: async (cluster, lab, log) => {
         const broker = cluster.broker as LocalKafkaCluster;
-        await waitFor(
-          async () =>
-            Number(
-              (
-                await queryTestDatabase(
-                  cluster.serverUrl,
-                  cluster.databases.orders,
-                  'SELECT count(*)::int AS n FROM outbox_messages WHERE published_at IS NOT NULL',
-                )
-              )[0].n,
-            ) >= 10,
-          { timeoutMs: 120_000, intervalMs: 250, description: '10 orders outbox rows published' },
-        );
+        await publishedAtLeast(cluster, 10);
         const leader = await waitFor(() => broker.leaderOf(Topics.orders, 0), { description: `leader of ${Topics.orders}[0]` });
         const others = broker.nodes.filter((node) => node !== leader);
         const cut = await lab.cut(

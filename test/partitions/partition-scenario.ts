@@ -1,7 +1,7 @@
 import type { FailpointSpec } from '@app/failpoints';
 import { scrapeMetric } from '@test/fixtures';
 import { NetworkLab, waitFor } from '@tools/local-stack';
-import { ChaosCluster, CHAOS_TARGETS, type ServiceTarget } from '../chaos/chaos-cluster.js';
+import { appsNotRunning, ChaosCluster, type ServiceTarget } from '../chaos/chaos-cluster.js';
 import type { UnexpectedExit } from '../chaos/chaos-monkey.js';
 import { stockPlan } from '../chaos/chaos-soak.js';
 import { checkInvariants } from '../chaos/invariant-checker.js';
@@ -62,14 +62,7 @@ export async function runPartitionScenario(options: {
     const [outcomes] = await Promise.all([load, action]);
     log('load and action done; waiting for quiet');
     const notQuiet = await waitForQuiet(cluster, 180_000);
-    const exits: UnexpectedExit[] = CHAOS_TARGETS.filter((target): target is ServiceTarget => target !== 'broker')
-      .filter((target) => !cluster!.processes[target].process.isRunning)
-      .map((target) => ({
-        target,
-        atMs: 0,
-        exit: 'not running at the end',
-        logTail: cluster!.processes[target].process.logs.slice(-3000),
-      }));
+    const exits: UnexpectedExit[] = appsNotRunning(cluster);
     const { violations } = await checkInvariants(
       { serverUrl: cluster.serverUrl, databases: cluster.databases, brokers: cluster.broker.brokers, initialStock: cluster.initialStock },
       outcomes,
