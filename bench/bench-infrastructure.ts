@@ -84,12 +84,14 @@ export function benchServices(infrastructure: BenchInfrastructure): ServiceSet {
 }
 
 export function benchAppEnv(): Record<string, string> {
+  // The apps run as deployed: shedding on (the test stack turns it off by default).
+  const deployed = { LOAD_SHED_ENABLED: 'true' };
   const raw = process.env.BENCH_APP_ENV;
-  if (!raw) return {};
+  if (!raw) return deployed;
   const parsed = JSON.parse(raw) as unknown;
   if (typeof parsed !== 'object' || parsed === null || Object.values(parsed).some((value) => typeof value !== 'string'))
     throw new Error(`BENCH_APP_ENV must be a JSON object of strings, got ${raw}`);
-  return parsed as Record<string, string>;
+  return { ...deployed, ...(parsed as Record<string, string>) };
 }
 
 export async function releaseInfrastructure(infrastructure: BenchInfrastructure): Promise<void> {

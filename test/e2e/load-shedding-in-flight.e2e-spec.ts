@@ -25,7 +25,12 @@ describe('load shedding in flight (orders as a real process, flooded by concurre
     orders = await services.start({
       service: 'orders',
       database,
-      env: { LOAD_SHED_IN_FLIGHT_MIN: String(IN_FLIGHT_MIN), LOAD_SHED_TARGET_LATENCY_MS: '10', LOAD_SHED_RETRY_AFTER_SECONDS: '3' },
+      env: {
+        LOAD_SHED_ENABLED: 'true',
+        LOAD_SHED_IN_FLIGHT_MIN: String(IN_FLIGHT_MIN),
+        LOAD_SHED_TARGET_LATENCY_MS: '10',
+        LOAD_SHED_RETRY_AFTER_SECONDS: '3',
+      },
     });
     await seedPrices(infrastructure.serverUrl, database, { [sku]: 100 });
   });

@@ -38,6 +38,7 @@ describe('load shedding (orders as a real process, its relay off then on)', () =
       database,
       env: {
         OUTBOX_RELAY_ENABLED: 'false',
+        LOAD_SHED_ENABLED: 'true',
         LOAD_SHED_OUTBOX_PENDING_MAX: String(OUTBOX_PENDING_MAX),
         LOAD_SHED_SAMPLE_INTERVAL_MS: '100',
         LOAD_SHED_RETRY_AFTER_SECONDS: '2',

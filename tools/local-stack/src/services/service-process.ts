@@ -120,6 +120,9 @@ export class ServiceProcess {
       // Failpoints are honoured only in a process started for tests, on purpose: a production process must not be killable by a variable.
       [FAILPOINTS_ENABLED]: 'true',
       FAILPOINTS: (options.failpoints ?? []).join(','),
+      // Off unless a test asks for it: many tests stop a relay or kill a process on purpose, and
+      // the backlog that leaves would shed their own requests (503) for reasons they do not test.
+      LOAD_SHED_ENABLED: 'false',
       ...(principal && options.kafkaCredentials && kafkaSaslEnv(options.kafkaCredentials, principal)),
       ...options.signingEnv,
       ...options.authEnv,
