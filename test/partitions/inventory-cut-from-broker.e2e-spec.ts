@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { waitFor } from '@tools/local-stack';
 import { handlesMore, runPartitionScenario } from './partition-scenario.js';
 
 const SEED = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
@@ -29,7 +30,13 @@ describe('partition: an inventory replica cut from the broker for longer than it
         log(`inventory-1 cut from the broker`);
         // inventory-2 handles orders while inventory-1 cannot: the partitions moved.
         await handlesMore(cluster, 'inventory-2', 10);
-        await new Promise((resolve) => setTimeout(resolve, Math.max(0, cut.since + SESSION_TIMEOUT_MS * 1.25 - Date.now())));
+        // The fault itself: the cut lasts past the session timeout, so the zombie's group membership expires.
+        const until = cut.since + SESSION_TIMEOUT_MS * 1.25;
+        await waitFor(() => Date.now() >= until, {
+          timeoutMs: SESSION_TIMEOUT_MS * 2,
+          intervalMs: 100,
+          description: 'the cut to outlast the session timeout',
+        });
         cutMs = Date.now() - cut.since;
         await cut.heal();
         log(`healed after ${cutMs} ms`);
