@@ -34,6 +34,8 @@ export interface BrokerCrashResult {
    * the failover (fencing, election, and the time to see it), which no client setting shortens.
    */
   brokerFailoverMs: number;
+  /** How often an app's kafkajs consumer crashed and restarted (rejoining its group as a new member). */
+  consumerRestarts: number;
   log: string[];
 }
 
@@ -103,12 +105,18 @@ export async function runBrokerCrashScenario(options: {
         `slowest order ${ms(stall.maxEndToEndMs)}, p99 before the fault ${ms(stall.p99BeforeFaultMs)}; ` +
         `brokers' failover ${ms(brokerFailoverMs)} (fencing ${fencingMs} ms); ${violations.length} violation(s)`,
     );
-    // How often kafkajs left a moved partition unsent and the relay sent it again (kafkajs#1303).
+    let consumerRestarts = 0;
     for (const target of CHAOS_TARGETS.filter((one): one is ServiceTarget => one !== 'broker')) {
-      const resent = cluster.processes[target].process.logs.match(/Kafka did not acknowledge/g)?.length ?? 0;
+      const logs = cluster.processes[target].process.logs;
+      // How often kafkajs left a moved partition unsent and the relay sent it again (kafkajs#1303).
+      const resent = logs.match(/Kafka did not acknowledge/g)?.length ?? 0;
       if (resent > 0) log(`${target}: ${resent} batch(es) with partitions Kafka left unacknowledged, sent again`);
+      // kafkajs' own words when a consumer crashed and will run again as a new member of its group.
+      const restarts = logs.match(/Restarting the consumer in/g)?.length ?? 0;
+      if (restarts > 0) log(`${target}: its Kafka consumer crashed and restarted ${restarts} time(s)`);
+      consumerRestarts += restarts;
     }
-    return { violations, outcomes, facts, worstPublishLatencyMs: worst, stall, fencingMs, brokerFailoverMs, log: lines };
+    return { violations, outcomes, facts, worstPublishLatencyMs: worst, stall, fencingMs, brokerFailoverMs, consumerRestarts, log: lines };
   } finally {
     await cluster.tearDown();
   }

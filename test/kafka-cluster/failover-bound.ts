@@ -11,21 +11,24 @@ const CLIENT_FAILOVER_ALLOWANCE_MS = 4000;
 
 /**
  * A failover is in seconds: no stretch without an answered order longer than the brokers' failover
- * (fencing and election, measured in the run) plus {@link CLIENT_FAILOVER_ALLOWANCE_MS}.
+ * (fencing and election, measured in the run) plus {@link CLIENT_FAILOVER_ALLOWANCE_MS}, and no
+ * single order slower than that bound plus the run's own p99 before the fault (the time an order
+ * takes anyway).
  *
- * The slowest single order is reported against the same bound plus the run's own p99 before the
- * fault, not asserted: on a loaded CI machine some orders of the dead leader's partition took
- * 9.2-11.6 s against bounds of 7.7-10.2 s, while the loop as a whole answered again within the
- * bound. Why a few orders lag the loop by seconds after a failover is not traced yet; bounding them
- * is the open part of the work.
+ * The slowest order used to lag the loop by seconds (9.2-11.6 s against bounds of 7.7-10.2 s on
+ * CI) when the killed node also coordinated a consumer group: kafkajs kept heartbeating the dead
+ * node until its consumers crashed and rejoined as new members, which the new coordinator held
+ * until the old members' sessions expired. libs/kafka/src/coordinator-rediscovery.ts finds the
+ * new coordinator instead.
  */
 export function expectFailoverWithinBound(result: BrokerCrashResult, log: (line: string) => void = console.log): void {
   const bound = Math.round(result.brokerFailoverMs) + CLIENT_FAILOVER_ALLOWANCE_MS;
   const { longestGapMs, maxEndToEndMs, p99BeforeFaultMs } = result.stall;
+  const slowest = bound + Math.round(p99BeforeFaultMs);
+  log(
+    `longest stretch without an answered order ${Math.round(longestGapMs)} ms (bound ${bound} ms); slowest order ${Math.round(maxEndToEndMs)} ms (bound ${slowest} ms)`,
+  );
   expect(Number.isFinite(result.brokerFailoverMs)).toBe(true);
   expect({ longestGapMs, withinMs: bound, ok: longestGapMs <= bound }).toEqual({ longestGapMs, withinMs: bound, ok: true });
-  const slowest = bound + p99BeforeFaultMs;
-  log(
-    `slowest order ${Math.round(maxEndToEndMs)} ms against ${Math.round(slowest)} ms (failover bound + p99 before the fault): ${maxEndToEndMs <= slowest ? 'within' : 'OVER'}`,
-  );
+  expect({ maxEndToEndMs, withinMs: slowest, ok: maxEndToEndMs <= slowest }).toEqual({ maxEndToEndMs, withinMs: slowest, ok: true });
 }

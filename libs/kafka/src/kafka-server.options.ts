@@ -5,6 +5,8 @@ import { kafkaLogCreator } from './kafka-log-creator.js';
 import type { KafkaConfig } from './kafka.config.js';
 import { kafkaSecurity } from './kafka-security.config.js';
 import { clientRetry, kafkaClientTiming } from './kafka-client-timing.js';
+import { installCoordinatorRediscovery } from './coordinator-rediscovery.js';
+import { installRequestQueueTimerFix } from './request-queue-timer.js';
 
 /**
  * Options of the Nest Kafka transport an app consumes with (the inbox's `InboxKafkaServer`).
@@ -15,6 +17,9 @@ import { clientRetry, kafkaClientTiming } from './kafka-client-timing.js';
  */
 export function kafkaServerOptions(config: KafkaConfig, overrides: { fromBeginning?: boolean } = {}): KafkaOptions {
   registerCappedGzip(config.KAFKA_MAX_INFLATED_BATCH_BYTES);
+  // The Nest transport builds its own kafkajs client: the process-wide kafkajs fixes go in here too.
+  installRequestQueueTimerFix();
+  installCoordinatorRediscovery();
   const timing = kafkaClientTiming(config);
   return {
     transport: Transport.KAFKA,

@@ -2,6 +2,7 @@ import { Kafka, logLevel, type Producer, type RetryOptions } from 'kafkajs';
 import { kafkaLogCreator } from './kafka-log-creator.js';
 import { stickyPartitioner } from './acknowledged-send.js';
 import { registerCappedGzip } from './capped-gzip.codec.js';
+import { installCoordinatorRediscovery } from './coordinator-rediscovery.js';
 import { installRequestQueueTimerFix } from './request-queue-timer.js';
 import { clientRetry, KAFKA_CLIENT_TIMING_DEFAULTS, kafkaClientTiming, type KafkaClientTiming } from './kafka-client-timing.js';
 import type { KafkaConfig } from './kafka.config.js';
@@ -45,6 +46,7 @@ const clientTimings = new WeakMap<Kafka, KafkaClientTiming>();
 export function createKafka(options: KafkaClientOptions): Kafka {
   registerCappedGzip(options.maxInflatedBatchBytes);
   installRequestQueueTimerFix();
+  installCoordinatorRediscovery();
   const timing = options.timing ?? KAFKA_CLIENT_TIMING_DEFAULTS;
   const kafka = new Kafka({
     ...(options.security ?? kafkaSecurityFromEnvironment()),
