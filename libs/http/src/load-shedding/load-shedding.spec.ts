@@ -1,4 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
+import { waitFor } from '@tools/local-stack';
 import { HttpStatus } from '@nestjs/common';
 import { Registry } from 'prom-client';
 import { ProblemException } from '../problem.exception.js';
@@ -151,14 +152,20 @@ describe('eventLoopDelayProbe', () => {
       while (Date.now() < until) {
         // Block the loop: every check of the histogram's timer is late meanwhile.
       }
-      await new Promise((resolve) => setTimeout(resolve, 30));
-      const [blocked] = await delay.read();
+      // The overdue check runs once the loop is free; a read before it has nothing to average yet.
+      const blocked = await waitFor(
+        async () => {
+          const [reading] = await delay.read();
+          return reading.value > 0 && reading;
+        },
+        { timeoutMs: 5_000, intervalMs: 5, description: 'the late check after the block' },
+      );
       expect(blocked.signal).toBe('event_loop_delay_ms');
       // One check about 280 ms late, averaged with at most a few on time.
       expect(blocked.value).toBeGreaterThan(50);
-      await new Promise((resolve) => setTimeout(resolve, 200));
-      const [quiet] = await delay.read();
-      expect(quiet.value).toBeLessThan(blocked.value);
+      // Read again at once: no check ran since, and the block is not counted twice.
+      const [afresh] = await delay.read();
+      expect(afresh.value).toBe(0);
     } finally {
       delay.close?.();
     }
