@@ -113,7 +113,11 @@ export async function runBrokerCrashScenario(options: {
       if (resent > 0) log(`${target}: ${resent} batch(es) with partitions Kafka left unacknowledged, sent again`);
       // kafkajs' own words when a consumer crashed and will run again as a new member of its group.
       const restarts = logs.match(/Restarting the consumer in/g)?.length ?? 0;
-      if (restarts > 0) log(`${target}: its Kafka consumer crashed and restarted ${restarts} time(s)`);
+      if (restarts > 0) {
+        // kafkajs logs why just before: the error that ended the consumer's run.
+        const crashes = [...new Set(logs.match(/Crash: [^"]*/g) ?? [])];
+        log(`${target}: its Kafka consumer crashed and restarted ${restarts} time(s): ${crashes.join('; ')}`);
+      }
       consumerRestarts += restarts;
     }
     return { violations, outcomes, facts, worstPublishLatencyMs: worst, stall, fencingMs, brokerFailoverMs, consumerRestarts, log: lines };

@@ -33,6 +33,12 @@ describe('kafkaServerOptions', () => {
     expect(consumerOf({})).toMatchObject({ metadataMaxAge: 30_000, rebalanceTimeout: 60_000 });
   });
 
+  it("when nothing is set, then the consumer retries as long as the client (kafkajs' consumer default, 5 retries, ends inside a failover)", () => {
+    const options = optionsOf({});
+    expect(options?.consumer?.retry).toEqual(options?.client?.retry);
+    expect(options?.consumer?.retry?.retries).toBeGreaterThan(5);
+  });
+
   it('when the timing variables are set, then the client and the consumer take them', () => {
     const options = optionsOf({
       KAFKA_REQUEST_TIMEOUT_MS: '4000',
