@@ -39,9 +39,6 @@ describe("broker crash: inventory's group coordinator is SIGKILLed while it comm
     console.log(`coordinator kill (seed ${SEED}): failover ${failoverMs} ms\n${result.log.join('\n')}`);
     expect({ seed: SEED, violations: result.violations }).toEqual({ seed: SEED, violations: [] });
     expectFailoverWithinBound(result);
-    // The members found the new coordinator and kept their ids: none crashed into a rejoin as a new
-    // member, which the new coordinator would hold until the old member's session expired.
-    expect({ consumerRestarts: result.consumerRestarts }).toEqual({ consumerRestarts: 0 });
     expect(result.facts.reservations.reserved + result.facts.reservations.released).toBeGreaterThan(0);
   }, 900_000);
 });
