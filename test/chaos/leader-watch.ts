@@ -1,4 +1,4 @@
-import type { Admin } from 'kafkajs';
+import { type Admin, logLevel } from 'kafkajs';
 import { createKafka } from '@app/kafka';
 import { uniqueName } from '@tools/local-stack';
 
@@ -38,7 +38,10 @@ export class LeaderWatch {
     this.polling = true;
     try {
       if (!this.admin) {
-        this.admin = createKafka({ brokers: this.brokers, clientId: uniqueName('leader-watch') }).admin({ retry: { retries: 1 } });
+        // Silent: its connection errors while the monkey has the broker down are the soak's own doing.
+        this.admin = createKafka({ brokers: this.brokers, clientId: uniqueName('leader-watch'), logLevel: logLevel.NOTHING }).admin({
+          retry: { retries: 1 },
+        });
         await this.admin.connect();
       }
       const { topics } = await this.admin.fetchTopicMetadata({ topics: this.topics });

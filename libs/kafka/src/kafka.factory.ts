@@ -23,6 +23,8 @@ export interface KafkaClientOptions {
   maxInflatedBatchBytes?: number;
   /** Request timeout, retry backoff and metadata age (see `kafka-client-timing.ts`); default: the documented defaults. */
   timing?: KafkaClientTiming;
+  /** What kafkajs logs; default warnings and errors. A probe that expects brokers to be down may log nothing. */
+  logLevel?: logLevel;
 }
 
 /** The client options of an app: its brokers, client id, TLS and SASL. Throws when they contradict. */
@@ -52,7 +54,7 @@ export function createKafka(options: KafkaClientOptions): Kafka {
     ...(options.security ?? kafkaSecurityFromEnvironment()),
     clientId: options.clientId,
     brokers: options.brokers,
-    logLevel: logLevel.WARN,
+    logLevel: options.logLevel ?? logLevel.WARN,
     logCreator: kafkaLogCreator(),
     requestTimeout: timing.requestTimeoutMs,
     retry: clientRetry(timing),
