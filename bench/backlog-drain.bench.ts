@@ -10,6 +10,11 @@ export interface DrainResult {
   /** Orders PENDING when inventory restarted: those placed while it was stopped, and any left before. */
   orders: number;
   placedWhileStopped: number;
+  /**
+   * True when orders began shedding for its pending backlog (`ORDERS_SHED_PENDING_MAX`) before
+   * `orders` were placed: the backlog is then what the door let in, as it would be in an outage.
+   */
+  doorClosed: boolean;
   drainPerSec: number;
   /** False when the deadline passed first: the rate is then that of the `finished` orders. */
   complete: boolean;
@@ -30,16 +35,20 @@ export async function runBacklogDrain(
   const orderIds: string[] = [];
   let next = 0;
   let failures = 0;
-  // 16 clients until `orders` are accepted (a few more may be in flight at the end; all count).
+  let doorClosed = false;
+  // 16 clients until `orders` are accepted (a few more may be in flight at the end; all count), or
+  // until orders sheds for its pending backlog: an outage leaves no more behind than that.
   await Promise.all(
     Array.from({ length: 16 }, async () => {
-      while (orderIds.length < options.orders) {
+      while (!doorClosed && orderIds.length < options.orders) {
         const posted = await postOrder(stack.orders.baseUrl, orderBody(next++), stack.tokens);
         if (posted.orderId) orderIds.push(posted.orderId);
+        else if (posted.status === 503 && posted.error?.includes('orders_pending')) doorClosed = true;
         else if (++failures > 100) throw new Error(`drain: POST /orders keeps failing: ${posted.status} ${posted.error}`);
       }
     }),
   );
+  if (doorClosed) log(`drain: orders shed at ${orderIds.length} orders pending (ORDERS_SHED_PENDING_MAX); draining those`);
   await waitFor(
     async () => {
       const [{ n }] = await queryTestDatabase<{ n: number }>(
@@ -102,6 +111,7 @@ export async function runBacklogDrain(
     return {
       orders: backlog.length,
       placedWhileStopped: orderIds.length,
+      doorClosed,
       drainPerSec: finished / seconds,
       seconds,
       complete: false,
@@ -126,6 +136,7 @@ export async function runBacklogDrain(
   const result: DrainResult = {
     orders: backlog.length,
     placedWhileStopped: orderIds.length,
+    doorClosed,
     drainPerSec: backlog.length / seconds,
     seconds,
     complete: true,

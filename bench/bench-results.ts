@@ -197,6 +197,7 @@ export function backlogDrainPlaceholder(): BenchResults['e2e']['drain'] {
   return {
     orders: 0,
     placedWhileStopped: 0,
+    doorClosed: false,
     complete: false,
     finished: 0,
     seconds: Number.NaN,

@@ -399,6 +399,11 @@ async function main(): Promise<void> {
               `The backlog drain did not finish within ${profile.drain.timeoutMs / 1000} s: drainPerSec is the rate of the ${drain.finished} of ${drain.orders} orders finished by then.`,
             );
           }
+          if (drain.doorClosed) {
+            results.notes.push(
+              `The backlog drain placed ${drain.placedWhileStopped} of ${profile.drain.orders} orders: orders shed the rest for its pending backlog (ORDERS_SHED_PENDING_MAX), as deployed, and the drain is of what it let in.`,
+            );
+          }
           if (drain.orders > drain.placedWhileStopped) {
             results.notes.push(
               `The drained backlog includes ${drain.orders - drain.placedWhileStopped} orders the end-to-end runs left unfinished.`,
@@ -408,6 +413,7 @@ async function main(): Promise<void> {
           results.e2e.drain = {
             orders: drain.orders,
             placedWhileStopped: drain.placedWhileStopped,
+            doorClosed: drain.doorClosed,
             complete: drain.complete,
             finished: drain.finished,
             seconds: drain.seconds,
