@@ -96,7 +96,14 @@ export async function runHttpBench(
   await ensureTopics(createKafka({ brokers: infrastructure.brokers, clientId: 'bench-http-topics' }), [topic], 3);
 
   const ordersDb = await services.createDatabase('bench_http_orders');
-  const orders = await services.start({ service: 'orders', database: ordersDb, env: benchAppEnv() });
+  // No inventory answers these orders, so they all stay PENDING: the pending bound would shed every
+  // request past its 2,000th. This figure is the request path's cost (the in-flight door included);
+  // shedding for a backlog is the overload section's.
+  const orders = await services.start({
+    service: 'orders',
+    database: ordersDb,
+    env: { ...benchAppEnv(), ORDERS_SHED_PENDING_MAX: '1000000' },
+  });
   await seedBenchPrices(infrastructure.serverUrl, ordersDb);
   // Every server verifies the token against the run's issuer: the same cost on both sides.
   const tokens = await CustomerTokens.sign(infrastructure.issuer);
