@@ -96,9 +96,9 @@ export async function runHttpBench(
   await ensureTopics(createKafka({ brokers: infrastructure.brokers, clientId: 'bench-http-topics' }), [topic], 3);
 
   const ordersDb = await services.createDatabase('bench_http_orders');
-  // No inventory answers these orders, so they all stay PENDING: the pending bound would shed every
-  // request past its 2,000th. This figure is the request path's cost (the in-flight door included);
-  // shedding for a backlog is the overload section's.
+  // No inventory answers these orders, so they all stay PENDING: once ORDERS_SHED_PENDING_MAX of them
+  // are, the default bound would shed every request. This figure is the request path's cost (the
+  // in-flight door included); shedding for a backlog is the overload section's.
   const orders = await services.start({
     service: 'orders',
     database: ordersDb,
