@@ -1,12 +1,10 @@
 import { type KafkaOptions, Transport } from '@nestjs/microservices';
 import { logLevel } from 'kafkajs';
-import { registerCappedGzip } from './capped-gzip.codec.js';
+import { prepareKafkajs } from './kafkajs-process-setup.js';
 import { kafkaLogCreator } from './kafka-log-creator.js';
 import type { KafkaConfig } from './kafka.config.js';
 import { kafkaSecurity } from './kafka-security.config.js';
 import { clientRetry, kafkaClientTiming } from './kafka-client-timing.js';
-import { installCoordinatorRediscovery } from './coordinator-rediscovery.js';
-import { installRequestQueueTimerFix } from './request-queue-timer.js';
 
 /**
  * Options of the Nest Kafka transport an app consumes with (the inbox's `InboxKafkaServer`).
@@ -16,10 +14,8 @@ import { installRequestQueueTimerFix } from './request-queue-timer.js';
  *   record's offset only after its transaction committed, so "offset after commit" holds.
  */
 export function kafkaServerOptions(config: KafkaConfig, overrides: { fromBeginning?: boolean } = {}): KafkaOptions {
-  registerCappedGzip(config.KAFKA_MAX_INFLATED_BATCH_BYTES);
-  // The Nest transport builds its own kafkajs client: the process-wide kafkajs fixes go in here too.
-  installRequestQueueTimerFix();
-  installCoordinatorRediscovery();
+  // The Nest transport builds its own kafkajs client: the process-wide set-up goes in here too.
+  prepareKafkajs(config.KAFKA_MAX_INFLATED_BATCH_BYTES);
   const timing = kafkaClientTiming(config);
   return {
     transport: Transport.KAFKA,

@@ -1,9 +1,7 @@
 import { Kafka, logLevel, type Producer, type RetryOptions } from 'kafkajs';
 import { kafkaLogCreator } from './kafka-log-creator.js';
 import { stickyPartitioner } from './acknowledged-send.js';
-import { registerCappedGzip } from './capped-gzip.codec.js';
-import { installCoordinatorRediscovery } from './coordinator-rediscovery.js';
-import { installRequestQueueTimerFix } from './request-queue-timer.js';
+import { prepareKafkajs } from './kafkajs-process-setup.js';
 import { clientRetry, KAFKA_CLIENT_TIMING_DEFAULTS, kafkaClientTiming, type KafkaClientTiming } from './kafka-client-timing.js';
 import type { KafkaConfig } from './kafka.config.js';
 import { kafkaSecurity, type KafkaSecurity, kafkaSecurityFromEnvironment } from './kafka-security.config.js';
@@ -46,9 +44,7 @@ const clientTimings = new WeakMap<Kafka, KafkaClientTiming>();
 
 /** A kafkajs client that logs warnings and errors only, through the app's pino logger, over TLS and SASL when configured. */
 export function createKafka(options: KafkaClientOptions): Kafka {
-  registerCappedGzip(options.maxInflatedBatchBytes);
-  installRequestQueueTimerFix();
-  installCoordinatorRediscovery();
+  prepareKafkajs(options.maxInflatedBatchBytes);
   const timing = options.timing ?? KAFKA_CLIENT_TIMING_DEFAULTS;
   const kafka = new Kafka({
     ...(options.security ?? kafkaSecurityFromEnvironment()),
