@@ -15,6 +15,13 @@ export const outboxEnv = {
     min: 10,
     max: 3_600_000,
   }),
+  OUTBOX_LINGER_MS: env.integer({
+    description:
+      'Least time between the starts of two relay cycles that wake-ups ask for: a commit after a quiet spell is published at once, while under load each cycle carries what was committed meanwhile (one transaction and one Kafka produce for many rows instead of one per commit). Higher packs more rows per cycle at the cost of up to this much latency under load; 0 starts a cycle on every wake-up',
+    default: 10,
+    min: 0,
+    max: 1000,
+  }),
   OUTBOX_LISTEN_ENABLED: env.boolean({
     description: 'Wake the relay by LISTEN/NOTIFY right after each commit (one extra connection)',
     default: true,

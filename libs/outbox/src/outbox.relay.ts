@@ -99,18 +99,24 @@ export interface TransactionResult extends BatchResult {
 @Injectable()
 export class OutboxRelay {
   private readonly logger = new Logger(OutboxRelay.name);
-  /** One cycle at a time; a wake-up during a cycle gets one more after it; stop awaits the cycle. */
-  private readonly cycles = new OneRunAtATime(
-    () => this.runCycle(),
-    (error) => this.logger.error(`Relay cycle failed: ${error.message}`),
-  );
+  /**
+   * One cycle at a time; a wake-up during a cycle gets one more after it; stop awaits the cycle.
+   * Wake-ups linger (`OUTBOX_LINGER_MS`): under load, one cycle carries every commit of the linger.
+   */
+  private readonly cycles: OneRunAtATime;
 
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
     @Inject(OutboxPublisher) private readonly publisher: OutboxPublisher,
     @Inject(OutboxMetrics) private readonly metrics: OutboxMetrics,
     @Inject(OUTBOX_CONFIG) private readonly config: OutboxConfig,
-  ) {}
+  ) {
+    this.cycles = new OneRunAtATime(
+      () => this.runCycle(),
+      (error) => this.logger.error(`Relay cycle failed: ${error.message}`),
+      { lingerMs: config.OUTBOX_LINGER_MS },
+    );
+  }
 
   /**
    * Asks for a cycle. Never overlaps: a wake-up during a cycle schedules exactly one more after it,
@@ -163,7 +169,8 @@ export class OutboxRelay {
     // The cap ends a cycle, not the drain: after a full last batch more rows are due now, and
     // without this they would wait for the next NOTIFY or poll tick (OUTBOX_POLL_INTERVAL_MS).
     // Only from inside a woken cycle: a direct call (a test, the bench) asks for no cycle after it.
-    if (moreDue && this.cycles.running) this.cycles.wake();
+    // `now`: a backlog drains back to back; the linger is for wake-ups, not for rows already due.
+    if (moreDue && this.cycles.running) this.cycles.wake({ now: true });
     if (attempted > 0) endTimer();
   }
 

@@ -1,4 +1,4 @@
-import { describe, expect, it } from '@jest/globals';
+import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import { OneRunAtATime } from './one-run-at-a-time.js';
 
 /** A run the test finishes by hand: each call of the job records itself and waits for `finish`. */
@@ -118,5 +118,96 @@ describe('OneRunAtATime', () => {
     const runner = new OneRunAtATime(() => Promise.reject(new Error('no table')), errors().onError);
     await expect(runner.run()).rejects.toThrow('no table');
     expect(runner.running).toBe(false);
+  });
+
+  describe('with a linger (batching that adapts)', () => {
+    afterEach(() => {
+      jest.useRealTimers();
+    });
+
+    /** A job that finishes at once and records, on the fake clock, when each run started. */
+    function instantJob() {
+      const starts: number[] = [];
+      return { starts, job: async () => void starts.push(performance.now()) };
+    }
+
+    it('when woken after a quiet spell, then the run starts at once: a lone item does not wait', async () => {
+      jest.useFakeTimers({ now: 0 });
+      const { starts, job } = instantJob();
+      const runner = new OneRunAtATime(job, errors().onError, { lingerMs: 20 });
+      runner.wake();
+      await runner.idle();
+      expect(starts).toEqual([0]);
+    });
+
+    it('when woken again within the linger, then the run waits out the rest of it, and wake-ups meanwhile share that one run', async () => {
+      jest.useFakeTimers({ now: 0 });
+      const { starts, job } = instantJob();
+      const runner = new OneRunAtATime(job, errors().onError, { lingerMs: 20 });
+      runner.wake();
+      await runner.idle();
+      await jest.advanceTimersByTimeAsync(5);
+      runner.wake();
+      runner.wake();
+      await jest.advanceTimersByTimeAsync(10);
+      runner.wake();
+      expect(starts).toEqual([0]);
+      expect(runner.running).toBe(true);
+      await jest.advanceTimersByTimeAsync(5);
+      await runner.idle();
+      expect(starts).toEqual([0, 20]);
+    });
+
+    it('when woken during a run that outlasts the linger, then the next run follows at once', async () => {
+      jest.useFakeTimers({ now: 0 });
+      const starts: number[] = [];
+      const job = () => {
+        starts.push(performance.now());
+        return new Promise<void>((resolve) => setTimeout(resolve, 50));
+      };
+      const runner = new OneRunAtATime(job, errors().onError, { lingerMs: 20 });
+      runner.wake();
+      await jest.advanceTimersByTimeAsync(10);
+      runner.wake();
+      await jest.advanceTimersByTimeAsync(100);
+      await runner.idle();
+      expect(starts).toEqual([0, 50]);
+    });
+
+    it('when a run asks for more now, or run() is called, then neither lingers', async () => {
+      jest.useFakeTimers({ now: 0 });
+      const starts: number[] = [];
+      let more = true;
+      const runner: OneRunAtATime = new OneRunAtATime(
+        async () => {
+          starts.push(performance.now());
+          await Promise.resolve(); // as a real job: its work is awaited, the run is in flight
+          if (more) runner.wake({ now: true });
+          more = false;
+        },
+        errors().onError,
+        { lingerMs: 20 },
+      );
+      runner.wake();
+      await runner.idle();
+      await runner.run();
+      expect(starts).toEqual([0, 0, 0]);
+    });
+
+    it('when stopped while a woken run lingers, then it never starts, stop returns at once and nothing is reported', async () => {
+      jest.useFakeTimers({ now: 0 });
+      const { starts, job } = instantJob();
+      const { seen, onError } = errors();
+      const runner = new OneRunAtATime(job, onError, { lingerMs: 1000 });
+      runner.wake();
+      await runner.idle();
+      runner.wake();
+      expect(runner.running).toBe(true);
+      await runner.stop();
+      expect(runner.running).toBe(false);
+      await jest.advanceTimersByTimeAsync(2000);
+      expect(starts).toEqual([0]);
+      expect(seen).toEqual([]);
+    });
   });
 });

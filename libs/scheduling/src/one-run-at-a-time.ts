@@ -14,6 +14,13 @@ export type JobRun<T> = (signal: AbortSignal) => Promise<T>;
  * - **Stop cleanly.** {@link stop} starts no new run, aborts {@link signal} (a run abandons a send
  *   it can afford to repeat) and resolves once the run in flight has finished, so shutdown awaits a
  *   commit instead of cutting it; Nest destroys modules before the DataSource closes.
+ * - **Batching that adapts** (`lingerMs`, off by default). A wake-up that comes less than
+ *   `lingerMs` after the last run started waits out the rest of it, so under load runs start at
+ *   most once per `lingerMs` and each carries what arrived meanwhile (a relay batch, a claim of
+ *   commands), while a wake-up after a quiet spell runs at once: a lone item still goes in
+ *   milliseconds. A run that takes longer than `lingerMs` is followed at once, so a saturated job
+ *   never waits. {@link wake} with `now` (a run saying "more is due now") and {@link run} never
+ *   linger.
  *
  * Errors: {@link run} rejects with the run's error; a run started by {@link wake} reports it to
  * `onError` (never an unhandled rejection). A run that fails after a wake-up arrived still gets its
@@ -22,15 +29,23 @@ export type JobRun<T> = (signal: AbortSignal) => Promise<T>;
 export class OneRunAtATime<T = void> {
   private inFlight: Promise<T> | undefined;
   private wakeRequested = false;
+  /** A wake-up asked for its run without the linger (more is due now). */
+  private wakeNowRequested = false;
+  /** When the last run started (`performance.now()`); the linger counts from here. */
+  private lastStart = Number.NEGATIVE_INFINITY;
   private readonly stopController = new AbortController();
 
   /**
    * @param runOnce one run of the job; reads {@link signal} (also passed in) to cut a stop short
    * @param onError where failures of runs started by {@link wake} go (the job's logger)
+   * @param options.lingerMs least time between the starts of two runs that wake-ups ask for; 0
+   *   (the default) runs at once. Each run then carries up to `lingerMs` of arrivals, and an item
+   *   that arrives during a busy spell waits up to that long
    */
   constructor(
     private readonly runOnce: JobRun<T>,
     private readonly onError: (error: Error) => void,
+    private readonly options: { lingerMs?: number } = {},
   ) {}
 
   /** Aborted once {@link stop} is called. */
@@ -53,21 +68,25 @@ export class OneRunAtATime<T = void> {
    * result of the last. After {@link stop}, rejects without running.
    */
   run(): Promise<T> {
-    if (this.stopping && !this.inFlight) return Promise.reject(new Error('the job is stopped'));
-    this.inFlight ??= this.loop().finally(() => {
-      this.inFlight = undefined;
-    });
-    return this.inFlight;
+    return this.start(0);
   }
 
-  /** Asks for a run: now when none is in flight, else exactly one more after it. Ignored once stopping. */
-  wake(): void {
+  /**
+   * Asks for a run: when none is in flight, now (or once the linger since the last run's start has
+   * passed), else exactly one more after it. `now` skips the linger: for a run that found more due
+   * than one run takes. Ignored once stopping.
+   */
+  wake(options: { now?: boolean } = {}): void {
     if (this.stopping) return;
     if (this.inFlight) {
       this.wakeRequested = true;
+      if (options.now) this.wakeNowRequested = true;
       return;
     }
-    this.run().catch((error: unknown) => this.onError(asError(error)));
+    this.start(options.now ? 0 : this.lingerLeftMs()).catch((error: unknown) => {
+      // Stopped while lingering: the run was never started, there is nothing to report.
+      if (!(error instanceof JobStoppedError)) this.onError(asError(error));
+    });
   }
 
   /** The `ScheduledJob` face: what a schedule calls on each tick. The same as {@link wake}. */
@@ -86,17 +105,64 @@ export class OneRunAtATime<T = void> {
     await this.idle();
   }
 
-  private async loop(): Promise<T> {
+  private start(lingerMs: number): Promise<T> {
+    if (this.stopping && !this.inFlight) return Promise.reject(new JobStoppedError());
+    this.inFlight ??= this.loop(lingerMs).finally(() => {
+      this.inFlight = undefined;
+    });
+    return this.inFlight;
+  }
+
+  /** What is left of the linger since the last run started; 0 when it has passed or is off. */
+  private lingerLeftMs(): number {
+    const lingerMs = this.options.lingerMs ?? 0;
+    return lingerMs > 0 ? Math.max(0, this.lastStart + lingerMs - performance.now()) : 0;
+  }
+
+  private async loop(firstLingerMs: number): Promise<T> {
+    let lingerMs = firstLingerMs;
+    let last: { result: T } | undefined;
     for (;;) {
+      // Inside the run's promise, so idle() and run() callers wait through the linger too.
+      if (lingerMs > 0 && !(await this.pause(lingerMs))) {
+        if (last) return last.result;
+        throw new JobStoppedError();
+      }
       this.wakeRequested = false;
+      this.wakeNowRequested = false;
+      this.lastStart = performance.now();
       try {
-        const result = await this.runOnce(this.signal);
-        if (!this.wakeRequested || this.stopping) return result;
+        last = { result: await this.runOnce(this.signal) };
+        if (!this.wakeRequested || this.stopping) return last.result;
       } catch (error) {
         if (!this.wakeRequested || this.stopping) throw error;
         this.onError(asError(error));
       }
+      lingerMs = this.wakeNowRequested ? 0 : this.lingerLeftMs();
     }
+  }
+
+  /** Waits `ms`; resolves false at once when the job is stopped meanwhile. */
+  private pause(ms: number): Promise<boolean> {
+    return new Promise((resolve) => {
+      const stopped = () => {
+        clearTimeout(timer);
+        resolve(false);
+      };
+      const timer = setTimeout(() => {
+        this.signal.removeEventListener('abort', stopped);
+        resolve(true);
+      }, ms);
+      this.signal.addEventListener('abort', stopped, { once: true });
+    });
+  }
+}
+
+/** A run asked for by a wake-up, not started because the job stopped while it lingered. */
+class JobStoppedError extends Error {
+  constructor() {
+    super('the job is stopped');
+    this.name = 'JobStoppedError';
   }
 }
 
