@@ -42,6 +42,7 @@ describe('commandsRetention: the retention job of a commands table (real Postgre
       table: TABLE,
       baseUrl: 'http://127.0.0.1:1',
       pollIntervalMs: 100,
+      lingerMs: 0,
       batchSize: 10,
       concurrency: 1,
       requestTimeoutMs: 1000,

@@ -108,11 +108,11 @@ export class CommandDispatcher {
     const [rows] = await this.dataSource.query<[{ id: string }[], number]>(this.sql.markDone, [ids]);
     return new Set(rows.map((row) => row.id));
   });
-  /** One cycle at a time; a tick during a cycle gets one more after it; stop awaits the calls in flight. */
-  private readonly cycles = new OneRunAtATime(
-    () => this.dispatchDue(),
-    (error) => this.logger.error(`Dispatching ${this.options.table} failed: ${error.message}`),
-  );
+  /**
+   * One cycle at a time; a wake-up during a cycle gets one more after it; stop awaits the calls in
+   * flight. Wake-ups linger (`lingerMs`): under load, one claim carries every command written meanwhile.
+   */
+  private readonly cycles: OneRunAtATime;
 
   constructor(
     @Inject(DataSource) private readonly dataSource: DataSource,
@@ -122,11 +122,18 @@ export class CommandDispatcher {
     const { table } = options;
     this.sql = { claimDue: claimDue(table), markDone: markDone(table), markParked: markParked(table), scheduleRetry: scheduleRetry(table) };
     this.connections = new PartnerConnections(options.concurrency);
+    this.cycles = new OneRunAtATime(
+      () => this.dispatchDue(),
+      (error) => this.logger.error(`Dispatching ${this.options.table} failed: ${error.message}`),
+      { lingerMs: options.lingerMs },
+    );
   }
 
   /**
-   * Starts a cycle, or asks for one more after the running one (cycles never overlap): a command
-   * written while a cycle was claiming is sent right after it, not a poll interval later.
+   * Starts a cycle (after the linger, when the last one started less than `lingerMs` ago), or asks
+   * for one more after the running one (cycles never overlap): a command written while a cycle was
+   * claiming is sent right after it, not a poll interval later. What the poll and every commit that
+   * wrote commands call.
    */
   trigger(): void {
     this.cycles.wake();

@@ -1,7 +1,7 @@
-import { Inject, Injectable } from '@nestjs/common';
+import { Inject, Injectable, Optional } from '@nestjs/common';
 import { TransactionContext } from '@app/database';
 import { currentTraceparent } from '@app/telemetry';
-import { COMMANDS_TABLE } from './commands.options.js';
+import { COMMANDS_TABLE, COMMANDS_WRITTEN } from './commands.options.js';
 import type { OutgoingCommand } from './outgoing-command.js';
 
 /**
@@ -9,14 +9,23 @@ import type { OutgoingCommand } from './outgoing-command.js';
  * business change that calls for it committed. Like `OutboxWriter.add`, it refuses to run
  * outside a transaction (`TransactionContext.requireManager` throws): a command written on its
  * own connection could survive a rolled-back business change, or be lost with a committed one.
+ *
+ * Once that transaction commits, it wakes the dispatcher of this process (`written`, given by
+ * `CommandsModule`): the command goes out in milliseconds, not at the next poll. Only after the
+ * commit: a dispatcher woken earlier would claim before the row is visible and find nothing.
  */
 @Injectable()
 export class CommandWriter {
   private readonly insert: string;
 
+  /**
+   * @param written called once per committed transaction that wrote commands; none in a process
+   *   that writes commands and leaves them to another process's dispatcher (its poll finds them)
+   */
   constructor(
     @Inject(TransactionContext) private readonly tx: TransactionContext,
     @Inject(COMMANDS_TABLE) table: string,
+    @Optional() @Inject(COMMANDS_WRITTEN) private readonly written: () => void = () => undefined,
   ) {
     this.insert = `INSERT INTO ${table} (id, path, body, traceparent)
       SELECT c->>'id', c->>'path', c->'body', c->>'traceparent'
@@ -49,5 +58,6 @@ export class CommandWriter {
       traceparent: command.traceparent ?? current,
     }));
     await manager.query(this.insert, [JSON.stringify(rows)]);
+    this.tx.afterCommit(this.written);
   }
 }

@@ -13,6 +13,7 @@ describe('commandsEnv and commandsOptions', () => {
       'PARTNER_DISPATCH_BATCH_SIZE',
       'PARTNER_DISPATCH_CONCURRENCY',
       'PARTNER_DISPATCH_INTERVAL_MS',
+      'PARTNER_DISPATCH_LINGER_MS',
       'PARTNER_REQUEST_TIMEOUT_MS',
       'PARTNER_RETRY_BASE_MS',
       'PARTNER_RETRY_MAX_MS',
@@ -29,7 +30,8 @@ describe('commandsEnv and commandsOptions', () => {
     expect(commandsOptions('PARTNER', config, 'partner_commands')).toEqual({
       table: 'partner_commands',
       baseUrl: 'http://partner:8080',
-      pollIntervalMs: 100,
+      pollIntervalMs: 1000,
+      lingerMs: 10,
       batchSize: 50,
       concurrency: 3,
       requestTimeoutMs: 3000,

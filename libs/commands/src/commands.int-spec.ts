@@ -44,6 +44,7 @@ describe('@app/commands (real Postgres, a partner over HTTP)', () => {
     table: TABLE,
     baseUrl,
     pollIntervalMs: 100,
+    lingerMs: 0,
     batchSize: 4,
     concurrency: 2,
     requestTimeoutMs: 2000,
@@ -130,6 +131,40 @@ describe('@app/commands (real Postgres, a partner over HTTP)', () => {
       }),
     ).rejects.toThrow('business rule failed');
     expect(await rowOf(id)).toBeUndefined();
+  });
+
+  it('when the writing transaction commits, then the writer wakes the dispatcher once, after the commit; a rollback wakes nobody', async () => {
+    const seenAtWakeUp: (string | undefined)[] = [];
+    const id = uniqueName('op-woken');
+    const waking = new CommandWriter(tx, TABLE, () => {
+      // What a woken dispatcher's claim would see: the row must already be committed.
+      seenAtWakeUp.push('pending');
+      void rowOf(id).then((row) => (seenAtWakeUp[seenAtWakeUp.length - 1] = row?.status));
+    });
+    await expect(
+      tx.run(async () => {
+        await waking.enqueue({ id: uniqueName('op-rolled-back'), path: '/calls', body: { answers: [201] } });
+        throw new Error('business rule failed');
+      }),
+    ).rejects.toThrow('business rule failed');
+    expect(seenAtWakeUp).toEqual([]);
+
+    await tx.run(async () => {
+      await waking.enqueue({ id, path: '/calls', body: { answers: [201] } });
+      await waking.enqueue({ id: uniqueName('op-woken-second'), path: '/calls', body: { answers: [201] } });
+      expect(seenAtWakeUp).toEqual([]);
+    });
+    await waitFor(() => seenAtWakeUp[0] === 'PENDING', { timeoutMs: 5000, description: 'the wake-up to see the committed command' });
+    expect(seenAtWakeUp).toEqual(['PENDING']);
+  });
+
+  it('when a command commits through a writer wired to a dispatcher, then it is sent without a poll or a trigger', async () => {
+    const woken = newDispatcher(new Registry());
+    const wired = new CommandWriter(tx, TABLE, () => woken.trigger());
+    const id = uniqueName('op-sent-on-commit');
+    await tx.run(() => wired.enqueue({ id, path: '/calls', body: { answers: [201] } }));
+    await waitFor(async () => (await rowOf(id))?.status === 'DONE', { timeoutMs: 10_000, description: `${id} to be DONE` });
+    expect(received.filter((one) => one.key === id)).toHaveLength(1);
   });
 
   it('when the partner answers 2xx, then the command is sent once, with its id as Idempotency-Key, and is DONE', async () => {

@@ -5,6 +5,7 @@ const options = (table: string): CommandsOptions => ({
   table,
   baseUrl: 'http://127.0.0.1:3002',
   pollIntervalMs: 100,
+  lingerMs: 0,
   batchSize: 50,
   concurrency: 8,
   requestTimeoutMs: 3000,

@@ -12,8 +12,19 @@ export interface CommandsOptions {
   table: string;
   /** Base URL every command's `path` is resolved against, e.g. `http://loyalty:3002`. */
   baseUrl: string;
-  /** How often an idle dispatcher looks for due commands; a backlog drains without waiting. Lower: faster sends, more idle queries. */
+  /**
+   * How often the dispatcher looks for due commands that no commit announced: retries after their
+   * backoff, a dead replica's commands after their lease. A command written through
+   * {@link CommandWriter} wakes the dispatcher of its process as soon as its transaction commits,
+   * and a backlog drains without waiting. Lower: retries sent sooner, more idle queries.
+   */
   pollIntervalMs: number;
+  /**
+   * Least time between the starts of two dispatch cycles that commits ask for: after a quiet spell
+   * a command is claimed at once; under load one claim carries every command of the linger. Higher:
+   * fewer claims per command, up to this much more latency under load. 0: a claim per wake-up.
+   */
+  lingerMs: number;
   /** Commands claimed per statement; a full batch is followed at once by the next. Larger: fewer claims, a longer lease. */
   batchSize: number;
   /** Calls in flight at once per process. Higher drains faster until the partner saturates, and shortens the lease. */
@@ -55,6 +66,17 @@ export const COMMANDS_OPTIONS = Symbol('COMMANDS_OPTIONS');
 
 /** Injection token of the table a feature's {@link CommandWriter} writes to (`CommandsModule.forFeature`). */
 export const COMMANDS_TABLE = Symbol('COMMANDS_TABLE');
+
+/** Injection token of what a feature's {@link CommandWriter} calls after a commit that wrote commands. */
+export const COMMANDS_WRITTEN = Symbol('COMMANDS_WRITTEN');
+
+/**
+ * The token under which `forRoot` of `table` offers its dispatcher's wake-up to every module (one
+ * per table, so two partners' dispatchers never wake each other).
+ */
+export function dispatchWakeUpToken(table: string): string {
+  return `CommandDispatcher.wake:${table}`;
+}
 
 const SQL_IDENTIFIER = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/;
 

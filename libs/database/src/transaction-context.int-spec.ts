@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import { StatementCounter, testInfrastructure } from '@test/fixtures';
-import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
+import { createTestDatabase, dropTestDatabase, waitFor } from '@tools/local-stack';
 import { createDataSource } from './data-source.factory.js';
 import { NoActiveTransactionError, TransactionContext } from './transaction-context.js';
 
@@ -72,6 +72,27 @@ describe('TransactionContext (real Postgres)', () => {
       }),
     ).rejects.toThrow('outer fails');
     expect(await count('a', 4)).toBe(0);
+  });
+
+  it('when a callback is registered for after the commit, then it runs once the outermost transaction committed, once, and never on rollback', async () => {
+    const calls: number[] = [];
+    const afterCommit = () => void count('a', 40).then((n) => calls.push(n));
+    await tx.run(async () => {
+      await writeA(40);
+      tx.afterCommit(afterCommit);
+      await tx.run(async () => tx.afterCommit(afterCommit)); // a nested caller joins, and the same callback runs once
+      expect(calls).toEqual([]);
+    });
+    await expect(
+      tx.run(async () => {
+        tx.afterCommit(afterCommit);
+        throw new Error('business rule failed');
+      }),
+    ).rejects.toThrow('business rule failed');
+    expect(() => tx.afterCommit(afterCommit, 'waking the dispatcher')).toThrow(/waking the dispatcher must run inside/);
+    // The one call saw its row committed (count 1 from another connection).
+    await waitFor(() => calls.length === 1, { timeoutMs: 5000, description: 'the after-commit callback' });
+    expect(calls).toEqual([1]);
   });
 
   it('when no transaction is active, then requireManager throws and names the caller', async () => {

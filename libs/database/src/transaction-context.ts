@@ -18,8 +18,14 @@ export class NoActiveTransactionError extends Error {
  * context for "the" manager, so they cannot accidentally write on different connections, and a
  * writer that demands a transaction can detect its absence and fail loudly.
  */
+/** The transaction of the current call chain: its manager, and what runs once it has committed. */
+interface ActiveTransaction {
+  readonly manager: EntityManager;
+  readonly afterCommit: Set<() => void>;
+}
+
 export class TransactionContext {
-  private readonly storage = new AsyncLocalStorage<EntityManager>();
+  private readonly storage = new AsyncLocalStorage<ActiveTransaction>();
 
   constructor(readonly dataSource: DataSource) {}
 
@@ -34,9 +40,14 @@ export class TransactionContext {
    */
   async run<T>(work: (manager: EntityManager) => Promise<T>, isolation?: IsolationLevel): Promise<T> {
     const active = this.storage.getStore();
-    if (active) return work(active);
-    const inContext = (manager: EntityManager) => this.storage.run(manager, () => work(manager));
-    return isolation === undefined ? this.dataSource.transaction(inContext) : this.dataSource.transaction(isolation, inContext);
+    if (active) return work(active.manager);
+    const afterCommit = new Set<() => void>();
+    const inContext = (manager: EntityManager) => this.storage.run({ manager, afterCommit }, () => work(manager));
+    const result = await (isolation === undefined
+      ? this.dataSource.transaction(inContext)
+      : this.dataSource.transaction(isolation, inContext));
+    for (const callback of afterCommit) callback();
+    return result;
   }
 
   get isActive(): boolean {
@@ -45,14 +56,29 @@ export class TransactionContext {
 
   /** The active transaction's manager; throws {@link NoActiveTransactionError} when there is none. */
   requireManager(what = 'This operation'): EntityManager {
-    const manager = this.storage.getStore();
-    if (!manager) throw new NoActiveTransactionError(what);
-    return manager;
+    return this.requireActive(what).manager;
+  }
+
+  /**
+   * Calls `callback` once the active (outermost) transaction has committed, never when it rolls
+   * back; the same callback registered twice runs once. For hints that must not be seen before
+   * the rows they announce are (waking the dispatcher of a command just written): a hint sent
+   * from inside the transaction could be acted on, and find nothing, before the commit. Keep it
+   * quick and never throwing: it runs on the committing caller's path.
+   */
+  afterCommit(callback: () => void, what = 'An after-commit callback'): void {
+    this.requireActive(what).afterCommit.add(callback);
   }
 
   /** The active transaction's manager, or the pool's manager for stand-alone reads. */
   get manager(): EntityManager {
-    return this.storage.getStore() ?? this.dataSource.manager;
+    return this.storage.getStore()?.manager ?? this.dataSource.manager;
+  }
+
+  private requireActive(what: string): ActiveTransaction {
+    const active = this.storage.getStore();
+    if (!active) throw new NoActiveTransactionError(what);
+    return active;
   }
 
   /** A repository bound to the active transaction when there is one. */
