@@ -1,5 +1,6 @@
 import type { INestApplication } from '@nestjs/common';
 import type { KafkaOptions } from '@nestjs/microservices';
+import { INBOX_CONFIG, type InboxConfig } from './inbox.config.js';
 import { InboxConsumer } from './inbox.consumer.js';
 import { InboxKafkaServer } from './inbox-kafka.server.js';
 import { InboxRoutes } from './inbox-routes.js';
@@ -12,7 +13,14 @@ export function connectInboxKafka(app: INestApplication, options: KafkaOptions):
   if (!options.options) throw new Error('connectInboxKafka: Kafka options are required');
   // inheritAppConfig: a hybrid app's global enhancers then apply to the microservice as well.
   app.connectMicroservice(
-    { strategy: new InboxKafkaServer(options.options, app.get(InboxConsumer), app.get(InboxRoutes)) },
+    {
+      strategy: new InboxKafkaServer(
+        options.options,
+        app.get(InboxConsumer),
+        app.get(InboxRoutes),
+        app.get<InboxConfig>(INBOX_CONFIG).INBOX_LINGER_MS,
+      ),
+    },
     { inheritAppConfig: true },
   );
 }

@@ -14,6 +14,13 @@ import type { InboxRoutes } from './inbox-routes.js';
  *
  * Partitions are consumed concurrently (`run.partitionsConsumedConcurrently`); kafkajs hands one
  * partition's records to one call at a time, so order within a partition holds.
+ *
+ * Batching that adapts (`lingerMs`, `INBOX_LINGER_MS`): kafkajs fetches again only once every batch
+ * of the last fetch has been handled, so a batch handled in less than `lingerMs` returns after
+ * `lingerMs`: the next fetch then carries what arrived meanwhile, in one inbox transaction and one
+ * offset commit, instead of a fetch, a transaction and a commit per record at a moderate rate.
+ * The wait comes after the handling: a record after a quiet spell is handled at once (only its
+ * offset commit waits), and a batch that took longer than `lingerMs` is followed by a fetch at once.
  */
 export class InboxKafkaServer extends ServerKafka implements CustomTransportStrategy {
   private closing = false;
@@ -22,6 +29,7 @@ export class InboxKafkaServer extends ServerKafka implements CustomTransportStra
     options: Required<KafkaOptions>['options'],
     private readonly inbox: InboxConsumer,
     private readonly routes: InboxRoutes,
+    private readonly lingerMs = 0,
   ) {
     super(options);
   }
@@ -46,6 +54,9 @@ export class InboxKafkaServer extends ServerKafka implements CustomTransportStra
   }
 
   private async handleBatch(payload: EachBatchPayload): Promise<void> {
+    const started = performance.now();
     await this.inbox.consume(inboxBatchOf(payload, this.parser!), this.routes.routeOf(payload.batch.topic));
+    const left = started + this.lingerMs - performance.now();
+    if (left > 0 && !this.closing && payload.isRunning()) await new Promise((resolve) => setTimeout(resolve, left));
   }
 }

@@ -29,6 +29,13 @@ export const inboxEnv = {
     min: 1,
     max: 10_000,
   }),
+  INBOX_LINGER_MS: env.integer({
+    description:
+      "Least time between two fetches of a partition's records while it is busy: a record after a quiet spell is handled at once, then the next fetch waits out the rest of this, so under load one fetch, one inbox transaction and one offset commit carry every record that arrived meanwhile. Higher packs more records per transaction at up to this much latency under load; 0 fetches again as soon as a batch is handled",
+    default: 10,
+    min: 0,
+    max: 1000,
+  }),
   INBOX_RETENTION_MS: env.integer({
     description: 'Inbox rows older than this are deleted; keep it longer than a message can be redelivered (topic retention)',
     default: 14 * 24 * 3_600_000,
