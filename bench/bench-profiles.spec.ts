@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { QUICK, SECTIONS, selectedSections, soakOptions } from './bench-profiles.js';
+import { QUICK, SECTIONS, selectedSections, soakOptions, withFixedRate } from './bench-profiles.js';
 
 describe('bench profiles and sections', () => {
   it('when no --only is given, then every section runs', () => {
@@ -18,6 +18,17 @@ describe('bench profiles and sections', () => {
   it('when quick, then it still offers 150 orders/s for at least 30 s', () => {
     expect(QUICK.e2e.fixedPerSec).toBe(150);
     expect(QUICK.e2e.fixedDurationMs).toBeGreaterThanOrEqual(30_000);
+  });
+
+  it('when --fixed-rate is given, then the end-to-end fixed rate is that, and nothing else of the profile changes; a malformed one throws', () => {
+    expect(withFixedRate(QUICK, undefined)).toBe(QUICK);
+    const slower = withFixedRate(QUICK, '80');
+    expect(slower.e2e.fixedPerSec).toBe(80);
+    expect({ ...slower, e2e: { ...slower.e2e, fixedPerSec: QUICK.e2e.fixedPerSec } }).toEqual(QUICK);
+    expect(() => withFixedRate(QUICK, '0')).toThrow(/--fixed-rate takes orders per second/);
+    expect(() => withFixedRate(QUICK, 'fast')).toThrow(/--fixed-rate/);
+    expect(withFixedRate(QUICK, undefined, '30').e2e.warmUpMs).toBe(30_000);
+    expect(() => withFixedRate(QUICK, undefined, '-1')).toThrow(/--warm-up takes seconds/);
   });
 
   it('when --soak is given minutes, then the soak runs that long at 70 % of --rate (or of no rate: the caller picks one)', () => {

@@ -108,3 +108,19 @@ export function soakOptions(soak: string | undefined, rate: string | undefined):
     throw new Error(`--rate takes orders per second (a positive number); got "${rate}"`);
   return { minutes, share: 0.7, ratePerSec };
 }
+
+/**
+ * `profile` with its end-to-end fixed rate set by `--fixed-rate=<orders/s>` and its warm-up by
+ * `--warm-up=<seconds>`; unchanged without them. Malformed values throw.
+ */
+export function withFixedRate(profile: BenchProfile, rate: string | undefined, warmUpSeconds?: string): BenchProfile {
+  const positive = (flag: string, value: string, unit: string) => {
+    const number = Number(value);
+    if (!Number.isFinite(number) || number <= 0) throw new Error(`--${flag} takes ${unit} (a positive number); got "${value}"`);
+    return number;
+  };
+  const e2e = { ...profile.e2e };
+  if (rate !== undefined) e2e.fixedPerSec = positive('fixed-rate', rate, 'orders per second');
+  if (warmUpSeconds !== undefined) e2e.warmUpMs = positive('warm-up', warmUpSeconds, 'seconds') * 1000;
+  return rate === undefined && warmUpSeconds === undefined ? profile : { ...profile, e2e };
+}

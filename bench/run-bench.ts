@@ -34,6 +34,7 @@ import {
   selectedSections,
   type SoakOptions,
   soakOptions,
+  withFixedRate,
 } from './bench-profiles.js';
 import { runBacklogDrain } from './backlog-drain.bench.js';
 import { type E2eStack, runE2eRate, startE2eStack, waitUntilIdle } from './end-to-end.bench.js';
@@ -60,6 +61,18 @@ const { values: flags } = parseCommandLine({
       type: 'string',
       placeholder: 'orders/s',
       description: "with --soak: the maximum rate it takes 70 % of (default: latest.json's)",
+    },
+    'fixed-rate': {
+      type: 'string',
+      placeholder: 'orders/s',
+      description:
+        "the end-to-end figure's fixed rate, warm-up included (default 150): below the knee of a slower machine, to compare a change at a moderate load",
+    },
+    'warm-up': {
+      type: 'string',
+      placeholder: 'seconds',
+      description:
+        'load at the fixed rate before anything is measured (quick 5, full 15): longer when the e2e figure runs first (--only=e2e), so that the broker and Postgres are warm too',
     },
   },
 });
@@ -286,7 +299,7 @@ function writeSoak(repoRoot: string, results: SoakResults): void {
 }
 
 async function main(): Promise<void> {
-  const profile = flags.quick ? QUICK : FULL;
+  const profile = withFixedRate(flags.quick ? QUICK : FULL, flags['fixed-rate'], flags['warm-up']);
   const soak = soakOptions(flags.soak, flags.rate);
   if (soak) return soakMain(soak, profile);
   log(`${profile.mode} run: ${[...sections].join(', ')}`);
