@@ -65,19 +65,14 @@ describe('InboxKafkaServer linger', () => {
     expect(returnedAt).toBe(10);
   });
 
-  it('when a batch takes longer than the linger, then kafkajs gets control back as soon as it is handled', async () => {
+  it.each([
+    { when: 'a batch takes longer than the linger', lingerMs: 10, handleMs: 30 },
+    { when: 'the linger is 0', lingerMs: 0, handleMs: 2 },
+  ])('when $when, then kafkajs gets control back as soon as the batch is handled', async ({ lingerMs, handleMs }) => {
     jest.useFakeTimers({ now: 0 });
-    const { deliver } = await serverWith(10, 30);
+    const { deliver } = await serverWith(lingerMs, handleMs);
     const returned = deliver();
-    await jest.advanceTimersByTimeAsync(30);
-    await expect(returned).resolves.toBe(30);
-  });
-
-  it('when the linger is 0, then kafkajs gets control back as soon as the batch is handled', async () => {
-    jest.useFakeTimers({ now: 0 });
-    const { deliver } = await serverWith(0, 2);
-    const returned = deliver();
-    await jest.advanceTimersByTimeAsync(2);
-    await expect(returned).resolves.toBe(2);
+    await jest.advanceTimersByTimeAsync(handleMs);
+    await expect(returned).resolves.toBe(handleMs);
   });
 });
