@@ -19,8 +19,8 @@ export type JobRun<T> = (signal: AbortSignal) => Promise<T>;
  *   most once per `lingerMs` and each carries what arrived meanwhile (a relay batch, a claim of
  *   commands), while a wake-up after a quiet spell runs at once: a lone item still goes in
  *   milliseconds. A run that takes longer than `lingerMs` is followed at once, so a saturated job
- *   never waits. {@link wake} with `now` (a run saying "more is due now") and {@link run} never
- *   linger.
+ *   never waits. {@link wake} with `now` (a run saying "more is due now") and {@link run} start
+ *   at once when nothing is in flight; a call during a linger joins the run waiting in it.
  *
  * Errors: {@link run} rejects with the run's error; a run started by {@link wake} reports it to
  * `onError` (never an unhandled rejection). A run that fails after a wake-up arrived still gets its
@@ -142,9 +142,13 @@ export class OneRunAtATime<T = void> {
     }
   }
 
-  /** Waits `ms`; resolves false at once when the job is stopped meanwhile. */
+  /** Waits `ms`; resolves false at once when the job is stopped meanwhile (or already was). */
   private pause(ms: number): Promise<boolean> {
     return new Promise((resolve) => {
+      if (this.stopping) {
+        resolve(false);
+        return;
+      }
       const stopped = () => {
         clearTimeout(timer);
         resolve(false);
