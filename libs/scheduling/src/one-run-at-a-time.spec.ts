@@ -125,15 +125,24 @@ describe('OneRunAtATime', () => {
       jest.useRealTimers();
     });
 
-    /** A job that finishes at once and records, on the fake clock, when each run started. */
-    function instantJob() {
+    /**
+     * A job that records, on the fake clock, when each run started, then does `then` (a run's own
+     * wake-up) and takes `workMs` of fake time (0: it finishes once its work is awaited).
+     */
+    function recordedJob(workMs = 0, then: () => void = () => undefined) {
       const starts: number[] = [];
-      return { starts, job: async () => void starts.push(performance.now()) };
+      const job = async () => {
+        starts.push(performance.now());
+        // Fake time a run takes, advanced by the test; none at all when 0 (its work is just awaited).
+        await (workMs > 0 ? new Promise((resolve) => setTimeout(resolve, workMs)) : Promise.resolve());
+        then();
+      };
+      return { starts, job };
     }
 
     it('when woken after a quiet spell, then the run starts at once: a lone item does not wait', async () => {
       jest.useFakeTimers({ now: 0 });
-      const { starts, job } = instantJob();
+      const { starts, job } = recordedJob();
       const runner = new OneRunAtATime(job, errors().onError, { lingerMs: 20 });
       runner.wake();
       await runner.idle();
@@ -142,7 +151,7 @@ describe('OneRunAtATime', () => {
 
     it('when woken again within the linger, then the run waits out the rest of it, and wake-ups meanwhile share that one run', async () => {
       jest.useFakeTimers({ now: 0 });
-      const { starts, job } = instantJob();
+      const { starts, job } = recordedJob();
       const runner = new OneRunAtATime(job, errors().onError, { lingerMs: 20 });
       runner.wake();
       await runner.idle();
@@ -160,11 +169,7 @@ describe('OneRunAtATime', () => {
 
     it('when woken during a run that outlasts the linger, then the next run follows at once', async () => {
       jest.useFakeTimers({ now: 0 });
-      const starts: number[] = [];
-      const job = () => {
-        starts.push(performance.now());
-        return new Promise<void>((resolve) => setTimeout(resolve, 50));
-      };
+      const { starts, job } = recordedJob(50);
       const runner = new OneRunAtATime(job, errors().onError, { lingerMs: 20 });
       runner.wake();
       await jest.advanceTimersByTimeAsync(10);
@@ -176,18 +181,12 @@ describe('OneRunAtATime', () => {
 
     it('when a run asks for more now, or run() is called, then neither lingers', async () => {
       jest.useFakeTimers({ now: 0 });
-      const starts: number[] = [];
       let more = true;
-      const runner: OneRunAtATime = new OneRunAtATime(
-        async () => {
-          starts.push(performance.now());
-          await Promise.resolve(); // as a real job: its work is awaited, the run is in flight
-          if (more) runner.wake({ now: true });
-          more = false;
-        },
-        errors().onError,
-        { lingerMs: 20 },
-      );
+      const { starts, job } = recordedJob(0, () => {
+        if (more) runner.wake({ now: true });
+        more = false;
+      });
+      const runner = new OneRunAtATime(job, errors().onError, { lingerMs: 20 });
       runner.wake();
       await runner.idle();
       await runner.run();
@@ -196,7 +195,7 @@ describe('OneRunAtATime', () => {
 
     it('when stopped while a woken run lingers, then it never starts, stop returns at once and nothing is reported', async () => {
       jest.useFakeTimers({ now: 0 });
-      const { starts, job } = instantJob();
+      const { starts, job } = recordedJob();
       const { seen, onError } = errors();
       const runner = new OneRunAtATime(job, onError, { lingerMs: 1000 });
       runner.wake();
