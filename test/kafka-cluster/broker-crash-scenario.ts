@@ -7,6 +7,7 @@ import { loadOnCluster, type OrderOutcome } from '../chaos/order-load.js';
 import { waitForQuiet } from '../chaos/quiet.js';
 import { SeededRandom } from '../chaos/seeded-random.js';
 import { type CompletedOrder, failoverStall, type FailoverStall } from './failover-stall.js';
+import { slowestOrderTimeline } from './slowest-order-timeline.js';
 
 /** When a broker crash test hurt the cluster, and when the brokers had recovered on their own side. */
 interface FaultClock {
@@ -105,6 +106,7 @@ export async function runBrokerCrashScenario(options: {
         `slowest order ${ms(stall.maxEndToEndMs)}, p99 before the fault ${ms(stall.p99BeforeFaultMs)}; ` +
         `brokers' failover ${ms(brokerFailoverMs)} (fencing ${fencingMs} ms); ${violations.length} violation(s)`,
     );
+    log(await slowestOrderTimeline(cluster, faultAtMs));
     let consumerRestarts = 0;
     for (const target of CHAOS_TARGETS.filter((one): one is ServiceTarget => one !== 'broker')) {
       const logs = cluster.processes[target].process.logs;

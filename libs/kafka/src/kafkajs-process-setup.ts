@@ -1,5 +1,6 @@
 import { registerCappedGzip } from './capped-gzip.codec.js';
 import { installCoordinatorRediscovery } from './coordinator-rediscovery.js';
+import { installLeaderRediscovery } from './leader-rediscovery.js';
 import { installRequestQueueTimerFix } from './request-queue-timer.js';
 
 /**
@@ -11,4 +12,5 @@ export function prepareKafkajs(maxInflatedBatchBytes?: number): void {
   registerCappedGzip(maxInflatedBatchBytes);
   installRequestQueueTimerFix();
   installCoordinatorRediscovery();
+  installLeaderRediscovery();
 }

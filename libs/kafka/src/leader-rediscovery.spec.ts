@@ -1,0 +1,63 @@
+import { createRequire } from 'node:module';
+import { describe, expect, it } from '@jest/globals';
+import { KafkaJSConnectionError, KafkaJSError, KafkaJSRequestTimeoutError } from 'kafkajs';
+import { installLeaderRediscovery } from './leader-rediscovery.js';
+
+interface Group {
+  cluster: { refreshMetadata(): Promise<void> };
+}
+
+const load = createRequire(import.meta.url);
+const ConsumerGroup = load('kafkajs/src/consumer/consumerGroup.js') as {
+  prototype: { recoverFromFetch(this: Group, error: Error): Promise<void> };
+};
+
+// The cluster stands in for kafkajs' metadata request (against real brokers); the real-broker
+// behaviour is test/kafka-cluster/coordinator-kill.e2e-spec.ts and leader-kill.e2e-spec.ts.
+function group(refresh: () => Promise<void> = () => Promise.resolve()): Group & { refreshes: number } {
+  const state = {
+    refreshes: 0,
+    cluster: {
+      refreshMetadata: () => {
+        state.refreshes += 1;
+        return refresh();
+      },
+    },
+  };
+  return state;
+}
+
+describe("kafkajs' consumer after a fetch lost its broker", () => {
+  it.each([
+    ['refused', new KafkaJSConnectionError('Connection error: connect ECONNREFUSED 127.0.0.1:9092', { code: 'ECONNREFUSED' })],
+    ['silent (request timeout)', new KafkaJSRequestTimeoutError('Request Fetch(key: 1, version: 11) timed out')],
+  ])('when the link was %s, then the metadata is refreshed and the error still reaches the runner', async (_case, error) => {
+    installLeaderRediscovery();
+    const consumer = group();
+    await expect(ConsumerGroup.prototype.recoverFromFetch.call(consumer, error)).rejects.toBe(error);
+    expect(consumer.refreshes).toBe(1);
+  });
+
+  it('when the refresh fails too (no broker answers), then the fetch error is what the runner sees', async () => {
+    installLeaderRediscovery();
+    const error = new KafkaJSConnectionError('Connection error: connect ECONNREFUSED 127.0.0.1:9092');
+    const consumer = group(() => Promise.reject(new KafkaJSConnectionError('no broker answers')));
+    await expect(ConsumerGroup.prototype.recoverFromFetch.call(consumer, error)).rejects.toBe(error);
+    expect(consumer.refreshes).toBe(1);
+  });
+
+  it('when the error is not of the link, then kafkajs handles it as before, without a refresh', async () => {
+    installLeaderRediscovery();
+    const error = new KafkaJSError('The broker refused the request', { retriable: false });
+    const consumer = group();
+    await expect(ConsumerGroup.prototype.recoverFromFetch.call(consumer, error)).rejects.toBe(error);
+    expect(consumer.refreshes).toBe(0);
+  });
+
+  it('when installed twice, then the patch wraps kafkajs once (a second wrap would refresh twice)', () => {
+    installLeaderRediscovery();
+    const patched = ConsumerGroup.prototype.recoverFromFetch;
+    installLeaderRediscovery();
+    expect(ConsumerGroup.prototype.recoverFromFetch).toBe(patched);
+  });
+});
