@@ -67,11 +67,6 @@ export async function provisionInfrastructure(log: (text: string) => void): Prom
   };
 }
 
-/**
- * Variables added to every app the end-to-end figure and the idle-memory figure start, from
- * BENCH_APP_ENV (a JSON object), to compare a setting in one run against the defaults in another:
- * e.g. '{"LOG_LEVEL":"warn"}' or '{"NODE_OPTIONS":"--max-old-space-size=96"}'. Empty by default.
- */
 /** The services of a bench run, started on its infrastructure (its Postgres, Kafka, issuer, credentials and keys). */
 export function benchServices(infrastructure: BenchInfrastructure): ServiceSet {
   return new ServiceSet({
@@ -83,6 +78,11 @@ export function benchServices(infrastructure: BenchInfrastructure): ServiceSet {
   });
 }
 
+/**
+ * Variables added to every app the end-to-end figure and the idle-memory figure start, from
+ * BENCH_APP_ENV (a JSON object), to compare a setting in one run against the defaults in another:
+ * e.g. '{"LOG_LEVEL":"warn"}' or '{"NODE_OPTIONS":"--max-old-space-size=96"}'. Empty by default.
+ */
 export function benchAppEnv(): Record<string, string> {
   // The apps run as deployed: shedding on (the test stack turns it off by default).
   const deployed = { LOAD_SHED_ENABLED: 'true' };

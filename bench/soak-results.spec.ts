@@ -7,11 +7,13 @@ const soak = (): SoakResults => ({
   minutes: 5,
   offeredPerSec: 70,
   rateSource: '70 % of --rate=100',
+  appEnv: { LOAD_SHED_ENABLED: 'true' },
   autovacuum: { on: true, wasOn: false, restored: true, note: 'turned on with ALTER SYSTEM for the soak, then restored' },
   isSoak: true,
   sent: 21_000,
   accepted: 21_000,
   failedRequests: 0,
+  shedRequests: 0,
   unfinished: 0,
   samples: [
     {
@@ -19,7 +21,7 @@ const soak = (): SoakResults => ({
       finished: 2100,
       p99Ms: 80,
       rssMb: { orders: 150, inventory: 140, loyalty: 100 },
-      tables: { 'orders.outbox_messages': { liveTuples: 2100, deadTuples: 2100, autovacuumCount: 0 } },
+      tables: { 'orders.outbox_messages': { rows: 2100, liveTuples: 2100, deadTuples: 2100, autovacuumCount: 0 } },
     },
   ],
   notes: [],

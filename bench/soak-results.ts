@@ -1,8 +1,14 @@
 // The shape of bench/results/soak.json (`npm run bench -- --soak <minutes>`), and a check of it.
 // Pure, unit-tested in soak-results.spec.ts.
 
-/** One table of one database at one sample (pg_stat_user_tables). */
+/** One table of one database at one sample. */
 export interface TableSample {
+  /** `count(*)`: the rows the table holds. */
+  rows: number;
+  /**
+   * pg_stat_user_tables' `n_live_tup`: an estimate, which each (auto)vacuum resets from the pages it
+   * scanned, so it strays from `rows` on a table that is both inserted into and deleted from.
+   */
   liveTuples: number;
   deadTuples: number;
   autovacuumCount: number;
@@ -25,6 +31,8 @@ export interface SoakResults {
   offeredPerSec: number;
   /** Where `offeredPerSec` came from: `70 % of --rate=200`, or of the last run's sustained maximum. */
   rateSource: string;
+  /** What the bench set in every app's environment (shedding on, and BENCH_APP_ENV): the settings the figures are of. */
+  appEnv: Record<string, string>;
   /** Whether autovacuum ran during the soak: without it, dead tuples only grow and the run is not a soak. */
   autovacuum: { on: boolean; wasOn: boolean; restored: boolean; note: string };
   /** False when autovacuum could not be turned on: the samples are kept, but this is no soak. */
@@ -32,6 +40,8 @@ export interface SoakResults {
   sent: number;
   accepted: number;
   failedRequests: number;
+  /** Requests answered 503 SERVER.OVERLOADED (load shedding); part of failedRequests. */
+  shedRequests: number;
   /** Accepted orders not final once the soak settled. */
   unfinished: number;
   samples: SoakSample[];
@@ -44,7 +54,7 @@ export function soakShapeProblems(value: unknown): string[] {
   // The file as read back: every member may be missing or of another type, hence the loose type.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   const record = value as Record<string, any>;
-  for (const key of ['minutes', 'offeredPerSec', 'sent', 'accepted', 'unfinished'])
+  for (const key of ['minutes', 'offeredPerSec', 'sent', 'accepted', 'shedRequests', 'unfinished'])
     if (typeof record?.[key] !== 'number') problems.push(`${key} is not a number`);
   if (typeof record?.isSoak !== 'boolean') problems.push('isSoak is not a boolean');
   if (typeof record?.autovacuum?.on !== 'boolean') problems.push('autovacuum.on is not a boolean');

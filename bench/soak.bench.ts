@@ -97,12 +97,16 @@ async function tableStats(serverUrl: string, databases: Record<string, string>):
          FROM pg_stat_user_tables WHERE relname = ANY($1)`,
         [SOAK_TABLES[role as keyof typeof SOAK_TABLES]],
       );
-      for (const row of rows)
+      for (const row of rows) {
+        // Table names come from SOAK_TABLES, not from input; quoted all the same.
+        const counted = await client.query<{ n: string }>(`SELECT count(*)::text AS n FROM "${row.relname.replaceAll('"', '""')}"`);
         tables[`${role}.${row.relname}`] = {
+          rows: Number(counted.rows[0].n),
           liveTuples: Number(row.live),
           deadTuples: Number(row.dead),
           autovacuumCount: Number(row.autovacuums),
         };
+      }
     } finally {
       await client.end();
     }
@@ -137,7 +141,7 @@ export async function runSoak(
   stack: E2eStack,
   options: SoakRunOptions,
   log: (text: string) => void,
-): Promise<Pick<SoakResults, 'sent' | 'accepted' | 'failedRequests' | 'samples'>> {
+): Promise<Pick<SoakResults, 'sent' | 'accepted' | 'failedRequests' | 'shedRequests' | 'samples'>> {
   const databases = { orders: stack.databases.orders, inventory: stack.databases.inventory, loyalty: stack.loyalty.database };
   const pids = {
     orders: stack.orders.process.child.pid!,
@@ -182,5 +186,6 @@ export async function runSoak(
     await sampler;
   }
   const accepted = load.requests.filter((request) => request.result.orderId).length;
-  return { sent: load.requests.length, accepted, failedRequests: load.requests.length - accepted, samples };
+  const shedRequests = load.requests.filter((request) => request.result.status === 503).length;
+  return { sent: load.requests.length, accepted, failedRequests: load.requests.length - accepted, shedRequests, samples };
 }
