@@ -237,7 +237,10 @@ describe('configureHttpApp bounds and headers (real HTTP server)', () => {
       expect(inline.trim()).toBe('');
       const source = /src="([^"]+)"/.exec(attributes)?.[1] ?? '';
       expect(source).toMatch(/^(?!https?:|\/\/)/);
-      expect((await fetch(new URL(source, `${baseUrl}/docs`))).status).toBe(200);
+      const script = await fetch(new URL(source, `${baseUrl}/docs`));
+      expect(script.status).toBe(200);
+      // Read to the end: an unread body holds its connection open, and the server's close waits for it.
+      expect((await script.text()).length).toBeGreaterThan(0);
     }
     expect(page.headers.get('x-frame-options')).toBe('DENY');
   });
