@@ -7,7 +7,7 @@ export interface TableSample {
   rows: number;
   /**
    * pg_stat_user_tables' `n_live_tup`: an estimate, which each (auto)vacuum resets from the pages it
-   * scanned, so it strays from `rows` on a table that is both inserted into and deleted from.
+   * scanned, so it can stray from `rows` on a table that is both inserted into and deleted from.
    */
   liveTuples: number;
   deadTuples: number;
