@@ -6,8 +6,8 @@ import { checkInvariants, type CheckFacts } from '../chaos/invariant-checker.js'
 import { loadOnCluster, type OrderOutcome } from '../chaos/order-load.js';
 import { waitForQuiet } from '../chaos/quiet.js';
 import { SeededRandom } from '../chaos/seeded-random.js';
-import { type CompletedOrder, failoverStall, type FailoverStall } from './failover-stall.js';
-import { slowestOrderTimeline } from './slowest-order-timeline.js';
+import { failoverStall, type FailoverStall } from './failover-stall.js';
+import { type AnsweredOrder, slowestOrderTimeline } from './slowest-order-timeline.js';
 
 /** When a broker crash test hurt the cluster, and when the brokers had recovered on their own side. */
 interface FaultClock {
@@ -97,7 +97,8 @@ export async function runBrokerCrashScenario(options: {
       cluster.databases.orders,
       'SELECT coalesce(max(extract(epoch FROM published_at - created_at) * 1000), 0)::int AS worst FROM outbox_messages',
     );
-    const stall = failoverStall(await completedOrders(cluster), faultAtMs);
+    const completed = await completedOrders(cluster);
+    const stall = failoverStall(completed, faultAtMs);
     const fencingMs = cluster.broker instanceof LocalKafkaCluster ? cluster.broker.sessionTimeoutMs : Number.NaN;
     const brokerFailoverMs = recoveredAtMs - faultAtMs;
     const ms = (value: number) => `${Math.round(value)} ms`;
@@ -106,7 +107,11 @@ export async function runBrokerCrashScenario(options: {
         `slowest order ${ms(stall.maxEndToEndMs)}, p99 before the fault ${ms(stall.p99BeforeFaultMs)}; ` +
         `brokers' failover ${ms(brokerFailoverMs)} (fencing ${fencingMs} ms); ${violations.length} violation(s)`,
     );
-    log(await slowestOrderTimeline(cluster, faultAtMs));
+    const slowest = completed.reduce<AnsweredOrder | undefined>(
+      (worst, order) => (worst && worst.finalAtMs - worst.createdAtMs >= order.finalAtMs - order.createdAtMs ? worst : order),
+      undefined,
+    );
+    if (slowest) log(await slowestOrderTimeline(cluster, slowest, faultAtMs));
     let consumerRestarts = 0;
     for (const target of CHAOS_TARGETS.filter((one): one is ServiceTarget => one !== 'broker')) {
       const logs = cluster.processes[target].process.logs;
@@ -129,14 +134,14 @@ export async function runBrokerCrashScenario(options: {
 }
 
 /** Every order the orders database answered (RESERVED or REJECTED), with when it was placed and answered. */
-async function completedOrders(cluster: ChaosCluster): Promise<CompletedOrder[]> {
-  const rows = await queryTestDatabase<{ created: number; final: number }>(
+async function completedOrders(cluster: ChaosCluster): Promise<AnsweredOrder[]> {
+  const rows = await queryTestDatabase<{ id: string; created: number; final: number }>(
     cluster.serverUrl,
     cluster.databases.orders,
-    `SELECT (extract(epoch FROM created_at) * 1000)::float8 AS created, (extract(epoch FROM updated_at) * 1000)::float8 AS final
+    `SELECT id, (extract(epoch FROM created_at) * 1000)::float8 AS created, (extract(epoch FROM updated_at) * 1000)::float8 AS final
      FROM orders WHERE status IN ('RESERVED', 'REJECTED')`,
   );
-  return rows.map((row) => ({ createdAtMs: row.created, finalAtMs: row.final }));
+  return rows.map((row) => ({ id: row.id, createdAtMs: row.created, finalAtMs: row.final }));
 }
 
 /** Resolves once the orders relay has published at least `rows` rows: the load is flowing through Kafka. */

@@ -1,5 +1,6 @@
 import { queryTestDatabase } from '@tools/local-stack';
 import type { ChaosCluster } from '../chaos/chaos-cluster.js';
+import type { CompletedOrder } from './failover-stall.js';
 
 type Stamp = { at: number | null };
 
@@ -10,30 +11,29 @@ async function stamp(cluster: ChaosCluster, database: string, sql: string, order
 
 const epochMs = (column: string) => `(extract(epoch FROM ${column}) * 1000)::float8`;
 
+/** An answered order, with the id that finds its messages. */
+export interface AnsweredOrder extends CompletedOrder {
+  id: string;
+}
+
 /**
- * Where the slowest answered order spent its time, each step relative to the fault (or, where the
- * scenario has no single fault, to the order's placement): placed, its
- * OrderCreated published, handled by inventory, inventory's answer published, handled by orders,
- * answered. A failover bound that fails then names the stage that held it (a producer on a dead
- * leader, a group rejoining, a relay asleep) instead of one number.
+ * Where one order (the slowest answered one) spent its time, each step relative to the fault (or,
+ * where the scenario has no single fault, to the order's placement): placed, its OrderCreated
+ * published, handled by inventory, inventory's answer published, answered. A failover bound that
+ * fails then names the stage that held it (a producer on a dead leader, a group rejoining, a relay
+ * asleep) instead of one number.
  */
-export async function slowestOrderTimeline(cluster: ChaosCluster, faultAtMs: number): Promise<string> {
-  const [slowest] = await queryTestDatabase<{ id: string }>(
-    cluster.serverUrl,
-    cluster.databases.orders,
-    `SELECT id FROM orders WHERE status IN ('RESERVED', 'REJECTED') ORDER BY updated_at - created_at DESC LIMIT 1`,
-  );
-  if (!slowest) return 'no answered order';
+export async function slowestOrderTimeline(cluster: ChaosCluster, order: AnsweredOrder, faultAtMs: number): Promise<string> {
   const { orders, inventory } = cluster.databases;
   const [created] = await queryTestDatabase<{ id: string; at: number | null }>(
     cluster.serverUrl,
     orders,
     `SELECT id::text, ${epochMs('published_at')} AS at FROM outbox_messages
      WHERE aggregate_id = $1::text AND message_type = 'OrderCreated' ORDER BY seq LIMIT 1`,
-    [slowest.id],
+    [order.id],
   );
   const steps: [string, number | null][] = [
-    ['placed', await stamp(cluster, orders, `SELECT ${epochMs('created_at')} AS at FROM orders WHERE id = $1`, slowest.id)],
+    ['placed', order.createdAtMs],
     ['OrderCreated published', created?.at ?? null],
     [
       'handled by inventory',
@@ -52,15 +52,15 @@ export async function slowestOrderTimeline(cluster: ChaosCluster, faultAtMs: num
         cluster,
         inventory,
         `SELECT ${epochMs('min(published_at)')} AS at FROM outbox_messages WHERE aggregate_id = $1::text`,
-        slowest.id,
+        order.id,
       ),
     ],
-    ['answered', await stamp(cluster, orders, `SELECT ${epochMs('updated_at')} AS at FROM orders WHERE id = $1`, slowest.id)],
+    ['answered', order.finalAtMs],
   ];
   // A scenario without one moment of fault (a rolling restart) measures from the order's placement.
   const faulted = Number.isFinite(faultAtMs);
-  const origin = faulted ? faultAtMs : (steps[0][1] ?? 0);
+  const origin = faulted ? faultAtMs : order.createdAtMs;
   const relative = (at: number | null) => (at === null ? 'never' : `${Math.round(at - origin)} ms`);
   const to = faulted ? 'the fault' : 'its placement';
-  return `slowest order ${slowest.id}, relative to ${to}: ${steps.map(([step, at]) => `${step} ${relative(at)}`).join(', ')}`;
+  return `slowest order ${order.id}, relative to ${to}: ${steps.map(([step, at]) => `${step} ${relative(at)}`).join(', ')}`;
 }
