@@ -9,8 +9,17 @@ import { loadOnCluster, type OrderOutcome } from '../chaos/order-load.js';
 import { waitForQuiet } from '../chaos/quiet.js';
 import { SeededRandom } from '../chaos/seeded-random.js';
 
-/** What a partition test does to the links while the load runs; `lab` heals whatever it left cut once it returns. */
-export type PartitionAction = (cluster: ChaosCluster, lab: NetworkLab, log: (line: string) => void) => Promise<void>;
+/**
+ * What a partition test does to the links while the load runs; `lab` heals whatever it left cut
+ * once it returns. `loadEnded` turns true once the load has had every HTTP answer (its last events
+ * may still be on their way), so a wait for more traffic can stop when no more orders will come.
+ */
+export type PartitionAction = (
+  cluster: ChaosCluster,
+  lab: NetworkLab,
+  log: (line: string) => void,
+  loadEnded: () => boolean,
+) => Promise<void>;
 
 export interface PartitionResult {
   violations: string[];
@@ -52,13 +61,16 @@ export async function runPartitionScenario(options: {
       failpoints: options.failpoints,
     });
     log('load starts');
+    let loadEnded = false;
     const load = loadOnCluster(cluster, {
       orders: options.orders,
       rate: options.rate,
       cancelRatio: 0.2,
       random: new SeededRandom(options.seed),
+    }).finally(() => {
+      loadEnded = true;
     });
-    const action = options.action(cluster, lab, log).finally(() => lab.healAll());
+    const action = options.action(cluster, lab, log, () => loadEnded).finally(() => lab.healAll());
     const [outcomes] = await Promise.all([load, action]);
     log('load and action done; waiting for quiet');
     const notQuiet = await waitForQuiet(cluster, 180_000);
@@ -83,12 +95,21 @@ function processedBy(cluster: ChaosCluster, target: ServiceTarget): Promise<numb
   return scrapeMetric(cluster.processes[target].baseUrl, 'inbox_processed_total');
 }
 
-/** Resolves once `target` has handled at least `more` messages beyond what it had handled when called. */
-export async function handlesMore(cluster: ChaosCluster, target: ServiceTarget, more: number, timeoutMs = 120_000): Promise<void> {
+/**
+ * Resolves true once `target` has handled at least `more` messages beyond what it had handled
+ * when called; false as soon as `giveUp` turns true first.
+ */
+export async function handlesMore(
+  cluster: ChaosCluster,
+  target: ServiceTarget,
+  more: number,
+  timeoutMs = 120_000,
+  giveUp: () => boolean = () => false,
+): Promise<boolean> {
   const before = await processedBy(cluster, target);
-  await waitFor(async () => (await processedBy(cluster, target)) >= before + more, {
+  return waitFor(async () => ((await processedBy(cluster, target)) >= before + more ? true : giveUp() ? ('gave up' as const) : undefined), {
     timeoutMs,
     intervalMs: 250,
     description: `${target} to handle ${more} more message(s)`,
-  });
+  }).then((result) => result === true);
 }

@@ -1,4 +1,5 @@
 import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { hostname } from 'node:os';
 import { runCommand, runQuietly } from './ip-command.js';
 import { HostRelay } from './host-relay.js';
 import { LinkCut, PARTITION_CHAIN } from './link-cut.js';
@@ -170,18 +171,24 @@ export class NetworkLab {
    * `/etc/netns/<namespace>/hosts`, which `ip netns exec` mounts over `/etc/hosts`, naming every
    * member and the gateway. Why: the broker looks up the name of each client address (SASL); an
    * address no file names goes to DNS, which this machine cannot reach, and each new connection
-   * then waits out the resolver's timeouts (10 s measured) before it authenticates. Rewritten in
-   * place (same file) on each join, so processes already running see the new member.
+   * then waits out the resolver's timeouts (10 s measured) before it authenticates. The machine's
+   * own name too: Java resolves it at start-up (`InetAddress.getLocalHost`), and without it each
+   * broker node waited out those timeouts twice before it started (26 s against 7 s on the host).
+   * And `/etc/netns/<namespace>/resolv.conf`, mounted over `/etc/resolv.conf`: a name server on the
+   * namespace's own loopback, where nothing listens, so what the file does not name (an IPv6
+   * lookup of a name it gives only an IPv4 address for) is refused at once instead of timing out.
+   * Rewritten in place (same file) on each join, so processes already running see the new member.
    */
   private writeHostsFiles(): void {
     const lines = [
-      '127.0.0.1 localhost',
+      `127.0.0.1 localhost ${hostname()}`,
       `${this.gateway} ${this.prefix}-gateway`,
       ...this.members.map((m) => `${m.address} ${m.namespace}`),
     ];
     for (const member of this.members) {
       mkdirSync(`/etc/netns/${member.namespace}`, { recursive: true });
       writeFileSync(`/etc/netns/${member.namespace}/hosts`, `${lines.join('\n')}\n`);
+      writeFileSync(`/etc/netns/${member.namespace}/resolv.conf`, 'nameserver 127.0.0.1\noptions timeout:1 attempts:1\n');
     }
   }
 
