@@ -50,4 +50,12 @@ export default {
     { ...common, ...withInfrastructure, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
   ],
   testTimeout: 120_000,
+  /**
+   * One test file at a time (`npm test` passes `--maxWorkers=1`: the e2e suites start whole
+   * systems and kill them, and two at once would fight over two cores and shared ports), in a
+   * worker Jest replaces once a file leaves it above this: each ESM test file leaves its module
+   * graph behind (about 45 MB a file), and a single in-band process reached 3.8 GB by the end of
+   * the suite, next to V8's heap limit, where its collections slowed every test it ran.
+   */
+  workerIdleMemoryLimit: '800MB',
 };

@@ -327,9 +327,14 @@ cluster_id() {
     cat "$CLUSTER_ID_FILE"
     return 0
   fi
+  # What `StorageTool random-uuid` prints (16 random bytes, base64url, unpadded; never a leading
+  # '-'), without starting a JVM for it.
   local id
-  id="$("$JAVA" -cp "$LIBS_DIR/*" kafka.tools.StorageTool random-uuid 2>/dev/null | tail -n1)"
-  [[ -n "$id" ]] || die 1 "kafka.tools.StorageTool random-uuid produced no cluster id"
+  while :; do
+    id="$(head -c 16 /dev/urandom | base64 | tr '+/' '-_' | tr -d '=\n')"
+    [[ "$id" == -* ]] || break
+  done
+  [[ ${#id} -eq 22 ]] || die 1 "could not make a cluster id (got '$id')"
   mkdir -p "$CLUSTER_DIR"
   printf '%s\n' "$id" >"$CLUSTER_ID_FILE"
   printf '%s\n' "$id"
