@@ -46,6 +46,7 @@ import { isSustained, maxSustained, nextOfferedRate, type RateTrial } from './ra
 import { resultsMarkdown } from './results-markdown.js';
 import { autovacuumForSoak, runSoak, SOAK_SAMPLE_INTERVAL_MS } from './soak.bench.js';
 import { soakChartSvg } from './soak-chart.js';
+import { driftFindings, soakDrift } from './soak-drift.js';
 import { type SoakResults, soakShapeProblems } from './soak-results.js';
 
 const { values: flags } = parseCommandLine({
@@ -263,6 +264,14 @@ function writeSoak(repoRoot: string, results: SoakResults): void {
   mkdirSync(directory, { recursive: true });
   const problems = soakShapeProblems(JSON.parse(JSON.stringify(results)));
   if (problems.length > 0) results.notes.push(`Figures missing from this soak: ${problems.join('; ')}.`);
+  results.drift = soakDrift(results.samples, results.minutes);
+  if (results.drift) {
+    const findings = driftFindings(results.drift);
+    const windows = `minutes ${results.drift.lastWindow.join('-')} against ${results.drift.firstWindow.join('-')}`;
+    const verdict = findings.length === 0 ? `flat (${windows}, within 10 %)` : `not flat (${windows}): ${findings.join('; ')}`;
+    log(`soak drift: ${verdict}`);
+    results.notes.push(`Drift: ${verdict}${results.drift.windowsApart ? '' : ' (the windows overlap: the run is shorter than two)'}.`);
+  }
   const minutes = results.samples.map((sample) => sample.atMinutes);
   const tableNames = [...new Set(results.samples.flatMap((sample) => Object.keys(sample.tables)))].sort();
   const apps = [...new Set(results.samples.flatMap((sample) => Object.keys(sample.rssMb)))];

@@ -1,5 +1,6 @@
 // The shape of bench/results/soak.json (`npm run bench -- --soak <minutes>`), and a check of it.
 // Pure, unit-tested in soak-results.spec.ts.
+import type { SoakDrift } from './soak-drift.js';
 
 /** One table of one database at one sample. */
 export interface TableSample {
@@ -45,6 +46,8 @@ export interface SoakResults {
   /** Accepted orders not final once the soak settled. */
   unfinished: number;
   samples: SoakSample[];
+  /** Each figure's last five minutes against its first five after the warm-up; absent when a window held no sample. */
+  drift?: SoakDrift;
   notes: string[];
 }
 

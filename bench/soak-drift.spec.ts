@@ -1,0 +1,82 @@
+import { describe, expect, it } from '@jest/globals';
+import { driftFindings, soakDrift } from './soak-drift.js';
+import type { SoakSample } from './soak-results.js';
+
+/** A sample every 30 s for `minutes`, each figure given by the minute it is taken at. */
+function samples(minutes: number, at: (minute: number) => { p99: number; rss: number; dead: number; otherDead?: number }): SoakSample[] {
+  return Array.from({ length: minutes * 2 }, (_, index) => {
+    const minute = (index + 1) / 2;
+    const value = at(minute);
+    return {
+      atMinutes: minute,
+      finished: 2100,
+      p99Ms: value.p99,
+      rssMb: { orders: value.rss },
+      tables: {
+        'orders.outbox_messages': { rows: 1000, liveTuples: 1000, deadTuples: value.dead, autovacuumCount: 0 },
+        'inventory.loyalty_commands': { rows: 1000, liveTuples: 1000, deadTuples: value.otherDead ?? 0, autovacuumCount: 0 },
+      },
+    };
+  });
+}
+
+describe('soak drift: the last five minutes against the first five after the warm-up', () => {
+  it('when every figure holds steady (a saw-tooth of dead tuples included), then each is flat, and nothing is found', () => {
+    const drift = soakDrift(
+      samples(20, (minute) => ({ p99: 300, rss: 250, dead: minute % 2 === 0 ? 1000 : 3000 })),
+      20,
+    )!;
+    expect(drift.firstWindow).toEqual([1, 6]);
+    expect(drift.lastWindow).toEqual([15, 20]);
+    expect(drift.windowsApart).toBe(true);
+    expect(drift.p99Ms).toEqual({ first: 300, last: 300, ratio: 1, flat: true });
+    expect(drift.deadTuples['orders.outbox_messages'].flat).toBe(true);
+    // Nothing dead in either window: flat, not a division by zero.
+    expect(drift.deadTuples['inventory.loyalty_commands']).toEqual({ first: 0, last: 0, ratio: 1, flat: true });
+    expect(driftFindings(drift)).toEqual([]);
+  });
+
+  it('when memory climbs and dead tuples appear from none, then those figures are not flat, and the findings name them', () => {
+    const drift = soakDrift(
+      samples(20, (minute) => ({ p99: 300, rss: 200 + minute * 10, dead: 1000, otherDead: minute > 10 ? 500 : 0 })),
+      20,
+    )!;
+    // Minutes 1.5-6: 215-260 MB, mean 237.5; minutes 15.5-20: 355-400 MB, mean 377.5.
+    expect(drift.rssMb.orders.first).toBeCloseTo(237.5);
+    expect(drift.rssMb.orders.last).toBeCloseTo(377.5);
+    expect(drift.rssMb.orders.flat).toBe(false);
+    expect(drift.deadTuples['inventory.loyalty_commands'].flat).toBe(false);
+    expect(driftFindings(drift)).toEqual([
+      'RSS orders, MB: 238 -> 378 (+59 %)',
+      'dead tuples inventory.loyalty_commands: 0 -> 500 (from 0)',
+    ]);
+  });
+
+  it('when the last window is within 10 % of the first, then it is flat; past 10 %, it is not', () => {
+    const within = soakDrift(
+      samples(20, (minute) => ({ p99: minute > 10 ? 330 : 300, rss: 250, dead: 1000 })),
+      20,
+    )!;
+    const past = soakDrift(
+      samples(20, (minute) => ({ p99: minute > 10 ? 340 : 300, rss: 250, dead: 1000 })),
+      20,
+    )!;
+    expect(within.p99Ms.flat).toBe(true);
+    expect(past.p99Ms.flat).toBe(false);
+  });
+
+  it('when the run is shorter than two windows, then the windows overlap and say so; with no sample after the warm-up, there is no drift', () => {
+    expect(
+      soakDrift(
+        samples(8, () => ({ p99: 300, rss: 250, dead: 1000 })),
+        8,
+      )!.windowsApart,
+    ).toBe(false);
+    expect(
+      soakDrift(
+        samples(1, () => ({ p99: 300, rss: 250, dead: 1000 })),
+        1,
+      ),
+    ).toBeUndefined();
+  });
+});
