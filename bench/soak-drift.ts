@@ -3,14 +3,14 @@
 import type { SoakSample } from './soak-results.js';
 
 /** The samples before this are the apps' JIT and pools warming up, not the steady state. */
-export const SOAK_WARM_UP_MINUTES = 1;
+const SOAK_WARM_UP_MINUTES = 1;
 /** Each window compared: the first five minutes after the warm-up, and the last five of the run. */
-export const SOAK_WINDOW_MINUTES = 5;
+const SOAK_WINDOW_MINUTES = 5;
 /** How far the last window's mean may stray from the first's and still count as flat. */
-export const SOAK_FLAT_TOLERANCE = 0.1;
+const SOAK_FLAT_TOLERANCE = 0.1;
 
 /** One figure: its mean in each window, their ratio, and whether that ratio lies within the tolerance. */
-export interface DriftFigure {
+interface DriftFigure {
   first: number;
   last: number;
   /** last / first; NaN when the first window's mean is 0. */

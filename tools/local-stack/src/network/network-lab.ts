@@ -143,7 +143,7 @@ export class NetworkLab {
     await inside('ip', 'addr', 'add', `${address}/24`, 'dev', innerEnd);
     await inside('ip', 'link', 'set', innerEnd, 'up');
     await inside('ip', 'route', 'add', 'default', 'via', this.gateway);
-    this.writeHostsFiles();
+    this.writeResolverFiles();
     await inside('iptables', '-N', PARTITION_CHAIN);
     await inside('iptables', '-A', 'INPUT', '-j', PARTITION_CHAIN);
     await inside('iptables', '-A', 'OUTPUT', '-j', PARTITION_CHAIN);
@@ -179,7 +179,7 @@ export class NetworkLab {
    * lookup of a name it gives only an IPv4 address for) is refused at once instead of timing out.
    * Rewritten in place (same file) on each join, so processes already running see the new member.
    */
-  private writeHostsFiles(): void {
+  private writeResolverFiles(): void {
     const lines = [
       `127.0.0.1 localhost ${hostname()}`,
       `${this.gateway} ${this.prefix}-gateway`,
