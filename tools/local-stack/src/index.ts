@@ -89,4 +89,5 @@ export { runMigrations, migrateServiceDatabase, type RunMigrationsOptions } from
 export { ServiceProcess, type ServiceProcessOptions, type RestartOptions } from './services/service-process.js';
 export { ServiceSet, type Infrastructure, type ServiceSetStartOptions } from './services/service-set.js';
 export { NetworkLab, type NetworkPlacement } from './network/network-lab.js';
+export { makeKafkaStateDir } from './kafka/kafka-state-dir.js';
 export type { LinkCut } from './network/link-cut.js';

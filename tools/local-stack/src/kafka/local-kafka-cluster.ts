@@ -1,9 +1,10 @@
 import { execFile } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, symlinkSync } from 'node:fs';
+import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
 import { createKafka } from '@app/kafka';
 import { applyKafkaAcls } from './kafka-acls.js';
+import { makeKafkaStateDir } from './kafka-state-dir.js';
 import { toolingKafkaSecurity } from './local-kafka-access.js';
 import { findRepoRoot } from '../environment/repo-root.js';
 import type { NetworkLab, NetworkPlacement } from '../network/network-lab.js';
@@ -86,14 +87,7 @@ export class LocalKafkaCluster {
       controllerPorts.push(options.network ? LAB_CONTROLLER_PORT + i : await port());
     }
     // Made once the namespaces exist: a failed join left the directory behind.
-    mkdirSync(dir, { recursive: true });
-    // Reuse the shared broker's jars when present, so no Maven fetch per cluster.
-    const sharedLibs = join(repoRoot, '.local', 'kafka', 'libs');
-    const sharedStamp = join(repoRoot, '.local', 'kafka', 'libs.version');
-    if (existsSync(sharedLibs) && existsSync(sharedStamp)) {
-      symlinkSync(sharedLibs, join(dir, 'libs'));
-      copyFileSync(sharedStamp, join(dir, 'libs.version'));
-    }
+    makeKafkaStateDir(repoRoot, dir);
     const cluster = new LocalKafkaCluster(
       repoRoot,
       dir,
