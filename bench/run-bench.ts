@@ -46,7 +46,7 @@ import { isSustained, maxSustained, nextOfferedRate, type RateTrial } from './ra
 import { resultsMarkdown } from './results-markdown.js';
 import { autovacuumForSoak, runSoak, SOAK_SAMPLE_INTERVAL_MS } from './soak.bench.js';
 import { soakChartSvg } from './soak-chart.js';
-import { driftFindings, soakDrift } from './soak-drift.js';
+import { driftVerdict, soakDrift } from './soak-drift.js';
 import { type SoakResults, soakShapeProblems } from './soak-results.js';
 
 const { values: flags } = parseCommandLine({
@@ -266,11 +266,9 @@ function writeSoak(repoRoot: string, results: SoakResults): void {
   if (problems.length > 0) results.notes.push(`Figures missing from this soak: ${problems.join('; ')}.`);
   results.drift = soakDrift(results.samples, results.minutes);
   if (results.drift) {
-    const findings = driftFindings(results.drift);
-    const windows = `minutes ${results.drift.lastWindow.join('-')} against ${results.drift.firstWindow.join('-')}`;
-    const verdict = findings.length === 0 ? `flat (${windows}, within 10 %)` : `not flat (${windows}): ${findings.join('; ')}`;
+    const verdict = driftVerdict(results.drift);
     log(`soak drift: ${verdict}`);
-    results.notes.push(`Drift: ${verdict}${results.drift.windowsApart ? '' : ' (the windows overlap: the run is shorter than two)'}.`);
+    results.notes.push(`Drift: ${verdict}.`);
   }
   const minutes = results.samples.map((sample) => sample.atMinutes);
   const tableNames = [...new Set(results.samples.flatMap((sample) => Object.keys(sample.tables)))].sort();

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { driftFindings, soakDrift } from './soak-drift.js';
+import { driftVerdict, soakDrift } from './soak-drift.js';
 import type { SoakSample } from './soak-results.js';
 
 /** A sample every 30 s for `minutes`, each figure given by the minute it is taken at. */
@@ -33,7 +33,7 @@ describe('soak drift: the last five minutes against the first five after the war
     expect(drift.deadTuples['orders.outbox_messages'].flat).toBe(true);
     // Nothing dead in either window: flat, not a division by zero.
     expect(drift.deadTuples['inventory.loyalty_commands']).toEqual({ first: 0, last: 0, ratio: 1, flat: true });
-    expect(driftFindings(drift)).toEqual([]);
+    expect(driftVerdict(drift)).toBe('flat (minutes 15-20 against 1-6, within 10 %)');
   });
 
   it('when memory climbs and dead tuples appear from none, then those figures are not flat, and the findings name them', () => {
@@ -46,10 +46,9 @@ describe('soak drift: the last five minutes against the first five after the war
     expect(drift.rssMb.orders.last).toBeCloseTo(377.5);
     expect(drift.rssMb.orders.flat).toBe(false);
     expect(drift.deadTuples['inventory.loyalty_commands'].flat).toBe(false);
-    expect(driftFindings(drift)).toEqual([
-      'RSS orders, MB: 238 -> 378 (+59 %)',
-      'dead tuples inventory.loyalty_commands: 0 -> 500 (from 0)',
-    ]);
+    expect(driftVerdict(drift)).toBe(
+      'not flat (minutes 15-20 against 1-6): RSS orders, MB: 238 -> 378 (+59 %); dead tuples inventory.loyalty_commands: 0 -> 500 (from 0)',
+    );
   });
 
   it('when the last window is within 10 % of the first, then it is flat; past 10 %, it is not', () => {

@@ -82,7 +82,7 @@ export function soakDrift(samples: readonly SoakSample[], minutes: number): Soak
 }
 
 /** One line per figure that is not flat, for the log and the notes; empty when all are. */
-export function driftFindings(drift: SoakDrift): string[] {
+function driftFindings(drift: SoakDrift): string[] {
   const pct = (ratio: number) => (Number.isNaN(ratio) ? 'from 0' : `${ratio >= 1 ? '+' : ''}${Math.round((ratio - 1) * 100)} %`);
   const line = (name: string, f: DriftFigure) => `${name}: ${Math.round(f.first)} -> ${Math.round(f.last)} (${pct(f.ratio)})`;
   return [
@@ -94,4 +94,13 @@ export function driftFindings(drift: SoakDrift): string[] {
       .filter(([, f]) => !f.flat)
       .map(([table, f]) => line(`dead tuples ${table}`, f)),
   ];
+}
+
+/** The soak's verdict in one line: flat, or which figures are not and by how much. */
+export function driftVerdict(drift: SoakDrift): string {
+  const findings = driftFindings(drift);
+  const windows = `minutes ${drift.lastWindow.join('-')} against ${drift.firstWindow.join('-')}`;
+  const verdict =
+    findings.length === 0 ? `flat (${windows}, within ${SOAK_FLAT_TOLERANCE * 100} %)` : `not flat (${windows}): ${findings.join('; ')}`;
+  return `${verdict}${drift.windowsApart ? '' : ' (the windows overlap: the run is shorter than two)'}`;
 }
