@@ -1,6 +1,6 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
-import { type DatabaseConfig, migrateDatabase, revertAllMigrations, waitUntilMigrated } from '@app/database';
+import { type DatabaseConfig, migrateDatabase, revertAllMigrations, VACUUM_BY_ROW_COUNT, waitUntilMigrated } from '@app/database';
 import { createInventoryDataSource } from '@apps/inventory';
 import { createLoyaltyDataSource } from '@apps/loyalty';
 import { createOrdersDataSource } from '@apps/orders';
@@ -19,6 +19,24 @@ const apps: [string, (config: DatabaseConfig) => DataSource, string[]][] = [
   ['loyalty', createLoyaltyDataSource, ['accruals', 'reversals', 'idempotency_keys']],
 ];
 
+/**
+ * Tables that do not grow with traffic, so Postgres' default autovacuum thresholds (a share of the
+ * table) already vacuum them often: every other table must vacuum by row count.
+ */
+const CATALOGUES: Record<string, string> = {
+  products: 'the price list: one row per SKU, updated by operators',
+  stock_items: 'one row per SKU; its many updates make a small table cross the default threshold every few seconds',
+};
+
+/** Each table's storage parameters as `name=value` strings (pg_class.reloptions), [] when none. */
+async function storageParameters(dataSource: DataSource): Promise<Record<string, string[]>> {
+  const rows: { name: string; options: string[] | null }[] = await dataSource.query(
+    `SELECT c.relname AS name, c.reloptions AS options FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relname <> 'typeorm_migrations'`,
+  );
+  return Object.fromEntries(rows.map((row) => [row.name, [...(row.options ?? [])].sort()]));
+}
+
 async function tables(dataSource: DataSource): Promise<string[]> {
   const rows: { name: string }[] = await dataSource.query(
     "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'typeorm_migrations' ORDER BY 1",
@@ -33,7 +51,7 @@ describe.each(apps)('%s migrations', (app, createDataSource, expectedTables) => 
     if (database) await dropTestDatabase(serverUrl, database);
   });
 
-  it('when applied, reverted and applied again, then the schema is created, removed and created identically', async () => {
+  it('when applied, reverted and applied again, then the schema is created (every table that grows with traffic vacuumed by row count), removed and created identically', async () => {
     database = await createTestDatabase(serverUrl, `migrate_${app}`);
     const config = { DATABASE_URL: serverUrl, DATABASE_NAME: database, DATABASE_POOL_SIZE: 2 };
 
@@ -46,6 +64,17 @@ describe.each(apps)('%s migrations', (app, createDataSource, expectedTables) => 
       expect(created).toEqual([...expectedTables].sort());
       expect(await dataSource.showMigrations()).toBe(false);
 
+      // Every table that grows with traffic vacuums by row count, not by a share of its size.
+      const byRowCount = Object.entries(VACUUM_BY_ROW_COUNT)
+        .map(([name, value]) => `${name}=${value}`)
+        .sort();
+      const parameters = await storageParameters(dataSource);
+      const growing = created.filter((table) => !(table in CATALOGUES));
+      expect(Object.fromEntries(growing.map((table) => [table, parameters[table]]))).toEqual(
+        Object.fromEntries(growing.map((table) => [table, byRowCount])),
+      );
+      for (const table of created.filter((name) => name in CATALOGUES)) expect(parameters[table]).toEqual([]);
+
       expect(await revertAllMigrations(dataSource)).toBe(applied.length);
       expect(await tables(dataSource)).toEqual([]);
       expect(await dataSource.showMigrations()).toBe(true);
@@ -53,6 +82,7 @@ describe.each(apps)('%s migrations', (app, createDataSource, expectedTables) => 
       const reapplied = await dataSource.runMigrations({ transaction: 'each' });
       expect(reapplied.map((migration) => migration.name)).toEqual(applied);
       expect(await tables(dataSource)).toEqual(created);
+      expect(await storageParameters(dataSource)).toEqual(parameters);
     } finally {
       await dataSource.destroy();
     }

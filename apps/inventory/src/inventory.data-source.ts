@@ -1,5 +1,5 @@
 import { createCommandsTable } from '@app/commands';
-import { createDataSource, type DatabaseConfig, databaseSsl } from '@app/database';
+import { createDataSource, type DatabaseConfig, databaseSsl, vacuumByRowCount } from '@app/database';
 import { CreateInboxMessages1764460800020, InboxMessage } from '@app/inbox';
 import { AddOutboxPendingRetryIndex1764460800410, CreateOutboxMessages1764460800010, OutboxMessage } from '@app/outbox';
 import { CreateStock1764460800300 } from './migrations/1764460800300-create-stock.js';
@@ -24,6 +24,7 @@ const inventoryMigrations = [
   AddOutboxPendingRetryIndex1764460800410,
   AddReservationLoyaltyPoints1764460800430,
   AddCancelledOrdersCustomers1764460800450,
+  vacuumByRowCount(['reservations', 'cancelled_orders', LOYALTY_COMMANDS_TABLE, 'outbox_messages', 'inbox_messages']),
 ];
 
 export function createInventoryDataSource(config: DatabaseConfig) {

@@ -1,4 +1,4 @@
-import { createDataSource, type DatabaseConfig, databaseSsl } from '@app/database';
+import { createDataSource, type DatabaseConfig, databaseSsl, vacuumByRowCount } from '@app/database';
 import {
   AddIdempotencyKeysCreatedAtIndex1764460800400,
   AddIdempotencyKeysPrincipalCreatedAtIndex1764460800710,
@@ -21,6 +21,7 @@ const loyaltyMigrations = [
   ScopeIdempotencyKeysByPrincipal1764460800620,
   AddAccrualsOrderIdUnique1764460800700,
   AddIdempotencyKeysPrincipalCreatedAtIndex1764460800710,
+  vacuumByRowCount(['accruals', 'reversals', 'idempotency_keys']),
 ];
 
 export function createLoyaltyDataSource(config: DatabaseConfig) {

@@ -1,4 +1,4 @@
-import { createDataSource, type DatabaseConfig, databaseSsl } from '@app/database';
+import { createDataSource, type DatabaseConfig, databaseSsl, vacuumByRowCount } from '@app/database';
 import {
   AddIdempotencyKeysCreatedAtIndex1764460800400,
   AddIdempotencyKeysPrincipalCreatedAtIndex1764460800710,
@@ -26,6 +26,7 @@ const ordersMigrations = [
   ScopeIdempotencyKeysByPrincipal1764460800620,
   AddIdempotencyKeysPrincipalCreatedAtIndex1764460800710,
   AddOrdersPendingIndex1764460800800,
+  vacuumByRowCount(['orders', 'order_items', 'outbox_messages', 'inbox_messages', 'idempotency_keys']),
 ];
 
 export function createOrdersDataSource(config: DatabaseConfig) {

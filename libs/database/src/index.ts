@@ -11,3 +11,4 @@ export { runMigrateCommand } from './migrate-command.js';
 export { deleteInBatches, type BatchedDelete } from './delete-in-batches.js';
 export { RetentionJob, retentionJob, type RetentionPolicy } from './retention-job.js';
 export { isConnectionUnavailable } from './connection-unavailable.js';
+export { vacuumByRowCount, VACUUM_BY_ROW_COUNT } from './vacuum-by-row-count.migration.js';
