@@ -52,10 +52,10 @@ ARG APP
 # Fail the build, not the first start, when APP is missing or names no app.
 RUN test -n "${APP}" || { echo 'build with --build-arg APP=orders|inventory|loyalty' >&2; exit 1; }
 # --enable-source-maps: the build writes .map files beside the .js; with this flag stack traces
-# name the TypeScript file and line instead of the compiled one. --max-semi-space-size=2: see
+# name the TypeScript file and line instead of the compiled one. The heap sizes: see
 # tools/local-stack/src/processes/app-node-flags.ts (peak RSS under load, measured).
 ENV NODE_ENV=production \
-    NODE_OPTIONS="--enable-source-maps --max-semi-space-size=2" \
+    NODE_OPTIONS="--enable-source-maps --max-semi-space-size=2 --max-old-space-size=128" \
     APP=${APP}
 WORKDIR /app
 # Owned by root and read-only for the `node` user that runs the app: a compromised process cannot

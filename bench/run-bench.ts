@@ -287,9 +287,12 @@ function writeSoak(repoRoot: string, results: SoakResults): void {
         series: apps.map((app) => ({ label: app, values: results.samples.map((s) => s.rssMb[app]) })),
       },
       {
-        title: 'dead tuples',
+        title: 'dead tuples (mean of the readings since the previous sample)',
         unit: 'rows',
-        series: tableNames.map((name) => ({ label: name, values: results.samples.map((s) => s.tables[name]?.deadTuples ?? Number.NaN) })),
+        series: tableNames.map((name) => ({
+          label: name,
+          values: results.samples.map((s) => s.tables[name]?.deadTuplesMean ?? s.tables[name]?.deadTuples ?? Number.NaN),
+        })),
       },
       {
         title: 'rows held (count)',

@@ -21,6 +21,15 @@ function samples(minutes: number, at: (minute: number) => { p99: number; rss: nu
 }
 
 describe('soak drift: the last five minutes against the first five after the warm-up', () => {
+  it('when the vacuums shift against the samples, then the drift reads the mean between samples, not the one reading of each', () => {
+    // The readings of the samples alternate 600 / 6,900 in the first window and 5,500 / 11,800 in
+    // the last (the same saw-tooth read at another phase); the means between samples stay at 6,300.
+    const shifted = samples(20, (minute) => ({ p99: 300, rss: 250, dead: (minute < 10 ? [600, 6900] : [5500, 11800])[(minute * 2) % 2] }));
+    expect(soakDrift(shifted, 20)!.deadTuples['orders.outbox_messages'].flat).toBe(false);
+    for (const sample of shifted) sample.tables['orders.outbox_messages'].deadTuplesMean = 6300;
+    expect(soakDrift(shifted, 20)!.deadTuples['orders.outbox_messages']).toEqual({ first: 6300, last: 6300, ratio: 1, flat: true });
+  });
+
   it('when every figure holds steady (a saw-tooth of dead tuples included), then each is flat, and nothing is found', () => {
     const drift = soakDrift(
       samples(20, (minute) => ({ p99: 300, rss: 250, dead: minute % 2 === 0 ? 1000 : 3000 })),

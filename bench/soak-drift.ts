@@ -30,6 +30,9 @@ export interface SoakDrift {
   deadTuples: Record<string, DriftFigure>;
 }
 
+/** A table's dead tuples over a sample's interval: the mean of the readings in it, else the one reading of the sample. */
+const deadTuples = (sample: SoakSample, table: string) => sample.tables[table]?.deadTuplesMean ?? sample.tables[table]?.deadTuples;
+
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
 function figure(first: number[], last: number[]): DriftFigure {
@@ -73,8 +76,8 @@ export function soakDrift(samples: readonly SoakSample[], minutes: number): Soak
       each((s) => s.tables).map((table) => [
         table,
         figure(
-          series(inFirst, (s) => s.tables[table]?.deadTuples),
-          series(inLast, (s) => s.tables[table]?.deadTuples),
+          series(inFirst, (s) => deadTuples(s, table)),
+          series(inLast, (s) => deadTuples(s, table)),
         ),
       ]),
     ),

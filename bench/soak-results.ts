@@ -11,7 +11,13 @@ export interface TableSample {
    * scanned, so it can stray from `rows` on a table that is both inserted into and deleted from.
    */
   liveTuples: number;
+  /** `n_dead_tup` when the sample was taken. */
   deadTuples: number;
+  /**
+   * The mean of `n_dead_tup` read every few seconds since the previous sample (reading-means.ts
+   * says why one reading per sample is not enough); absent in files written before it was read.
+   */
+  deadTuplesMean?: number;
   autovacuumCount: number;
 }
 

@@ -10,6 +10,7 @@ import { openModelLoad } from './open-model-load.js';
 import { orderBody, postOrder } from './order-requests.js';
 import { summarizeLatencies } from './percentiles.js';
 import { rssMb } from './process-usage.js';
+import { DEAD_TUPLE_READ_INTERVAL_MS, ReadingMeans } from './reading-means.js';
 import type { SoakResults, SoakSample, TableSample } from './soak-results.js';
 
 /** The tables that grow with every order, by the database role that holds them. */
@@ -86,6 +87,46 @@ export async function autovacuumForSoak(serverUrl: string): Promise<{ state: Soa
   }
 }
 
+/**
+ * Reads `n_dead_tup` of the soak's tables every {@link DEAD_TUPLE_READ_INTERVAL_MS} into `means`
+ * until `stop()`, over one connection per database (a few rows of pg_stat each time).
+ */
+function readDeadTuples(serverUrl: string, databases: Record<string, string>, means: ReadingMeans, log: (text: string) => void) {
+  let reading = true;
+  const done = (async () => {
+    const clients = Object.entries(databases).map(([role, database]) => ({
+      role,
+      client: new pg.Client({ connectionString: databaseUrl(serverUrl, database), application_name: 'bench-observer' }),
+    }));
+    try {
+      for (const { client } of clients) await client.connect();
+      while (reading) {
+        const readings: Record<string, number> = {};
+        for (const { role, client } of clients) {
+          const { rows } = await client.query<{ relname: string; dead: string }>(
+            'SELECT relname, n_dead_tup::text AS dead FROM pg_stat_user_tables WHERE relname = ANY($1)',
+            [SOAK_TABLES[role as keyof typeof SOAK_TABLES]],
+          );
+          for (const row of rows) readings[`${role}.${row.relname}`] = Number(row.dead);
+        }
+        means.add(readings);
+        const wake = Date.now() + DEAD_TUPLE_READ_INTERVAL_MS;
+        while (reading && Date.now() < wake) await new Promise((resolve) => setTimeout(resolve, 250));
+      }
+    } catch (error) {
+      log(`soak: dead tuples no longer read between samples: ${(error as Error).message}`);
+    } finally {
+      await Promise.all(clients.map(({ client }) => client.end().catch(() => undefined)));
+    }
+  })();
+  return {
+    stop: async () => {
+      reading = false;
+      await done;
+    },
+  };
+}
+
 async function tableStats(serverUrl: string, databases: Record<string, string>): Promise<Record<string, TableSample>> {
   const tables: Record<string, TableSample> = {};
   for (const [role, database] of Object.entries(databases)) {
@@ -149,6 +190,8 @@ export async function runSoak(
     loyalty: stack.loyalty.process.child.pid!,
   };
   const samples: SoakSample[] = [];
+  const deadTupleMeans = new ReadingMeans();
+  const deadTupleReader = readDeadTuples(stack.serverUrl, databases, deadTupleMeans, log);
   const start = Date.now();
   let last = start;
   let sampling = true;
@@ -163,9 +206,11 @@ export async function runSoak(
       rssMb: Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, rssMb(pid)])),
       tables: await tableStats(stack.serverUrl, databases),
     };
+    const means = deadTupleMeans.take();
+    for (const [name, table] of Object.entries(entry.tables)) if (name in means) table.deadTuplesMean = means[name];
     samples.push(entry);
     const dead = Object.entries(entry.tables)
-      .map(([name, table]) => `${name} ${table.deadTuples}`)
+      .map(([name, table]) => `${name} ${table.deadTuples} (mean ${Math.round(table.deadTuplesMean ?? Number.NaN)})`)
       .join(', ');
     log(`soak ${entry.atMinutes.toFixed(1)} min: ${entry.finished} finished, p99 ${Math.round(entry.p99Ms)} ms; dead tuples ${dead}`);
   };
@@ -184,6 +229,7 @@ export async function runSoak(
   } finally {
     sampling = false;
     await sampler;
+    await deadTupleReader.stop();
   }
   const accepted = load.requests.filter((request) => request.result.orderId).length;
   const shedRequests = load.requests.filter((request) => request.result.status === 503).length;

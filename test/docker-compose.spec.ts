@@ -4,7 +4,16 @@ import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
 import { envDefault } from '@app/config';
-import { composeEnv, KAFKA_USERS, LocalDefaults, kafkaPrincipalOf, localEnvironment, migrateEntry, services } from '@tools/local-stack';
+import {
+  APP_NODE_FLAGS,
+  composeEnv,
+  KAFKA_USERS,
+  LocalDefaults,
+  kafkaPrincipalOf,
+  localEnvironment,
+  migrateEntry,
+  services,
+} from '@tools/local-stack';
 import {
   buildArg,
   dependencyConditions,
@@ -112,6 +121,14 @@ describe('docker-compose as a whole', () => {
     const cmd = /^CMD (.*)$/m.exec(runtime)?.[1] ?? '';
     expect(cmd).toContain('main.js');
     expect(cmd).not.toContain('migrate');
+  });
+
+  it('when the image starts a service, then node runs with the flags every app runs with locally and in tests', () => {
+    const dockerfile = readFileSync(repoFile('Dockerfile'), 'utf8');
+    const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    const nodeOptions = (/NODE_OPTIONS="([^"]*)"/.exec(runtime)?.[1] ?? '').split(/\s+/);
+    expect(APP_NODE_FLAGS.length).toBeGreaterThan(0);
+    expect(APP_NODE_FLAGS.filter((flag) => !nodeOptions.includes(flag))).toEqual([]);
   });
 
   it('when any port is published, then it is bound to 127.0.0.1 only and its host port can be moved by a variable', () => {
