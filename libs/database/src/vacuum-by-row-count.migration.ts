@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
-/** Where the migration sorts: after every table it tunes exists. */
-const TIMESTAMP = 1764460800900;
+/** Where the apps' first such migration sorts: after every table it tunes exists. */
+const FIRST_TIMESTAMP = 1764460800900;
 
 /**
  * The storage parameters that make autovacuum start on a fixed number of changed rows instead of a
@@ -27,17 +27,22 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/;
 /**
  * The migration that sets {@link VACUUM_BY_ROW_COUNT} on `tables`, the tables of an app that grow
  * with its traffic (outbox, inbox, commands, idempotency keys, the app's own per-order tables; not
- * small catalogues such as stock, which Postgres' defaults already vacuum often). List it once, last,
- * among an app's migrations. Its recorded name carries no table names, so a later table gets its
- * settings in a later migration of its own.
+ * small catalogues such as stock, which Postgres' defaults already vacuum often), recorded as
+ * `VacuumByRowCount<timestamp>`. A table added later gets its settings from a migration of its own,
+ * with the timestamp of that migration: `vacuumByRowCount(['shipments'], 1764460801000)` (a second
+ * migration under the first one's name would be taken as applied and never run).
  */
-export function vacuumByRowCount(tables: readonly string[]): new () => MigrationInterface {
+export function vacuumByRowCount(tables: readonly string[], timestamp: number = FIRST_TIMESTAMP): new () => MigrationInterface {
   const invalid = tables.filter((table) => !IDENTIFIER.test(table));
   if (tables.length === 0 || invalid.length > 0) {
     throw new Error(`vacuumByRowCount needs table names (lower case, optionally schema-qualified); got ${JSON.stringify(invalid)}`);
   }
+  // TypeORM orders migrations by the last 13 digits of their names.
+  if (!Number.isSafeInteger(timestamp) || String(timestamp).length !== 13) {
+    throw new Error(`vacuumByRowCount needs a 13-digit millisecond timestamp; got ${timestamp}`);
+  }
   return class VacuumByRowCount implements MigrationInterface {
-    name = `VacuumByRowCount${TIMESTAMP}`;
+    name = `VacuumByRowCount${timestamp}`;
 
     async up(queryRunner: QueryRunner): Promise<void> {
       const assignments = settings.map(([name, value]) => `${name} = ${value}`).join(', ');
