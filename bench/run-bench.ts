@@ -47,7 +47,7 @@ import { resultsMarkdown } from './results-markdown.js';
 import { autovacuumForSoak, runSoak, SOAK_SAMPLE_INTERVAL_MS } from './soak.bench.js';
 import { soakChartSvg } from './soak-chart.js';
 import { driftVerdict, soakDrift } from './soak-drift.js';
-import { type SoakResults, soakShapeProblems } from './soak-results.js';
+import { sampleDeadTuples, type SoakResults, soakShapeProblems } from './soak-results.js';
 
 const { values: flags } = parseCommandLine({
   name: 'bench',
@@ -291,7 +291,7 @@ function writeSoak(repoRoot: string, results: SoakResults): void {
         unit: 'rows',
         series: tableNames.map((name) => ({
           label: name,
-          values: results.samples.map((s) => s.tables[name]?.deadTuplesMean ?? s.tables[name]?.deadTuples ?? Number.NaN),
+          values: results.samples.map((s) => sampleDeadTuples(s, name) ?? Number.NaN),
         })),
       },
       {

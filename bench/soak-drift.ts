@@ -1,6 +1,6 @@
 // Whether a soak stayed flat: each figure's mean over its last five minutes against its first five
 // after the warm-up, the target's own test. Pure, unit-tested in soak-drift.spec.ts.
-import type { SoakSample } from './soak-results.js';
+import { sampleDeadTuples, type SoakSample } from './soak-results.js';
 
 /** The samples before this are the apps' JIT and pools warming up, not the steady state. */
 const SOAK_WARM_UP_MINUTES = 1;
@@ -29,9 +29,6 @@ export interface SoakDrift {
   /** By `<database role>.<table>`. */
   deadTuples: Record<string, DriftFigure>;
 }
-
-/** A table's dead tuples over a sample's interval: the mean of the readings in it, else the one reading of the sample. */
-const deadTuples = (sample: SoakSample, table: string) => sample.tables[table]?.deadTuplesMean ?? sample.tables[table]?.deadTuples;
 
 const mean = (values: number[]) => values.reduce((sum, value) => sum + value, 0) / values.length;
 
@@ -76,8 +73,8 @@ export function soakDrift(samples: readonly SoakSample[], minutes: number): Soak
       each((s) => s.tables).map((table) => [
         table,
         figure(
-          series(inFirst, (s) => deadTuples(s, table)),
-          series(inLast, (s) => deadTuples(s, table)),
+          series(inFirst, (s) => sampleDeadTuples(s, table)),
+          series(inLast, (s) => sampleDeadTuples(s, table)),
         ),
       ]),
     ),

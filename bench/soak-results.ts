@@ -21,6 +21,11 @@ export interface TableSample {
   autovacuumCount: number;
 }
 
+/** A table's dead tuples over a sample's interval: the mean of the readings in it, else the one reading of the sample. */
+export function sampleDeadTuples(sample: SoakSample, table: string): number | undefined {
+  return sample.tables[table]?.deadTuplesMean ?? sample.tables[table]?.deadTuples;
+}
+
 export interface SoakSample {
   atMinutes: number;
   /** Orders finished since the previous sample, and their created → final p99 (ms). */

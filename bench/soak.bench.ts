@@ -87,6 +87,11 @@ export async function autovacuumForSoak(serverUrl: string): Promise<{ state: Soa
   }
 }
 
+/** Waits until `atMs` (epoch ms), or less than 250 ms after `stopped()` turns true. */
+async function waitUntil(atMs: number, stopped: () => boolean): Promise<void> {
+  while (!stopped() && Date.now() < atMs) await new Promise((resolve) => setTimeout(resolve, 250));
+}
+
 /**
  * Reads `n_dead_tup` of the soak's tables every {@link DEAD_TUPLE_READ_INTERVAL_MS} into `means`
  * until `stop()`, over one connection per database (a few rows of pg_stat each time).
@@ -110,8 +115,7 @@ function readDeadTuples(serverUrl: string, databases: Record<string, string>, me
           for (const row of rows) readings[`${role}.${row.relname}`] = Number(row.dead);
         }
         means.add(readings);
-        const wake = Date.now() + DEAD_TUPLE_READ_INTERVAL_MS;
-        while (reading && Date.now() < wake) await new Promise((resolve) => setTimeout(resolve, 250));
+        await waitUntil(Date.now() + DEAD_TUPLE_READ_INTERVAL_MS, () => !reading);
       }
     } catch (error) {
       log(`soak: dead tuples no longer read between samples: ${(error as Error).message}`);
@@ -216,8 +220,7 @@ export async function runSoak(
   };
   const sampler = (async () => {
     while (sampling) {
-      const wake = last + options.sampleIntervalMs;
-      while (sampling && Date.now() < wake) await new Promise((resolve) => setTimeout(resolve, 250));
+      await waitUntil(last + options.sampleIntervalMs, () => !sampling);
       await sample().catch((error: Error) => log(`soak sample failed: ${error.message}`));
     }
   })();
