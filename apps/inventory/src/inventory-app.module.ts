@@ -13,7 +13,7 @@ import { inventoryConsumes } from './inventory.consumes.js';
 import { InventoryConfigModule } from './inventory-config.module.js';
 import type { InventoryConfig } from './inventory.config.js';
 import { createInventoryDataSource } from './inventory.data-source.js';
-import { LOYALTY_COMMANDS_TABLE } from './reservations/reserve-stock/loyalty-accrual.command.js';
+import { LOYALTY_BATCHING, LOYALTY_COMMANDS_TABLE } from './reservations/reserve-stock/loyalty-accrual.command.js';
 import { ReservationsModule } from './reservations/reservations.module.js';
 import { StockModule } from './stock/stock.module.js';
 
@@ -41,6 +41,7 @@ export class InventoryAppModule {
         // Loyalty accruals, written by the reservation and sent to loyalty until it acknowledges them.
         CommandsModule.forRoot({
           ...commandsOptions('LOYALTY', config, LOYALTY_COMMANDS_TABLE),
+          batching: LOYALTY_BATCHING,
           tokenSource: new ClientCredentialsTokenSource(config),
         }),
         HealthModule.forRoot({ kafka: kafkaHealthOptions(config) }),

@@ -49,13 +49,9 @@ export class PartnerConnections {
   }
 }
 
-/** One attempt at a command: where, what, and under which key. */
-export interface CommandCall {
+/** Where and how to reach the partner: what every call, single or batch, needs. */
+export interface PartnerCall {
   url: URL;
-  /** The command id, sent as `Idempotency-Key`. */
-  idempotencyKey: string;
-  /** The stored JSON body, sent as it is. */
-  body: unknown;
   timeoutMs: number;
   /** The calling span's W3C context, so the partner's server span joins the trace. */
   traceparent?: string;
@@ -65,7 +61,15 @@ export interface CommandCall {
   connections?: PartnerConnections;
 }
 
-interface HttpAnswer {
+/** One attempt at a command: where, what, and under which key. */
+export interface CommandCall extends PartnerCall {
+  /** The command id, sent as `Idempotency-Key`. */
+  idempotencyKey: string;
+  /** The stored JSON body, sent as it is. */
+  body: unknown;
+}
+
+export interface HttpAnswer {
   status: number;
   text: string;
 }
@@ -75,7 +79,7 @@ interface HttpAnswer {
  * or when `timeoutMs` passes before the body has arrived in full. Not `fetch`: its streams and
  * header objects cost inventory about 9 % of its CPU in a backlog drain (docs/performance.md).
  */
-function post(call: CommandCall, headers: Record<string, string>, body: string): Promise<HttpAnswer> {
+function post(call: PartnerCall, headers: Record<string, string>, body: string): Promise<HttpAnswer> {
   const https = call.url.protocol === 'https:';
   const agent = https ? call.connections?.https : call.connections?.http;
   return new Promise((resolve, reject) => {
@@ -106,29 +110,44 @@ function post(call: CommandCall, headers: Record<string, string>, body: string):
 }
 
 /**
+ * One `POST` of a JSON body with the caller's token: the partner's answer, or the error that
+ * prevented one (a network error, a timeout, a token that could not be fetched). A 401 drops the
+ * cached token, so the next attempt fetches a new one.
+ */
+export async function exchange(call: PartnerCall, headers: Record<string, string>, body: string): Promise<HttpAnswer | { error: string }> {
+  try {
+    const token = await call.tokenSource.token();
+    const answer = await post(
+      call,
+      {
+        'content-type': 'application/json',
+        authorization: `Bearer ${token}`,
+        ...headers,
+        ...(call.traceparent ? { traceparent: call.traceparent } : {}),
+      },
+      body,
+    );
+    if (answer.status === 401) call.tokenSource.invalidate();
+    return answer;
+  } catch (error) {
+    return { error: `${(error as Error).name}: ${(error as Error).message}` };
+  }
+}
+
+/** What to do after the partner's answer (see {@link classifyStatus}), with its text as the error. */
+export function answerOutcome({ status, text }: HttpAnswer): CallOutcome {
+  const kind = classifyStatus(status);
+  if (kind === 'accepted') return { kind, status };
+  if (kind === 'rejected') return { kind, status, error: `HTTP ${status}: ${text.slice(0, 500)}` };
+  return { kind, error: `HTTP ${status}: ${text.slice(0, 500)}` };
+}
+
+/**
  * One `POST` of a command with its id as `Idempotency-Key`. Classifies the answer: 2xx is done;
  * most 4xx will never succeed (park it for a human); 5xx, 401, 408/409/425/429, timeouts, network
  * errors and a token that could not be fetched may.
  */
 export async function sendCommand(call: CommandCall): Promise<CallOutcome> {
-  try {
-    const token = await call.tokenSource.token();
-    const { status, text } = await post(
-      call,
-      {
-        'content-type': 'application/json',
-        authorization: `Bearer ${token}`,
-        'idempotency-key': call.idempotencyKey,
-        ...(call.traceparent ? { traceparent: call.traceparent } : {}),
-      },
-      JSON.stringify(call.body),
-    );
-    if (status === 401) call.tokenSource.invalidate();
-    const kind = classifyStatus(status);
-    if (kind === 'accepted') return { kind, status };
-    if (kind === 'rejected') return { kind, status, error: `HTTP ${status}: ${text.slice(0, 500)}` };
-    return { kind, error: `HTTP ${status}: ${text.slice(0, 500)}` };
-  } catch (error) {
-    return { kind: 'retry', error: `${(error as Error).name}: ${(error as Error).message}` };
-  }
+  const answer = await exchange(call, { 'idempotency-key': call.idempotencyKey }, JSON.stringify(call.body));
+  return 'error' in answer ? { kind: 'retry', error: answer.error } : answerOutcome(answer);
 }

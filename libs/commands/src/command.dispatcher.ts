@@ -4,7 +4,8 @@ import { DataSource } from 'typeorm';
 import { retryDelayMs } from '@app/backoff';
 import { failpoint } from '@app/failpoints';
 import { OneRunAtATime } from '@app/scheduling';
-import { appTracer, contextFromTraceparent, endWithError, formatTraceparent, SpanKind } from '@app/telemetry';
+import { appTracer, contextFromTraceparent, endWithError, formatTraceparent, SpanKind, spanContextOf } from '@app/telemetry';
+import { callsOf, sendCommandBatch } from './command-batch.js';
 import { type CallOutcome, PartnerConnections, sendCommand } from './command.client.js';
 import { CoalescedMarks } from './coalesced-marks.js';
 import { CommandMetrics } from './command.metrics.js';
@@ -159,7 +160,9 @@ export class CommandDispatcher {
     while (!this.cycles.stopping) {
       const claimId = randomUUID();
       const due: DueCommand[] = await this.dataSource.query(this.sql.claimDue, [batchSize, claimId, claimLeaseMs(this.options)]);
-      await runConcurrently(due, this.options.concurrency, (command) => this.dispatch(command, claimId));
+      await runConcurrently(callsOf(due, this.options.batching), this.options.concurrency, (call) =>
+        call.length === 1 ? this.dispatch(call[0], claimId) : this.dispatchBatch(call, claimId),
+      );
       if (due.length < batchSize) return;
     }
   }
@@ -187,6 +190,56 @@ export class CommandDispatcher {
     span.setAttribute('command.outcome', outcome.kind);
     if (outcome.kind === 'accepted') span.end();
     else endWithError(span, new Error(outcome.error));
+    await this.recordSafely(command, claimId, outcome);
+  }
+
+  /**
+   * Commands of one path in one request to the partner's batch endpoint, then each recorded as if
+   * it had been sent alone. A batch the partner refuses as a whole (an older partner without the
+   * endpoint answers 404) is sent again one command at a time: a refusal of the batch is never
+   * taken as the refusal of its commands.
+   */
+  private async dispatchBatch(commands: DueCommand[], claimId: string): Promise<void> {
+    const path = this.options.batching!.paths[commands[0].path];
+    // One CLIENT span for the request, in the trace of its first command and linked to the others'.
+    const span = appTracer().startSpan(
+      `POST ${path}`,
+      {
+        kind: SpanKind.CLIENT,
+        attributes: { 'http.request.method': 'POST', 'command.count': commands.length },
+        links: commands.flatMap((command) => {
+          const context = spanContextOf(command.traceparent ?? undefined);
+          return context ? [{ context }] : [];
+        }),
+      },
+      contextFromTraceparent(commands[0].traceparent ?? undefined),
+    );
+    const answer = await sendCommandBatch({
+      url: new URL(path, this.options.baseUrl),
+      commands: commands.map(({ id, body }) => ({ id, body })),
+      timeoutMs: this.options.requestTimeoutMs,
+      traceparent: formatTraceparent(span.spanContext()),
+      tokenSource: this.options.tokenSource,
+      connections: this.connections,
+    });
+    span.setAttribute('command.outcome', answer.kind);
+    if (answer.kind === 'answered') span.end();
+    else endWithError(span, new Error(answer.error));
+    if (answer.kind === 'rejected') {
+      this.logger.warn(`Batch of ${commands.length} to ${path} refused as a whole (${answer.error}); sending them one by one`);
+      await runConcurrently(commands, this.options.concurrency, (command) => this.dispatch(command, claimId));
+      return;
+    }
+    await Promise.all(
+      commands.map((command) => {
+        const outcome = answer.kind === 'answered' ? answer.outcomes.get(command.id)! : answer;
+        return this.recordSafely(command, claimId, outcome);
+      }),
+    );
+  }
+
+  /** Records an outcome; a failure to record leaves the command to its lease (logged, never thrown). */
+  private async recordSafely(command: DueCommand, claimId: string, outcome: CallOutcome): Promise<void> {
     try {
       await this.record(command, claimId, outcome);
     } catch (error) {

@@ -1,3 +1,5 @@
+import type { CommandBatching } from './command-batch.js';
+
 /**
  * What an app tells `CommandsModule.forRoot`. No defaults here: they live on the environment
  * variables `commandsEnv(prefix)` declares (inventory's `LOYALTY_*`), and `commandsOptions` reads
@@ -27,6 +29,12 @@ export interface CommandsOptions {
   lingerMs: number;
   /** Commands claimed per statement; a full batch is followed at once by the next. Larger: fewer claims, a longer lease. */
   batchSize: number;
+  /**
+   * Command paths the partner also takes in batches, and how many per request (see
+   * {@link CommandBatching}): two or more due commands of such a path go in one request. Absent:
+   * one request per command.
+   */
+  batching?: CommandBatching;
   /** Calls in flight at once per process. Higher drains faster until the partner saturates, and shortens the lease. */
   concurrency: number;
   /** Timeout of one call; a timeout is retried with the same Idempotency-Key. */

@@ -5,4 +5,5 @@ export type { CommandsOptions } from './commands.options.js';
 export { CommandWriter } from './command.writer.js';
 export { DispatcherFailpoints } from './commands.failpoints.js';
 export type { OutgoingCommand } from './outgoing-command.js';
+export type { CommandBatching } from './command-batch.js';
 export { parkedCountQuery } from './command.metrics.js';

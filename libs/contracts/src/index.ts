@@ -26,6 +26,7 @@ export {
   AccrualFields,
   LOYALTY_ACCRUALS_WRITE_SCOPE,
   AccrualRequestSchema,
+  AccrualBatchFields,
   type AccrualRequest,
 } from './loyalty-accruals.js';
 export { ReversalRequestSchema, type ReversalRequest } from './loyalty-reversals.js';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { integer, record, uuid } from './field-schemas.js';
+import { integer, list, record, text, uuid } from './field-schemas.js';
 import { OrderFields } from './order-events.js';
 
 /**
@@ -10,6 +10,10 @@ import { OrderFields } from './order-events.js';
  */
 export const AccrualLimits = {
   pointsMax: 10_000_000,
+  /** Accruals in one `POST /accruals/batch`: inventory's dispatcher claims at most its batch size at a time. */
+  batchMax: 100,
+  /** An accrual's id in a batch is the caller's operation id, as long as an Idempotency-Key may be. */
+  batchIdMaxLength: 200,
 } as const;
 
 /**
@@ -29,3 +33,19 @@ export const AccrualFields = {
 export const AccrualRequestSchema = record(AccrualFields);
 
 export type AccrualRequest = z.infer<typeof AccrualRequestSchema>;
+
+/**
+ * One accrual of `POST /accruals/batch`: the body `POST /accruals` takes, under the operation id the
+ * caller would send as its Idempotency-Key (inventory's `loyalty-accrual:<orderId>`), echoed in the
+ * answer so the caller can match each result to its command.
+ */
+const AccrualBatchItemSchema = record({
+  id: text({ maxLength: AccrualLimits.batchIdMaxLength }),
+  body: AccrualRequestSchema,
+});
+
+/** The fields of `POST /accruals/batch`: 1 to `AccrualLimits.batchMax` accruals. */
+export const AccrualBatchFields = {
+  id: AccrualBatchItemSchema.shape.id,
+  commands: list(AccrualBatchItemSchema, { min: 1, max: AccrualLimits.batchMax }),
+} as const;

@@ -8,6 +8,7 @@ export { SetByServer } from './set-by-server.decorator.js';
 export { buildApiDocument, setupApiDocs, type ApiDocsOptions, PUBLIC_OPERATION_EXTENSION } from './api-docs.js';
 export { ProblemDetails, FieldProblem, PROBLEM_JSON } from './problem-details.js';
 export { ProblemException, validationFailed } from './problem.exception.js';
+export { problemBody, problemOfException } from './problem-body.js';
 export { ProblemDetailsFilter } from './problem-details.filter.js';
 export { RequestErrorCodes } from './request-error-codes.js';
 export { uuidV4Param } from './uuid-param.pipe.js';

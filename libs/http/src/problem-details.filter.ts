@@ -1,7 +1,7 @@
-import { STATUS_CODES } from 'node:http';
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
 import { isConnectionUnavailable } from '@app/database';
-import { PROBLEM_JSON, type ProblemDetails, problemType } from './problem-details.js';
+import { type Problem, problemBody, problemOfException } from './problem-body.js';
+import { PROBLEM_JSON } from './problem-details.js';
 import { ProblemException } from './problem.exception.js';
 import { RequestErrorCodes } from './request-error-codes.js';
 
@@ -12,17 +12,6 @@ interface ProblemReply {
   type(contentType: string): this;
   send(body: string): unknown;
   raw?: { headersSent: boolean; end(): void };
-}
-
-/** What the filter knows of an error before it becomes a body. */
-interface Problem {
-  status: number;
-  code: string;
-  detail: string;
-  /** Seconds a client should wait before the same request (`Retry-After`). */
-  retryAfterSeconds?: number;
-  fieldProblems?: ProblemException['fieldProblems'];
-  extensions?: ProblemException['extensions'];
 }
 
 /**
@@ -44,10 +33,7 @@ function frameworkProblem(exception: HttpException): Problem {
 }
 
 function problemOf(exception: unknown): Problem {
-  if (exception instanceof ProblemException) {
-    const { code, detail, fieldProblems, extensions, retryAfterSeconds } = exception;
-    return { status: exception.getStatus(), code, detail, fieldProblems, extensions, retryAfterSeconds };
-  }
+  if (exception instanceof ProblemException) return problemOfException(exception);
   if (exception instanceof HttpException && exception.getStatus() < 500) return frameworkProblem(exception);
   if (isConnectionUnavailable(exception)) {
     return {
@@ -86,18 +72,7 @@ export class ProblemDetailsFilter implements ExceptionFilter {
       response.raw.end();
       return;
     }
-    const fieldProblems = problem.fieldProblems ?? [];
-    const body: ProblemDetails = {
-      ...problem.extensions,
-      type: problemType(problem.code),
-      title: STATUS_CODES[problem.status] ?? 'Error',
-      status: problem.status,
-      detail: problem.detail,
-      code: problem.code,
-      ...(fieldProblems.length > 0
-        ? { fields: [...new Set(fieldProblems.map((problem) => problem.field))], errors: [...fieldProblems] }
-        : {}),
-    };
+    const body = problemBody(problem);
     if (problem.retryAfterSeconds !== undefined) response.header('retry-after', String(problem.retryAfterSeconds));
     response.status(problem.status).type(PROBLEM_JSON).send(JSON.stringify(body));
   }

@@ -1,11 +1,23 @@
-import type { OutgoingCommand } from '@app/commands';
-import { type AccrualRequest, AccrualRequestSchema, type OrderCreated } from '@app/contracts';
+import type { CommandBatching, OutgoingCommand } from '@app/commands';
+import { AccrualLimits, type AccrualRequest, AccrualRequestSchema, type OrderCreated } from '@app/contracts';
 import { CodedError, schemaProblems } from '@app/envelope';
 import { type InventoryErrorCode, InventoryErrorCodes } from '../../inventory.error-codes.js';
 import { pointsFor } from './points-for.js';
 
 /** Inventory's table of loyalty calls: `@app/commands` creates it (`createCommandsTable`) and sends its rows. */
 export const LOYALTY_COMMANDS_TABLE = 'loyalty_commands';
+
+/** Where an accrual goes: loyalty's `POST /accruals`, one per order. */
+const ACCRUALS_PATH = '/accruals';
+
+/**
+ * How the dispatcher sends accruals when it has claimed several: loyalty's `POST /accruals/batch`,
+ * one request and one statement for up to `AccrualLimits.batchMax` of them.
+ */
+export const LOYALTY_BATCHING: CommandBatching = {
+  paths: { [ACCRUALS_PATH]: '/accruals/batch' },
+  maxCommands: AccrualLimits.batchMax,
+};
 
 /** The business operation id of an order's accrual: the same order always yields the same key. */
 export function accrualOperationId(orderId: string): string {
@@ -36,5 +48,5 @@ export function loyaltyAccrualCommand(
   const body: AccrualRequest = { customerId: order.customerId, orderId: order.orderId, points };
   const problems = schemaProblems(AccrualRequestSchema, body, 'accrual');
   if (problems.length > 0) throw new LoyaltyCommandRejectedError(order.orderId, problems);
-  return { id: accrualOperationId(order.orderId), path: '/accruals', body };
+  return { id: accrualOperationId(order.orderId), path: ACCRUALS_PATH, body };
 }

@@ -1,7 +1,6 @@
-import { HttpStatus, Injectable } from '@nestjs/common';
+import { Injectable } from '@nestjs/common';
 import { TransactionContext } from '@app/database';
-import { ProblemException } from '@app/http';
-import { LoyaltyErrorCodes } from '../../loyalty.error-codes.js';
+import { accrualMismatch } from '../accrual-mismatch.js';
 import type { AccrualResponse } from '../accrual.response.js';
 import type { RecordAccrualRequest } from './record-accrual.request.js';
 
@@ -33,12 +32,8 @@ export class RecordAccrualService {
       'SELECT id, customer_id, points, created_at FROM accruals WHERE order_id = $1',
       [orderId],
     );
-    if (existing.customer_id !== customerId || existing.points !== points) {
-      const detail = `Order ${orderId} is already credited ${existing.points} points to ${existing.customer_id}; this accrual names ${points} points of ${customerId}`;
-      throw new ProblemException(HttpStatus.UNPROCESSABLE_ENTITY, LoyaltyErrorCodes.ACCRUAL_MISMATCH, detail, [
-        { field: 'orderId', detail },
-      ]);
-    }
+    const mismatch = accrualMismatch(orderId, { customerId: existing.customer_id, points: existing.points }, request);
+    if (mismatch) throw mismatch;
     return { id: existing.id, customerId, orderId, points, createdAt: existing.created_at.toISOString() };
   }
 }

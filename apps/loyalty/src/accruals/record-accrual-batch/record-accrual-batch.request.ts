@@ -1,0 +1,33 @@
+import { Type } from 'class-transformer';
+import { ValidateNested } from 'class-validator';
+import { ApiProperty } from '@nestjs/swagger';
+import { AccrualBatchFields } from '@app/contracts';
+import { Satisfies } from '@app/http';
+import { RecordAccrualRequest } from '../record-accrual/record-accrual.request.js';
+
+/** One accrual of a batch: its operation id and the body `POST /accruals` would take. */
+export class AccrualBatchCommand {
+  @Satisfies(AccrualBatchFields.id, {
+    example: 'loyalty-accrual:0b0f6a8e-6b1f-4c49-9f5e-2f3b3f1f8a11',
+    description: "The caller's operation id (its Idempotency-Key for POST /accruals), echoed in the result",
+  })
+  id: string;
+
+  @ApiProperty({ type: RecordAccrualRequest })
+  @ValidateNested()
+  @Type(() => RecordAccrualRequest)
+  body: RecordAccrualRequest;
+}
+
+/**
+ * Many accruals in one request: the shape `@app/commands` sends for a command path with a batch
+ * endpoint (`{ commands: [{ id, body }] }`). Every accrual is checked as `POST /accruals` checks
+ * it; one malformed accrual refuses the whole batch with 400 naming it (`commands[3].body.points`),
+ * and the caller then sends the accruals one by one, so only that one is refused.
+ */
+export class RecordAccrualBatchRequest {
+  @Satisfies(AccrualBatchFields.commands, { type: [AccrualBatchCommand] })
+  @ValidateNested({ each: true })
+  @Type(() => AccrualBatchCommand)
+  commands: AccrualBatchCommand[];
+}
