@@ -165,6 +165,8 @@ describe('OpenAPI documents (redocly recommended ruleset)', () => {
     });
     expect(statusesOf(operationsOf(documents.loyalty))).toEqual({
       'post /accruals': '201 400 401 403 413 415 422 429 503',
+      // No 422 or 429 of its own: a mismatch is answered per accrual, and it stores no Idempotency-Key.
+      'post /accruals/batch': '200 400 401 403 413 415 503',
       'get /accruals': '200 400 401 503',
       'post /reversals': '201 400 401 403 409 413 415 422 429 503',
       'get /balance': '200 400 401 503',
