@@ -97,8 +97,12 @@ describe('loyalty accruals in batches through a crash (real inventory and loyalt
     await loyalty.restart({ failpoints: [`${LoyaltyFailpoints.afterCommitBeforeResponse}@${orders[2].orderId}`] });
     await loyalty.waitForFailpoint(LoyaltyFailpoints.afterCommitBeforeResponse);
 
-    // One statement credited the whole batch before the crash; inventory heard nothing.
+    // One statement credited the whole batch and stored its keys before the crash; inventory heard nothing.
     expect(await accrualsOf(orders)).toEqual(oncePerOrder(orders));
+    const keys = orders.map((order) => `loyalty-accrual:${order.orderId}`);
+    expect((await loyaltySql('SELECT key FROM idempotency_keys WHERE key = ANY($1) ORDER BY key', [keys])).map((row) => row.key)).toEqual(
+      [...keys].sort(),
+    );
     expect((await commandsOf(orders)).every((command) => command.status === 'PENDING')).toBe(true);
 
     await loyalty.restart();

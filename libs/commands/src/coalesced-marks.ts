@@ -19,12 +19,20 @@ export class CoalescedMarks {
   /** `markAll` marks the ids it is given and returns those it changed (a conditional update may skip some). */
   constructor(private readonly markAll: (ids: string[]) => Promise<ReadonlySet<string>>) {}
 
-  /** Resolves true when `id` was marked, false when the statement skipped it; rejects when the statement failed. */
-  mark(id: string): Promise<boolean> {
-    return new Promise((resolve, reject) => {
-      this.waiting.push({ id, resolve, reject });
-      if (!this.flushing) void this.flush();
-    });
+  /**
+   * Marks ids known together (one accepted command, or the accepted commands of one batch answer)
+   * in one statement, or in the next one when a statement is running. Resolves with whether each
+   * was marked, in order (false when the statement skipped it); rejects when the statement failed.
+   */
+  markEach(ids: readonly string[]): Promise<boolean[]> {
+    const marks = ids.map(
+      (id) =>
+        new Promise<boolean>((resolve, reject) => {
+          this.waiting.push({ id, resolve, reject });
+        }),
+    );
+    if (!this.flushing) void this.flush();
+    return Promise.all(marks);
   }
 
   private async flush(): Promise<void> {

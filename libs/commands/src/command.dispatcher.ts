@@ -190,7 +190,7 @@ export class CommandDispatcher {
     span.setAttribute('command.outcome', outcome.kind);
     if (outcome.kind === 'accepted') span.end();
     else endWithError(span, new Error(outcome.error));
-    await this.recordSafely(command, claimId, outcome);
+    await this.recordSafely([command], outcome.kind, () => this.record(command, claimId, outcome));
   }
 
   /**
@@ -230,29 +230,40 @@ export class CommandDispatcher {
       await runConcurrently(commands, this.options.concurrency, (command) => this.dispatch(command, claimId));
       return;
     }
-    await Promise.all(
-      commands.map((command) => {
-        const outcome = answer.kind === 'answered' ? answer.outcomes.get(command.id)! : answer;
-        return this.recordSafely(command, claimId, outcome);
-      }),
-    );
+    const outcomeOf = (command: DueCommand): CallOutcome => (answer.kind === 'answered' ? answer.outcomes.get(command.id)! : answer);
+    const accepted = commands.filter((command) => outcomeOf(command).kind === 'accepted');
+    // The accepted ones in one DONE statement; the others each as their answer says.
+    await Promise.all([
+      ...(accepted.length > 0 ? [this.recordSafely(accepted, 'accepted', () => this.recordAccepted(accepted))] : []),
+      ...commands
+        .filter((command) => !accepted.includes(command))
+        .map((command) => this.recordSafely([command], outcomeOf(command).kind, () => this.record(command, claimId, outcomeOf(command)))),
+    ]);
   }
 
-  /** Records an outcome; a failure to record leaves the command to its lease (logged, never thrown). */
-  private async recordSafely(command: DueCommand, claimId: string, outcome: CallOutcome): Promise<void> {
+  /** Runs a recording; a failure to record leaves the commands to their lease (logged, never thrown). */
+  private async recordSafely(commands: DueCommand[], outcome: string, record: () => Promise<void>): Promise<void> {
     try {
-      await this.record(command, claimId, outcome);
+      await record();
     } catch (error) {
-      // The claim's lease brings the command back; the partner answers the resend from its stored response.
-      this.logger.error(`Command ${command.id}: recording ${outcome.kind} failed: ${(error as Error).message}`);
+      // The claim's lease brings the commands back; the partner answers the resend from its stored response.
+      const ids = commands.map((command) => command.id).join(', ');
+      this.logger.error(`Command ${ids}: recording ${outcome} failed: ${(error as Error).message}`);
+    }
+  }
+
+  /** DONE for commands the partner accepted, in one statement when the load allows (see CoalescedMarks). */
+  private async recordAccepted(commands: DueCommand[]): Promise<void> {
+    for (const command of commands) await failpoint(DispatcherFailpoints.afterAcceptedBeforeMark, command.id);
+    for (const marked of await this.doneMarks.markEach(commands.map((command) => command.id))) {
+      if (marked) this.metrics.done.inc();
+      else this.metrics.staleOutcomes.inc();
     }
   }
 
   private async record(command: DueCommand, claimId: string, outcome: CallOutcome): Promise<void> {
     if (outcome.kind === 'accepted') {
-      await failpoint(DispatcherFailpoints.afterAcceptedBeforeMark, command.id);
-      if (await this.doneMarks.mark(command.id)) this.metrics.done.inc();
-      else this.metrics.staleOutcomes.inc();
+      await this.recordAccepted([command]);
     } else if (outcome.kind === 'rejected') {
       if (await this.changed(this.sql.markParked, [command.id, claimId, outcome.error])) {
         this.metrics.parked.inc();

@@ -4,7 +4,7 @@ export { requestFingerprint } from './request-fingerprint.js';
 export { IdempotencyStore, type IdempotentOutcome } from './idempotency.store.js';
 export { Idempotent } from './idempotent.decorator.js';
 export type { IdempotentOptions } from './idempotent.options.js';
-export { IdempotencyInterceptor, IDEMPOTENCY_KEY_HEADER } from './idempotency.interceptor.js';
+export { IdempotencyInterceptor, IDEMPOTENCY_KEY_FORMAT, IDEMPOTENCY_KEY_HEADER } from './idempotency.interceptor.js';
 export { IdempotencyModule } from './idempotency.module.js';
 export { AddIdempotencyKeysCreatedAtIndex1764460800400 } from './add-idempotency-keys-created-at-index.migration.js';
 export { ScopeIdempotencyKeysByPrincipal1764460800620 } from './scope-idempotency-keys-by-principal.migration.js';

@@ -1,6 +1,6 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RequireScopes } from '@app/auth';
+import { CurrentPrincipal, type Principal, RequireScopes } from '@app/auth';
 import { AccrualLimits, LOYALTY_ACCRUALS_WRITE_SCOPE } from '@app/contracts';
 import { ApiErrors, ProblemDetails } from '@app/http';
 import { AccrualResponse } from '../accrual.response.js';
@@ -23,13 +23,14 @@ export class RecordAccrualBatchController {
   @ApiOperation({
     summary: `Credit points for up to ${AccrualLimits.batchMax} orders at once, at most once per order; needs loyalty:accruals:write`,
     description:
-      'Each accrual is answered as POST /accruals would answer it, in the order sent. No Idempotency-Key: an order is credited at most once ' +
-      'whatever asks, so the batch is safe to send again after a lost answer (a credited order answers its existing accrual).',
+      'Each accrual is answered as POST /accruals would answer it under its id as Idempotency-Key, in the order sent, and its key is stored the same way. ' +
+      'No Idempotency-Key header: an order is credited at most once whatever asks, so the batch is safe to send again after a lost answer ' +
+      '(a credited order answers its existing accrual, marked replayed).',
   })
   @ApiOkResponse({ type: AccrualBatchResponse, description: 'One result per accrual; a batch is never partly refused as a whole' })
   @ApiErrors(400, 413)
   @HttpCode(200)
-  async record(@Body() request: RecordAccrualBatchRequest): Promise<AccrualBatchResponse> {
-    return { results: await this.service.record(request.commands) };
+  async record(@Body() request: RecordAccrualBatchRequest, @CurrentPrincipal() principal: Principal): Promise<AccrualBatchResponse> {
+    return { results: await this.service.record(principal.subject, request.commands) };
   }
 }

@@ -54,6 +54,36 @@ describe('loyalty accruals in batches over HTTP (real process, real Postgres)', 
     );
   });
 
+  it('when a batch credits an order, then its key is stored with its answer: a later POST /accruals under that key is replayed byte for byte', async () => {
+    const body = accrual('key-stored', 17);
+    const [result] = (await postBatch([command(body)])).body.results;
+    const [stored] = await queryTestDatabase(
+      serverUrl,
+      database,
+      'SELECT response_status, response_body::text AS text FROM idempotency_keys WHERE key = $1',
+      [result.id],
+    );
+    expect(stored).toEqual({ response_status: 201, text: JSON.stringify(result.body) });
+
+    const single = await requestJson('POST', `${loyalty.baseUrl}/accruals`, {
+      body,
+      headers: { 'idempotency-key': result.id },
+      token: await serviceToken(),
+    });
+    expect(single.status).toBe(201);
+    expect(single.headers.get('idempotent-replayed')).toBe('true');
+    expect(single.body).toEqual(result.body);
+  });
+
+  it('when an accrual is refused as a mismatch, then its key is not stored, as POST /accruals stores none for a refusal', async () => {
+    const credited = accrual('mismatch-key');
+    await postBatch([command(credited)]);
+    const refusedId = `other-key:${credited.orderId}`;
+    const response = await postBatch([{ id: refusedId, body: { ...credited, points: credited.points + 5 } }]);
+    expect(response.body.results[0].status).toBe(422);
+    expect(await queryTestDatabase(serverUrl, database, 'SELECT key FROM idempotency_keys WHERE key = $1', [refusedId])).toEqual([]);
+  });
+
   it('when the same batch is sent again (its answer was lost), then nothing is credited twice and each answer is the existing accrual', async () => {
     const bodies = [accrual('again-a'), accrual('again-b')];
     const first = await postBatch(bodies.map(command));
@@ -114,6 +144,10 @@ describe('loyalty accruals in batches over HTTP (real process, real Postgres)', 
 
     expect(response.status).toBe(400);
     expect(response.body.fields).toEqual(expect.arrayContaining(['commands[1].body.orderId', 'commands[1].body.points']));
+    // An id that could not be an Idempotency-Key is named too.
+    const badId = await postBatch([{ id: 'no spaces allowed', body: accrual('bad-id') }]);
+    expect(badId.status).toBe(400);
+    expect(badId.body.fields).toEqual(['commands[0].id']);
     expect(await accrualsOf([good.orderId])).toEqual([]);
   });
 

@@ -1,15 +1,19 @@
 import { Type } from 'class-transformer';
-import { ValidateNested } from 'class-validator';
+import { Matches, ValidateNested } from 'class-validator';
 import { ApiProperty } from '@nestjs/swagger';
 import { AccrualBatchFields } from '@app/contracts';
 import { Satisfies } from '@app/http';
+import { IDEMPOTENCY_KEY_FORMAT } from '@app/idempotency';
 import { RecordAccrualRequest } from '../record-accrual/record-accrual.request.js';
 
 /** One accrual of a batch: its operation id and the body `POST /accruals` would take. */
 export class AccrualBatchCommand {
   @Satisfies(AccrualBatchFields.id, {
     example: 'loyalty-accrual:0b0f6a8e-6b1f-4c49-9f5e-2f3b3f1f8a11',
-    description: "The caller's operation id (its Idempotency-Key for POST /accruals), echoed in the result",
+    description: "The caller's operation id, stored as its Idempotency-Key for POST /accruals and echoed in the result",
+  })
+  @Matches(IDEMPOTENCY_KEY_FORMAT, {
+    message: 'id must be an Idempotency-Key: 8 to 200 characters of letters, digits, ".", "_", ":" or "-"',
   })
   id: string;
 
