@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
-import { createDataSource, TransactionContext } from '@app/database';
-import { testInfrastructure } from '@test/fixtures';
-import { createTestDatabase, dropTestDatabase, uniqueName, waitFor } from '@tools/local-stack';
+import { TransactionContext } from '@app/database';
+import { type MigratedDatabase, migratedTestDatabase, testInfrastructure } from '@test/fixtures';
+import { uniqueName, waitFor } from '@tools/local-stack';
 import { CommandDispatcher } from './command.dispatcher.js';
 import { CommandMetrics } from './command.metrics.js';
 import { CommandWriter } from './command.writer.js';
@@ -34,7 +34,7 @@ interface Request {
  * script says. `batchEndpoint` switches the batch endpoint off (404), as an older partner would.
  */
 describe('@app/commands in batches (real Postgres, a partner over HTTP)', () => {
-  let database: string;
+  let migrated: MigratedDatabase | undefined;
   let dataSource: DataSource;
   let tx: TransactionContext;
   let writer: CommandWriter;
@@ -91,15 +91,9 @@ describe('@app/commands in batches (real Postgres, a partner over HTTP)', () => 
   const requestsFor = (ids: string[]) => requests.filter((request) => request.ids.some((id) => ids.includes(id)));
 
   beforeAll(async () => {
-    database = await createTestDatabase(serverUrl, 'commands_batch');
-    dataSource = await createDataSource({
-      serverUrl,
-      database,
-      entities: [],
-      migrations: [createCommandsTable(TABLE)],
-      poolSize: 4,
-    }).initialize();
-    await dataSource.runMigrations();
+    // The table comes from the library's own migration, as in an app (docs/commands.md, "The table").
+    migrated = await migratedTestDatabase(serverUrl, 'commands_batch', [createCommandsTable(TABLE)]);
+    ({ dataSource } = migrated);
     tx = new TransactionContext(dataSource);
     partner = createServer((request, response) => {
       let text = '';
@@ -138,8 +132,7 @@ describe('@app/commands in batches (real Postgres, a partner over HTTP)', () => 
   afterAll(async () => {
     await dispatcher?.stop();
     partner?.close();
-    await dataSource?.destroy();
-    if (database) await dropTestDatabase(serverUrl, database);
+    await migrated?.drop();
   });
 
   it('when one command is due, then it is sent alone, with its id as Idempotency-Key, as without batching', async () => {

@@ -4,9 +4,9 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
-import { createDataSource, NoActiveTransactionError, TransactionContext } from '@app/database';
-import { testInfrastructure } from '@test/fixtures';
-import { createTestDatabase, dropTestDatabase, uniqueName, waitFor } from '@tools/local-stack';
+import { NoActiveTransactionError, TransactionContext } from '@app/database';
+import { type MigratedDatabase, migratedTestDatabase, testInfrastructure } from '@test/fixtures';
+import { uniqueName, waitFor } from '@tools/local-stack';
 import { CommandDispatcher } from './command.dispatcher.js';
 import { CommandMetrics } from './command.metrics.js';
 import { CommandWriter } from './command.writer.js';
@@ -30,7 +30,7 @@ interface Received {
  * lists the statuses the partner answers it with, attempt after attempt.
  */
 describe('@app/commands (real Postgres, a partner over HTTP)', () => {
-  let database: string;
+  let migrated: MigratedDatabase | undefined;
   let dataSource: DataSource;
   let tx: TransactionContext;
   let writer: CommandWriter;
@@ -78,16 +78,9 @@ describe('@app/commands (real Postgres, a partner over HTTP)', () => {
   const enqueue = (id: string, answers: number[]) => tx.run(() => writer.enqueue({ id, path: '/calls', body: { answers } }));
 
   beforeAll(async () => {
-    database = await createTestDatabase(serverUrl, 'commands');
     // The table comes from the library's own migration, as in an app (docs/commands.md, "The table").
-    dataSource = await createDataSource({
-      serverUrl,
-      database,
-      entities: [],
-      migrations: [createCommandsTable(TABLE)],
-      poolSize: 4,
-    }).initialize();
-    await dataSource.runMigrations();
+    migrated = await migratedTestDatabase(serverUrl, 'commands', [createCommandsTable(TABLE)]);
+    ({ dataSource } = migrated);
     tx = new TransactionContext(dataSource);
     partner = createServer((request, response) => {
       let text = '';
@@ -114,8 +107,7 @@ describe('@app/commands (real Postgres, a partner over HTTP)', () => {
   afterAll(async () => {
     await Promise.all(dispatchers.map((dispatcher) => dispatcher.stop()));
     partner?.close();
-    await dataSource?.destroy();
-    if (database) await dropTestDatabase(serverUrl, database);
+    await migrated?.drop();
   });
 
   it('when a command is enqueued outside a transaction, then the writer refuses', async () => {
