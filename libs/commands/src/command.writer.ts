@@ -35,8 +35,8 @@ export class CommandWriter {
 
   /**
    * Stores `command` as `PENDING`, due now, with the current span's context so the call joins
-   * this trace. A second command with the same id fails the transaction (primary key): one
-   * operation id names one operation.
+   * this trace. A second command with the same id fails the transaction (primary key) at its next
+   * statement or its commit: one operation id names one operation.
    */
   async enqueue(command: OutgoingCommand): Promise<void> {
     await this.enqueueMany([command]);
@@ -48,7 +48,7 @@ export class CommandWriter {
    * continues the trace of the message that called for it).
    */
   async enqueueMany(commands: readonly (OutgoingCommand & { traceparent?: string })[]): Promise<void> {
-    const manager = this.tx.requireManager('Enqueuing a command');
+    this.tx.requireManager('Enqueuing a command');
     if (commands.length === 0) return;
     const current = currentTraceparent() ?? null;
     const rows = commands.map((command) => ({
@@ -57,7 +57,8 @@ export class CommandWriter {
       body: command.body,
       traceparent: command.traceparent ?? current,
     }));
-    await manager.query(this.insert, [JSON.stringify(rows)]);
+    // In the round trip of the transaction's next statement or of its COMMIT; a taken id fails that one.
+    await this.tx.deferWrite(this.insert, [JSON.stringify(rows)], 'Enqueuing a command');
     this.tx.afterCommit(this.written);
   }
 }

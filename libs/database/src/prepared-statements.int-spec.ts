@@ -3,6 +3,7 @@ import type { DataSource, QueryRunner } from 'typeorm';
 import { testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
 import { createDataSource } from './data-source.factory.js';
+import type { PreparingClient } from './preparing-client.js';
 
 /**
  * Parameterised statements go to Postgres as named prepared statements, parsed once per
@@ -40,7 +41,7 @@ describe('data source prepared statements (real Postgres)', () => {
     database = await createTestDatabase(serverUrl, 'db_prepared');
     const setup = await dataSourceWith(false);
     await setup.query(
-      "CREATE TABLE things (id int PRIMARY KEY, name text NOT NULL); INSERT INTO things VALUES (1, 'one'), (2, 'two'); CREATE TABLE notes (body text)",
+      "CREATE TABLE things (id int PRIMARY KEY, name text NOT NULL); INSERT INTO things VALUES (1, 'one'), (2, 'two'); CREATE TABLE notes (body text); CREATE TABLE keys (key text PRIMARY KEY)",
     );
   });
 
@@ -126,6 +127,100 @@ describe('data source prepared statements (real Postgres)', () => {
       const trips = await transaction(() => runner.query("INSERT INTO notes (body) VALUES ('plain')"), 'rollback');
       expect(trips).toBe(3);
       expect(await notes('plain')).toBe(0);
+    });
+  });
+  describe('writes held for the next statement or the COMMIT', () => {
+    const ADD = 'INSERT INTO notes (body) VALUES ($1)';
+    const TAKE = 'INSERT INTO keys (key) VALUES ($1)';
+    const COUNT = 'SELECT count(*)::int AS n FROM notes WHERE body = $1';
+    let dataSource: DataSource;
+    let runner: QueryRunner;
+    let client: PreparingClient;
+    let roundTrips = 0;
+
+    beforeAll(async () => {
+      dataSource = await dataSourceWith();
+      runner = dataSource.createQueryRunner();
+      client = (await runner.connect()) as PreparingClient;
+      (client as unknown as { connection: { on(event: string, listener: () => void): void } }).connection.on(
+        'readyForQuery',
+        () => (roundTrips += 1),
+      );
+      // Parsed once on this connection, outside any transaction (only parsed texts are held); the key is taken from here on.
+      for (const text of [ADD, TAKE, COUNT]) await runner.query(text, ['warm-up']);
+    });
+
+    afterAll(() => runner?.release());
+
+    const notes = async (body: string) => (await runner.query(COUNT, [body]))[0].n as number;
+    const hold = (text: string, value: string) => expect(client.holdWrite(text, [value])).toBe(true);
+
+    it('when writes are held until the commit, then they travel with it: the whole transaction is one round trip and they commit', async () => {
+      roundTrips = 0;
+      await runner.startTransaction();
+      hold(ADD, 'held 1');
+      hold(ADD, 'held 2');
+      await runner.commitTransaction();
+      expect(roundTrips).toBe(1);
+      expect([await notes('held 1'), await notes('held 2')]).toEqual([1, 1]);
+    });
+
+    it("when a held write fails, then the COMMIT does not run: it fails with the write's error, nothing of the transaction commits, and the connection goes on", async () => {
+      await runner.startTransaction();
+      await runner.query(ADD, ['before the taken key']);
+      hold(TAKE, 'warm-up');
+      await expect(runner.commitTransaction()).rejects.toMatchObject({ driverError: { code: '23505' } });
+      await runner.rollbackTransaction();
+      expect(await notes('before the taken key')).toBe(0);
+      await runner.startTransaction();
+      hold(ADD, 'after the failure');
+      await runner.commitTransaction();
+      expect(await notes('after the failure')).toBe(1);
+    });
+
+    it('when a statement follows a held write, then the write runs first, in the same round trip, and the statement sees it', async () => {
+      await runner.startTransaction();
+      roundTrips = 0;
+      hold(ADD, 'read back');
+      expect((await runner.query(COUNT, ['read back']))[0].n).toBe(1);
+      expect(roundTrips).toBe(1);
+      await runner.rollbackTransaction();
+      expect(await notes('read back')).toBe(0);
+    });
+
+    it('when a held write fails, then the statement it travelled with fails with its error and does not run', async () => {
+      await runner.startTransaction();
+      hold(TAKE, 'warm-up');
+      await expect(runner.query(ADD, ['after the taken key'])).rejects.toMatchObject({ driverError: { code: '23505' } });
+      await runner.rollbackTransaction();
+      expect(await notes('after the taken key')).toBe(0);
+    });
+
+    it('when a statement without parameters follows held writes, then the writes are sent first, on their own, in order', async () => {
+      await runner.startTransaction();
+      roundTrips = 0;
+      hold(ADD, 'ordered');
+      hold(ADD, 'ordered');
+      const [{ n }] = await runner.query("SELECT count(*)::int AS n FROM notes WHERE body = 'ordered'");
+      expect({ n, roundTrips }).toEqual({ n: 2, roundTrips: 2 });
+      await runner.commitTransaction();
+      expect(await notes('ordered')).toBe(2);
+    });
+
+    it('when the transaction rolls back, then held writes are never sent, and a transaction that sent nothing costs no round trip', async () => {
+      roundTrips = 0;
+      await runner.startTransaction();
+      hold(ADD, 'dropped');
+      await runner.rollbackTransaction();
+      expect(roundTrips).toBe(0);
+      expect(await notes('dropped')).toBe(0);
+    });
+
+    it('when a text is not parsed on the connection yet, or no transaction is open, then nothing is held', async () => {
+      await runner.startTransaction();
+      expect(client.holdWrite('INSERT INTO notes (body) VALUES ($1::text)', ['new text'])).toBe(false);
+      await runner.commitTransaction();
+      expect(client.holdWrite(ADD, ['outside'])).toBe(false);
     });
   });
 });

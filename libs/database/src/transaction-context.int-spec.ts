@@ -115,6 +115,70 @@ describe('TransactionContext (real Postgres)', () => {
     expect([await count('a', 5), await count('a', 6)]).toEqual([1, 1]);
   });
 
+  describe('deferWrite', () => {
+    const INSERT_A = 'INSERT INTO a (id) VALUES ($1)';
+    const deferA = (id: number) => tx.deferWrite(INSERT_A, [id], 'deferA');
+
+    beforeAll(async () => {
+      // A deferred write of a text no connection has parsed yet runs at once (and is parsed then):
+      // one of every pooled connection's first, so each test below holds its writes.
+      await Promise.all(Array.from({ length: 10 }, (_, n) => tx.run(() => deferA(100 + n))));
+    });
+
+    it('when the transaction commits, then deferred writes commit with it', async () => {
+      await tx.run(async () => {
+        await deferA(21);
+        await deferA(22);
+      });
+      expect([await count('a', 21), await count('a', 22)]).toEqual([1, 1]);
+    });
+
+    it('when the work throws after a deferred write, then it is not committed', async () => {
+      await expect(
+        tx.run(async () => {
+          await deferA(23);
+          throw new Error('business rule failed');
+        }),
+      ).rejects.toThrow('business rule failed');
+      expect(await count('a', 23)).toBe(0);
+    });
+
+    it('when a deferred write fails, then run() fails with its error and nothing of the transaction commits', async () => {
+      await dataSource.query('INSERT INTO a (id) VALUES (24)');
+      await expect(
+        tx.run(async () => {
+          await writeB(24);
+          await deferA(24); // duplicate key, found when the commit carries it
+        }),
+      ).rejects.toThrow(/duplicate key/);
+      expect(await count('b', 24)).toBe(0);
+    });
+
+    it('when a statement follows a deferred write in the transaction, then it sees the write', async () => {
+      const seen = await tx.run(async (manager) => {
+        await deferA(25);
+        return Number((await manager.query('SELECT count(*) AS n FROM a WHERE id = $1', [25]))[0].n);
+      });
+      expect(seen).toBe(1);
+    });
+
+    it('when no transaction is active, then it throws and names the caller', async () => {
+      await expect(deferA(26)).rejects.toThrow(/deferA must run inside/);
+    });
+
+    it('when prepared statements are off, then a deferred write runs where it is written, with the same outcome', async () => {
+      const plain = await createDataSource({ serverUrl, database, entities: [], migrations: [], preparedStatements: false }).initialize();
+      try {
+        const plainTx = new TransactionContext(plain);
+        await plainTx.run(() => plainTx.deferWrite(INSERT_A, [27]));
+        await expect(plainTx.run(() => plainTx.deferWrite(INSERT_A, [27]))).rejects.toThrow(/duplicate key/);
+        expect(await count('a', 27)).toBe(1);
+      } finally {
+        await plain.destroy();
+      }
+    });
+  });
+
   describe('isolation', () => {
     /** A second data source whose logger keeps every statement sent, BEGIN and COMMIT included. */
     let logged: DataSource;

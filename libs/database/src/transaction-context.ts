@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { DataSource, EntityManager, EntityTarget, ObjectLiteral, Repository } from 'typeorm';
 import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel.js';
+import { PreparingClient } from './preparing-client.js';
 
 /** Thrown when code that must run inside a transaction (an outbox write) runs outside one. */
 export class NoActiveTransactionError extends Error {
@@ -48,6 +49,28 @@ export class TransactionContext {
       : this.dataSource.transaction(isolation, inContext));
     for (const callback of afterCommit) callback();
     return result;
+  }
+
+  /**
+   * Runs a write of the active transaction whose result nobody needs (an outbox row, a command, an
+   * idempotency key) no later than the commit: held back and sent with the transaction's next
+   * statement or with its COMMIT, in the same round trip ({@link PreparingClient}). Its failure
+   * (a unique key taken, a check violated) fails that statement or the commit, so the transaction
+   * rolls back as if it had failed where it was written; nothing after it may depend on its having
+   * run, and a caller that must react to its failure catches it around `run()`. Without prepared
+   * statements (`DATABASE_PREPARED_STATEMENTS=false`), or for a text not yet parsed on this
+   * connection, it runs here and now.
+   */
+  async deferWrite(text: string, values: unknown[], what = 'A deferred write'): Promise<void> {
+    const manager = this.requireManager(what);
+    const runner = manager.queryRunner;
+    const client: unknown = (runner as { databaseConnection?: unknown } | undefined)?.databaseConnection;
+    if (client instanceof PreparingClient && client.holdWrite(text, values)) {
+      // Logged where it was written, as TypeORM logs what it sends: a query log reads as the code does.
+      manager.connection.logger.logQuery(text, values, runner);
+      return;
+    }
+    await manager.query(text, values);
   }
 
   get isActive(): boolean {

@@ -24,8 +24,19 @@ interface KeyLookup {
   retry_after_s: number | null;
 }
 
-/** Rolls back an effect whose key another request stored first; never leaves the store. */
-class KeyTaken extends Error {}
+/** The key's row: a second insert of one principal's key fails on it (unique violation). */
+const KEY_CONSTRAINT = 'idempotency_keys_pkey';
+
+/** Stores a new key with its answer; fails, and takes the effect with it, when the key is taken. */
+const STORE_KEY = `INSERT INTO idempotency_keys (principal, key, request_fingerprint, response_status, response_body)
+  VALUES ($1, $2, $3, $4, $5::json)`;
+
+/** Whether `error` is the key's insert finding the key stored by another request (as pg or as TypeORM wraps it). */
+function isKeyTaken(error: unknown): boolean {
+  const cause = (error as { driverError?: unknown } | null)?.driverError ?? error;
+  const { code, constraint } = (cause ?? {}) as { code?: unknown; constraint?: unknown };
+  return code === '23505' && constraint === KEY_CONSTRAINT;
+}
 
 /**
  * The caller's stored answer for the key, or, for a new key only, the seconds until the caller may
@@ -52,11 +63,11 @@ const LOOKUP = `SELECT k.*, q.retry_after_s FROM (SELECT 1) AS one
  * so a caller cannot grow the table without bound (a review stored 10,000 keys of one caller in 87 s). A
  * replay is never refused: it stores nothing.
  *
- * Then, for a new key, in ONE transaction: run the effect, then store the key with its response by
- * `INSERT ... ON CONFLICT DO NOTHING`; key and effect commit together. A concurrent request with the
- * same key (both read before either committed) blocks on the primary key until the first
- * transaction ends, then inserts nothing: its effect is rolled back and the first one's response
- * replayed. The database serialises them, with no lock of ours. An effect that throws rolls back
+ * Then, for a new key, in ONE transaction: run the effect, then store the key with its response
+ * (a plain `INSERT`, sent with the COMMIT in one round trip: `TransactionContext.deferWrite`); key
+ * and effect commit together. A concurrent request with the same key (both read before either
+ * committed) blocks on the primary key until the first transaction ends, then fails on it: its
+ * COMMIT does not run, its effect is rolled back and the first one's response replayed. The database serialises them, with no lock of ours. An effect that throws rolls back
  * and stores no key, so a failed request can be retried with its key; it is answered with the
  * stored response instead when its key was stored meanwhile (its effect may fail only because the
  * first one's already happened).
@@ -114,16 +125,14 @@ export class IdempotencyStore {
     effect: () => Promise<T>,
   ): Promise<IdempotentOutcome<T>> {
     try {
-      const body = await this.tx.run(async (manager) => {
+      const body = await this.tx.run(async () => {
         const result = await effect();
-        const stored = await manager.query(
-          `INSERT INTO idempotency_keys (principal, key, request_fingerprint, response_status, response_body)
-           VALUES ($1, $2, $3, $4, $5::json)
-           ON CONFLICT (principal, key) DO NOTHING
-           RETURNING key`,
+        // Sent with the COMMIT, in its round trip: a taken key fails the commit, so the effect never commits without it.
+        await this.tx.deferWrite(
+          STORE_KEY,
           [principal, key, fingerprint, status, JSON.stringify(result ?? null)],
+          'Storing an idempotency key',
         );
-        if (stored.length === 0) throw new KeyTaken();
         return result;
       });
       return { kind: 'executed', status, body };
@@ -136,7 +145,7 @@ export class IdempotencyStore {
       );
       if (!stored) {
         // Stored, then removed by the retention job before this read: the key is free again.
-        if (error instanceof KeyTaken) return this.run(principal, key, fingerprint, status, effect);
+        if (isKeyTaken(error)) return this.run(principal, key, fingerprint, status, effect);
         throw error;
       }
       return this.answer(stored, fingerprint);

@@ -41,13 +41,14 @@ export class OutboxWriter {
    * one round trip, not one per event. Every payload is validated before anything is written.
    */
   async addMany(events: readonly OutboxEvent[]): Promise<string[]> {
-    const manager = this.tx.requireManager('OutboxWriter.add');
+    this.tx.requireManager('OutboxWriter.add');
     if (events.length === 0) return [];
     const rows = events.map((event) => this.row(event));
-    // One round trip: the rows, and the wake-up hint for the relay (one per topic). The hint is
-    // not a guarantee: delivered at commit, dropped on rollback (and merged with equal ones of
-    // the same transaction); the relay's poll interval is the floor.
-    await manager.query(
+    // One statement: the rows, and the wake-up hint for the relay (one per topic). The hint is not
+    // a guarantee: delivered at commit, dropped on rollback (and merged with equal ones of the same
+    // transaction); the relay's poll interval is the floor. Deferred: it goes in the round trip of
+    // the transaction's next statement or of its COMMIT, and a failure fails that one.
+    await this.tx.deferWrite(
       `WITH inserted AS (
          INSERT INTO outbox_messages (id, aggregate_type, aggregate_id, message_type, topic, key, payload, headers, created_at)
          SELECT (e->>'id')::uuid, e->>'aggregateType', e->>'aggregateId', e->>'messageType', e->>'topic', e->>'key',
@@ -57,6 +58,7 @@ export class OutboxWriter {
          RETURNING topic)
        SELECT pg_notify($2, topic) FROM (SELECT DISTINCT topic FROM inserted) AS topics`,
       [JSON.stringify(rows), OUTBOX_CHANNEL],
+      'OutboxWriter.add',
     );
     return rows.map((row) => row.id);
   }

@@ -38,9 +38,10 @@ type Decision = { reserved: ReservedLine[] } | { code: RejectionCode; reason: st
  *
  * Set-based: a run of orders costs the same statements as one order, one per step (lock the
  * orders, read the cancellations, read the locked stock, update the stock, insert the
- * reservations, insert the answers, insert the commands), about 7 for 1 order or for 100. The
- * orders are decided in offset order against the stock as the earlier ones of the run left it, so
- * the outcome is the one a message at a time would give.
+ * reservations, insert the answers, insert the commands), about 7 for 1 order or for 100; the
+ * last four need no answer and travel with the inbox transaction's COMMIT, so the run costs three
+ * round trips of its own. The orders are decided in offset order against the stock as the
+ * earlier ones of the run left it, so the outcome is the one a message at a time would give.
  */
 @Injectable()
 export class ReserveStockService {
@@ -123,13 +124,14 @@ export class ReserveStockService {
     if (reservations.length > 0) {
       const taken = new Map<string, number>();
       for (const { items } of reservations) for (const line of items) taken.set(line.sku, (taken.get(line.sku) ?? 0) + line.quantity);
-      await manager.query(
+      // The writes of the run need no answer: they go with the COMMIT, in its round trip (deferWrite).
+      await this.tx.deferWrite(
         `UPDATE stock_items SET available = available - line.quantity, reserved = reserved + line.quantity, updated_at = now()
          FROM unnest($1::text[], $2::int[]) AS line(sku, quantity) WHERE stock_items.sku = line.sku`,
         [[...taken.keys()], [...taken.values()]],
       );
       // clock_timestamp(): the moment of this reservation, not the start of a batch transaction.
-      await manager.query(
+      await this.tx.deferWrite(
         `INSERT INTO reservations (order_id, status, items, customer_id, loyalty_points, created_at)
          SELECT (r->>'orderId')::uuid, 'RESERVED', r->'items', r->>'customerId', (r->>'loyaltyPoints')::int, clock_timestamp()
          FROM jsonb_array_elements($1::jsonb) WITH ORDINALITY AS reservation(r, n) ORDER BY n`,
