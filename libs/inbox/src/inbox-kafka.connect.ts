@@ -2,7 +2,7 @@ import type { INestApplication } from '@nestjs/common';
 import type { KafkaOptions } from '@nestjs/microservices';
 import { INBOX_CONFIG, type InboxConfig } from './inbox.config.js';
 import { InboxConsumer } from './inbox.consumer.js';
-import { InboxKafkaServer } from './inbox-kafka.server.js';
+import { type InboxKafkaPacing, InboxKafkaServer } from './inbox-kafka.server.js';
 import { InboxRoutes } from './inbox-routes.js';
 
 /**
@@ -18,9 +18,13 @@ export function connectInboxKafka(app: INestApplication, options: KafkaOptions):
         options.options,
         app.get(InboxConsumer),
         app.get(InboxRoutes),
-        app.get<InboxConfig>(INBOX_CONFIG).INBOX_LINGER_MS,
+        pacingOf(app.get<InboxConfig>(INBOX_CONFIG)),
       ),
     },
     { inheritAppConfig: true },
   );
+}
+
+function pacingOf(config: InboxConfig): InboxKafkaPacing {
+  return { lingerMs: config.INBOX_LINGER_MS, commitIntervalMs: config.INBOX_COMMIT_INTERVAL_MS };
 }

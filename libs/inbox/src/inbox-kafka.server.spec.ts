@@ -26,7 +26,7 @@ describe('InboxKafkaServer linger', () => {
       },
     } as unknown as InboxConsumer;
     const routes = { topics: () => ['orders.order.v1'], routeOf: () => ({}) } as unknown as InboxRoutes;
-    const server = new InboxKafkaServer({ client: { brokers: ['127.0.0.1:9'] } }, inbox, routes, lingerMs);
+    const server = new InboxKafkaServer({ client: { brokers: ['127.0.0.1:9'] } }, inbox, routes, { lingerMs, commitIntervalMs: 0 });
     let runConfig: ConsumerRunConfig | undefined;
     const consumer = {
       subscribe: async () => undefined,
@@ -43,6 +43,8 @@ describe('InboxKafkaServer linger', () => {
       isRunning: () => true,
       isStale: () => false,
       pause: () => () => undefined,
+      uncommittedOffsets: () => ({ topics: [] }),
+      commitOffsetsIfNecessary: async () => undefined,
     } as unknown as EachBatchPayload;
     /** Hands one batch to the server; resolves with the fake time at which kafkajs gets control back. */
     const deliver = async () => {

@@ -4,6 +4,13 @@ import { restartAfterCrash } from '@app/kafka';
 import type { InboxConsumer } from './inbox.consumer.js';
 import { inboxBatchOf } from './inbox-kafka-batch.js';
 import type { InboxRoutes } from './inbox-routes.js';
+import { PacedOffsetCommits } from './paced-offset-commits.js';
+
+/** How often the consumer goes back to Kafka: fetches (`lingerMs`) and offset commits (`commitIntervalMs`). */
+export interface InboxKafkaPacing {
+  readonly lingerMs: number;
+  readonly commitIntervalMs: number;
+}
 
 /**
  * Nest's Kafka transport (connection, group membership, shutdown) consuming the app's declared
@@ -19,19 +26,24 @@ import type { InboxRoutes } from './inbox-routes.js';
  * of the last fetch has been handled, so a batch handled in less than `lingerMs` returns after
  * `lingerMs`: the next fetch then carries what arrived meanwhile, in one inbox transaction and one
  * offset commit, instead of a fetch, a transaction and a commit per record at a moderate rate.
- * The wait comes after the handling: a record after a quiet spell is handled at once (only its
- * offset commit waits), and a batch that took longer than `lingerMs` is followed by a fetch at once.
+ * The wait comes after the handling: a record after a quiet spell is handled at once, and a batch
+ * that took longer than `lingerMs` is followed by a fetch at once. Offsets are committed at most
+ * once per `commitIntervalMs` while busy, at once after a quiet spell ({@link PacedOffsetCommits}).
  */
 export class InboxKafkaServer extends ServerKafka implements CustomTransportStrategy {
   private closing = false;
+  private readonly lingerMs: number;
+  private readonly commits: PacedOffsetCommits;
 
   constructor(
     options: Required<KafkaOptions>['options'],
     private readonly inbox: InboxConsumer,
     private readonly routes: InboxRoutes,
-    private readonly lingerMs = 0,
+    pacing: InboxKafkaPacing = { lingerMs: 0, commitIntervalMs: 0 },
   ) {
     super(options);
+    this.lingerMs = pacing.lingerMs;
+    this.commits = new PacedOffsetCommits(pacing.commitIntervalMs, (line) => this.logger.warn(line));
   }
 
   override async bindEvents(consumer: Consumer): Promise<void> {
@@ -39,6 +51,7 @@ export class InboxKafkaServer extends ServerKafka implements CustomTransportStra
     if (topics.length > 0) await consumer.subscribe({ ...(this.options.subscribe ?? {}), topics });
     const runConfig: ConsumerRunConfig = {
       ...(this.options.run ?? {}),
+      ...this.commits.runOptions(),
       eachBatchAutoResolve: false,
       eachBatch: (payload) => this.handleBatch(payload),
     };
@@ -50,12 +63,15 @@ export class InboxKafkaServer extends ServerKafka implements CustomTransportStra
 
   override async close(): Promise<void> {
     this.closing = true;
+    // What was handled goes to Kafka before the consumer leaves its group; a failure only means redeliveries the inbox skips.
+    await this.commits.flush().catch((error: Error) => this.logger.warn(`last offset commit failed (${error.message})`));
     await super.close();
   }
 
   private async handleBatch(payload: EachBatchPayload): Promise<void> {
     const started = performance.now();
     await this.inbox.consume(inboxBatchOf(payload, this.parser!), this.routes.routeOf(payload.batch.topic));
+    await this.commits.afterBatch(payload);
     const left = started + this.lingerMs - performance.now();
     if (left > 0 && !this.closing && payload.isRunning()) await new Promise((resolve) => setTimeout(resolve, left));
   }

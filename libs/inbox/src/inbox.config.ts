@@ -36,6 +36,13 @@ export const inboxEnv = {
     min: 0,
     max: 1000,
   }),
+  INBOX_COMMIT_INTERVAL_MS: env.integer({
+    description:
+      'Least time between two offset commits of a busy consumer: the first batch after a quiet spell is committed at once, then what is handled meanwhile goes in one commit per interval (a trailing one for the last). Fewer OffsetCommit requests; a crash or a rebalance redelivers up to this much of what was already handled, which the inbox skips as duplicates; 0 commits after every batch',
+    default: 100,
+    min: 0,
+    max: 10_000,
+  }),
   INBOX_RETENTION_MS: env.integer({
     description: 'Inbox rows older than this are deleted; keep it longer than a message can be redelivered (topic retention)',
     default: 14 * 24 * 3_600_000,

@@ -10,8 +10,9 @@ import { clientRetry, kafkaClientTiming } from './kafka-client-timing.js';
  * Options of the Nest Kafka transport an app consumes with (the inbox's `InboxKafkaServer`).
  *
  * - `postfixId: ''`: the group id is exactly `KAFKA_CONSUMER_GROUP`, not Nest's `<id>-server`.
- * - autoCommit stays on: kafkajs commits only offsets that were resolved, and the inbox resolves a
- *   record's offset only after its transaction committed, so "offset after commit" holds.
+ * - Offset commits are the inbox's (`InboxKafkaServer` runs the consumer with `autoCommit: false`
+ *   and commits paced): only resolved offsets are committed, and the inbox resolves a record's
+ *   offset only after its transaction committed, so "offset after commit" holds.
  */
 export function kafkaServerOptions(config: KafkaConfig, overrides: { fromBeginning?: boolean } = {}): KafkaOptions {
   // The Nest transport builds its own kafkajs client: the process-wide set-up goes in here too.
