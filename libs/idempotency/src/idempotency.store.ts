@@ -67,7 +67,8 @@ const LOOKUP = `SELECT k.*, q.retry_after_s FROM (SELECT 1) AS one
  * (a plain `INSERT`, sent with the COMMIT in one round trip: `TransactionContext.deferWrite`); key
  * and effect commit together. A concurrent request with the same key (both read before either
  * committed) blocks on the primary key until the first transaction ends, then fails on it: its
- * COMMIT does not run, its effect is rolled back and the first one's response replayed. The database serialises them, with no lock of ours. An effect that throws rolls back
+ * COMMIT does not run, its effect is rolled back and the first one's response replayed. The
+ * database serialises them, with no lock of ours. An effect that throws rolls back
  * and stores no key, so a failed request can be retried with its key; it is answered with the
  * stored response instead when its key was stored meanwhile (its effect may fail only because the
  * first one's already happened).
