@@ -10,7 +10,7 @@ import { Headers } from '@app/envelope';
 import { DeadLetterPublisher, type InboxBatch, InboxConsumer, inboxEnv, InboxMetrics, type RawInboxMessage } from '@app/inbox';
 import { createKafka } from '@app/kafka';
 import { OutboxWriter } from '@app/outbox';
-import { orderCreatedPayload, StatementCounter, testInfrastructure } from '@test/fixtures';
+import { orderCreatedPayload, roundTripCounter, StatementCounter, testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase, uniqueSku } from '@tools/local-stack';
 import { inventoryConsumes } from '../../inventory.consumes.js';
 import { createInventoryDataSource } from '../../inventory.data-source.js';
@@ -36,6 +36,7 @@ describe('inventory reserving a batch of orders (real Postgres): statements per 
   let dataSource: DataSource;
   let inbox: InboxConsumer;
   let deadLetters: DeadLetterPublisher;
+  let trips: ReturnType<typeof roundTripCounter>;
   let offset = 0;
 
   const route = () => {
@@ -83,13 +84,14 @@ describe('inventory reserving a batch of orders (real Postgres): statements per 
     },
   });
 
-  /** Statements to consume `orders` as one batch, and the outcome of each. */
-  async function statementsFor(orders: OrderCreated[]): Promise<{ statements: string[]; outcomes: string[] }> {
+  /** Statements and round trips to consume `orders` as one batch, and the outcome of each. */
+  async function statementsFor(orders: OrderCreated[]): Promise<{ statements: string[]; outcomes: string[]; roundTrips: number }> {
     const batchRoute = route();
     const records = orders.map(record);
     counter.texts = [];
+    trips.reset();
     const outcomes = await inbox.consume(batchOf(records), batchRoute);
-    return { statements: [...counter.texts], outcomes };
+    return { statements: [...counter.texts], outcomes, roundTrips: trips.count };
   }
 
   const orderOf = (quantity: number) =>
@@ -110,6 +112,7 @@ describe('inventory reserving a batch of orders (real Postgres): statements per 
     await migrateDatabase(plain, serverUrl, database);
     dataSource = new DataSource({ ...plain.options, logger: counter });
     await dataSource.initialize();
+    trips = roundTripCounter(dataSource);
     await dataSource.query('INSERT INTO stock_items (sku, available) VALUES ($1, 1000), ($2, 1000)', [apple, pear]);
     deadLetters = new DeadLetterPublisher(createKafka({ brokers, clientId: 'test-inventory-statements' }));
   });
@@ -138,6 +141,20 @@ describe('inventory reserving a batch of orders (real Postgres): statements per 
       commands: 51,
       answers: 51,
     });
+  });
+
+  it('when batches of 1 and of 50 orders are reserved on warm connections, then each costs 6 round trips: BEGIN with the claim, four locks and reads, and every write with the COMMIT', async () => {
+    await dataSource.query('UPDATE stock_items SET available = 100000 WHERE sku = ANY($1)', [[apple, pear]]);
+    // A connection's first batch parses its statements, and a write not yet parsed runs where it is written.
+    const counts: Record<'one' | 'fifty', number[]> = { one: [], fifty: [] };
+    for (let n = 0; n < 3; n += 1) {
+      const one = await statementsFor([orderOf(1)]);
+      const fifty = await statementsFor(Array.from({ length: 50 }, () => orderOf(1)));
+      expect([...one.outcomes, ...fifty.outcomes].every((outcome) => outcome === 'processed')).toBe(true);
+      counts.one.push(one.roundTrips);
+      counts.fifty.push(fifty.roundTrips);
+    }
+    expect({ one: Math.min(...counts.one), fifty: Math.min(...counts.fifty) }).toEqual({ one: 6, fifty: 6 });
   });
 
   it('when a batch mixes reservable and short orders, then each is decided against the stock the earlier ones left, still at the same statement count', async () => {
