@@ -36,7 +36,7 @@ function run(offeredPerSec: number, p50Ms: number, backlogGrowing = false): E2eR
     processes: { orders: { cpuMsPerOrder: 7, peakRssMb: 150 } },
     cpu: CPU,
     kafkaRequestsPerOrder: { Fetch: 0.5, Produce: 0.25 },
-    postgres: { transactionsPerOrder: 6, statementsPerOrder: Number.NaN },
+    postgres: { transactionsPerOrder: 6, statementsPerOrder: 14, roundTripsPerOrder: 9 },
     httpRequestsPerOrder: { loyalty: 1, orders: 1 },
   };
 }
@@ -174,9 +174,13 @@ describe('latest.json', () => {
   it('when a run lacks its requests per order or an overload run its goodput, then the check names them', () => {
     const value = JSON.parse(toJson(results()));
     delete value.e2e.runs[1].kafkaRequestsPerOrder;
+    value.e2e.runs[2].postgres.statementsPerOrder = null;
+    delete value.e2e.runs[2].postgres.roundTripsPerOrder;
     delete value.overload[0].goodputPerSec;
     expect(resultsShapeProblems(value)).toEqual([
       'e2e.runs.1.kafkaRequestsPerOrder is missing',
+      'e2e.runs.2.postgres.statementsPerOrder is not a number',
+      'e2e.runs.2.postgres.roundTripsPerOrder is not a number',
       'overload.0.goodputPerSec is not a number',
     ]);
   });
@@ -206,7 +210,7 @@ describe('latency chart and Markdown report', () => {
     expect(markdown).toContain('| **total (all but the load generator)** | **10.00** |');
     expect(markdown).toContain('**200 orders/s**');
     expect(markdown).toContain('![latency against offered load](latency-vs-load.svg)');
-    expect(markdown).toContain('| 150 | 0.50 | 0.25 | 6.0 | n/a | 1.00 | 1.00 |');
+    expect(markdown).toContain('| 150 | 0.50 | 0.25 | 6.0 | 14.0 | 9.0 | 1.00 | 1.00 |');
     expect(markdown).toContain('| 2x | 600 | 290.0 | 300.0 | 50.0 % | 0 | 900 ms | 40 ms |');
     expect(markdown).toContain('taken after');
   });

@@ -160,11 +160,11 @@ export function resultsShapeProblems(value: unknown): string[] {
       for (const key of ['offeredPerSec', 'achievedPerSec', 'p50Ms', 'p95Ms', 'p99Ms']) {
         if (!isNumber((run as Record<string, unknown>)?.[key])) problems.push(`e2e.runs.${index}.${key} is not a number`);
       }
-      const record = run as { kafkaRequestsPerOrder?: unknown; postgres?: { transactionsPerOrder?: unknown } } | undefined;
+      const record = run as { kafkaRequestsPerOrder?: unknown; postgres?: Record<string, unknown> } | undefined;
       if (!record?.kafkaRequestsPerOrder || typeof record.kafkaRequestsPerOrder !== 'object')
         problems.push(`e2e.runs.${index}.kafkaRequestsPerOrder is missing`);
-      if (!isNumber(record?.postgres?.transactionsPerOrder))
-        problems.push(`e2e.runs.${index}.postgres.transactionsPerOrder is not a number`);
+      for (const key of ['transactionsPerOrder', 'statementsPerOrder', 'roundTripsPerOrder'])
+        if (!isNumber(record?.postgres?.[key])) problems.push(`e2e.runs.${index}.postgres.${key} is not a number`);
       if (typeof (run as Record<string, unknown>)?.backlogGrowing !== 'boolean')
         problems.push(`e2e.runs.${index}.backlogGrowing is not a boolean`);
     });

@@ -248,7 +248,8 @@ export async function runE2eRate(stack: E2eStack, options: E2eRunOptions, log: (
         .join(', ')}; load generator ${cpu.loadGeneratorMsPerOrder.toFixed(2)} apart), ceiling ${Math.round(cpu.ceilingPerSec)}/s; ` +
       `per order: Kafka ${Object.entries(run.kafkaRequestsPerOrder)
         .map(([api, value]) => `${api} ${value.toFixed(2)}`)
-        .join(', ')}; Postgres ${run.postgres.transactionsPerOrder.toFixed(1)} transactions`,
+        .join(', ')}; Postgres ${run.postgres.transactionsPerOrder.toFixed(1)} transactions, ` +
+      `${run.postgres.statementsPerOrder.toFixed(1)} statements, ${run.postgres.roundTripsPerOrder.toFixed(1)} round trips`,
   );
   return run;
 }

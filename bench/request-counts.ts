@@ -1,21 +1,22 @@
 // Requests per order, beside the CPU per order: what one order costs Kafka (requests by API, from
-// the apps' kafka_requests_total), Postgres (transactions from pg_stat_database, statements from
-// pg_stat_statements when the server loads it) and HTTP (every app's http_request_duration_seconds
-// count, /metrics and /health apart). Read before and after each offered rate; the difference over
+// the apps' kafka_requests_total), Postgres (transactions from pg_stat_database; statements and
+// round trips from the apps' postgres_statements_total and postgres_round_trips_total) and HTTP
+// (every app's http_request_duration_seconds count, /metrics and /health apart). Read before and after each offered rate; the difference over
 // the orders finished is the figure.
 import pg from 'pg';
 
-/** The counters of the loop at one instant. `statements` is NaN without pg_stat_statements. */
+/** The counters of the loop at one instant. */
 export interface RequestCounts {
   kafkaByApi: Record<string, number>;
   transactions: number;
   statements: number;
+  roundTrips: number;
   httpByService: Record<string, number>;
 }
 
 export interface RequestsPerOrder {
   kafkaRequestsPerOrder: Record<string, number>;
-  postgres: { transactionsPerOrder: number; statementsPerOrder: number };
+  postgres: { transactionsPerOrder: number; statementsPerOrder: number; roundTripsPerOrder: number };
   httpRequestsPerOrder: Record<string, number>;
 }
 
@@ -33,6 +34,8 @@ function sumByLabel(text: string, name: string, label: string, skip: (labels: Re
   }
   return sums;
 }
+
+const total = (sums: Record<string, number>) => Object.values(sums).reduce((sum, value) => sum + value, 0);
 
 const OPERATIONS_ROUTES = new Set(['/metrics', '/health', '/health/live', '/health/ready']);
 
@@ -54,6 +57,7 @@ export function requestsPerOrder(before: RequestCounts, after: RequestCounts, or
     postgres: {
       transactionsPerOrder: (after.transactions - before.transactions) / n,
       statementsPerOrder: (after.statements - before.statements) / n,
+      roundTripsPerOrder: (after.roundTrips - before.roundTrips) / n,
     },
     httpRequestsPerOrder: perOrder(before.httpByService, after.httpByService, n),
   };
@@ -69,12 +73,16 @@ async function metricsText(baseUrl: string): Promise<string> {
 export async function readRequestCounts(apps: Record<string, string>, serverUrl: string, databases: string[]): Promise<RequestCounts> {
   const kafkaByApi: Record<string, number> = {};
   const httpByService: Record<string, number> = {};
+  let statements = 0;
+  let roundTrips = 0;
   for (const [name, baseUrl] of Object.entries(apps)) {
     const text = await metricsText(baseUrl);
+    statements += total(sumByLabel(text, 'postgres_statements_total', 'service'));
+    roundTrips += total(sumByLabel(text, 'postgres_round_trips_total', 'service'));
     for (const [api, count] of Object.entries(sumByLabel(text, 'kafka_requests_total', 'api')))
       kafkaByApi[api] = (kafkaByApi[api] ?? 0) + count;
     const http = sumByLabel(text, 'http_request_duration_seconds_count', 'service', (labels) => OPERATIONS_ROUTES.has(labels.route));
-    httpByService[name] = Object.values(http).reduce((sum, value) => sum + value, 0);
+    httpByService[name] = total(http);
   }
   const client = new pg.Client({ connectionString: serverUrl, application_name: 'bench-observer' });
   await client.connect();
@@ -86,17 +94,7 @@ export async function readRequestCounts(apps: Record<string, string>, serverUrl:
       'SELECT COALESCE(sum(xact_commit + xact_rollback), 0)::text AS xacts FROM pg_stat_database WHERE datname = ANY($1)',
       [databases],
     );
-    let statements = Number.NaN;
-    try {
-      const result = await client.query<{ calls: string }>(
-        'SELECT COALESCE(sum(s.calls), 0)::text AS calls FROM pg_stat_statements s JOIN pg_database d ON d.oid = s.dbid WHERE d.datname = ANY($1)',
-        [databases],
-      );
-      statements = Number(result.rows[0].calls);
-    } catch {
-      // pg_stat_statements not created or not in shared_preload_libraries: statements stay unmeasured.
-    }
-    return { kafkaByApi, transactions: Number(rows[0].xacts), statements, httpByService };
+    return { kafkaByApi, transactions: Number(rows[0].xacts), statements, roundTrips, httpByService };
   } finally {
     await client.end();
   }

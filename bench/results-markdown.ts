@@ -143,6 +143,7 @@ export function resultsMarkdown(results: BenchResults, chartFile: string): strin
         ...kafkaApis.map((api) => `Kafka ${api}`),
         'Postgres transactions',
         'Postgres statements',
+        'Postgres round trips',
         ...httpApps.map((app) => `HTTP ${app}`),
       ],
       e2e.runs.map((run) => [
@@ -150,6 +151,7 @@ export function resultsMarkdown(results: BenchResults, chartFile: string): strin
         ...kafkaApis.map((api) => num(run.kafkaRequestsPerOrder?.[api] ?? 0, 2)),
         num(run.postgres?.transactionsPerOrder ?? Number.NaN, 1),
         num(run.postgres?.statementsPerOrder ?? Number.NaN, 1),
+        num(run.postgres?.roundTripsPerOrder ?? Number.NaN, 1),
         ...httpApps.map((app) => num(run.httpRequestsPerOrder?.[app] ?? 0, 2)),
       ]),
     ),

@@ -3,6 +3,7 @@ import pg from 'pg';
 import { DataSource, type MixedList, type EntitySchema } from 'typeorm';
 import { databaseUrl } from './database-url.js';
 import type { DatabaseSsl } from './database-ssl.js';
+import { CountedClient } from './postgres-traffic.counter.js';
 import { PreparingClient } from './preparing-client.js';
 
 export interface DataSourceFactoryOptions {
@@ -83,8 +84,8 @@ export function createDataSource(options: DataSourceFactoryOptions): DataSource 
       lock_timeout: options.lockTimeoutMs ?? 0,
       idle_in_transaction_session_timeout: options.idleInTransactionTimeoutMs ?? 0,
       options: `-c default_transaction_isolation=${READ_COMMITTED}`,
-      // pg-pool builds its connections with this class.
-      ...(options.preparedStatements === false ? {} : { Client: PreparingClient }),
+      // pg-pool builds its connections with this class; both count their round trips and statements.
+      Client: options.preparedStatements === false ? CountedClient : PreparingClient,
     },
   });
 }

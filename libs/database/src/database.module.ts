@@ -1,5 +1,6 @@
 import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { DataSource } from 'typeorm';
+import { PostgresTrafficMetrics } from './postgres-traffic.counter.js';
 import { TransactionContext } from './transaction-context.js';
 
 /** Injection token of the factory that builds the app's DataSource. */
@@ -17,7 +18,9 @@ class DataSourceCloser implements OnApplicationShutdown {
 
 /**
  * Provides the app's `DataSource` (initialised, schema from migrations) and its
- * {@link TransactionContext}. Global: every module of the app shares one pool.
+ * {@link TransactionContext}. Global: every module of the app shares one pool. Also exports the
+ * process' round trips and statements to Postgres (`postgres_round_trips_total`,
+ * `postgres_statements_total`, {@link PostgresTrafficMetrics}).
  */
 @Module({})
 export class DatabaseModule {
@@ -34,6 +37,7 @@ export class DatabaseModule {
         },
         { provide: TransactionContext, useFactory: (dataSource: DataSource) => new TransactionContext(dataSource), inject: [DataSource] },
         DataSourceCloser,
+        PostgresTrafficMetrics,
       ],
       exports: [DataSource, TransactionContext],
     };

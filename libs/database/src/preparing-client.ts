@@ -1,5 +1,6 @@
 import { createRequire } from 'node:module';
 import pg from 'pg';
+import { CountedClient } from './postgres-traffic.counter.js';
 
 /** How pg's own queries serialise a bound value (`pg/lib/utils.js`, not in @types/pg): held writes bind alike. */
 const { prepareValue } = createRequire(import.meta.url)('pg/lib/utils.js') as { prepareValue(value: unknown): unknown };
@@ -105,7 +106,9 @@ class HeldFirstQuery extends Query {
  *   for an order's two inserts and their transaction).
  * - `START TRANSACTION` is held back and sent with the transaction's first prepared statement, in
  *   one round trip: every socket write to Postgres costs the sender a system call and a wake-up of
- *   the backend, and they were a third of the apps' CPU in a profile at 150 orders/s.
+ *   the backend, and each round trip is a wait the transaction holds its locks through. (V8's own
+ *   profiler put those writes at a third of the apps' CPU at 150 orders/s; `perf`, which samples
+ *   without favouring system calls, puts them at 4 %: docs/performance.md, "Where the CPU goes".)
  * - A write whose result the caller does not need ({@link holdWrite}, through
  *   `TransactionContext.deferWrite`: an outbox row, a command, an idempotency key) is held back too,
  *   and sent with the transaction's next statement or with its COMMIT, in the same round trip.
@@ -122,7 +125,7 @@ class HeldFirstQuery extends Query {
  * switches this class off (and deferred writes run where they are written). Statements without
  * parameters (BEGIN, COMMIT, DDL) run as they are.
  */
-export class PreparingClient extends pg.Client {
+export class PreparingClient extends CountedClient {
   private beginHeld = false;
   private inTransaction = false;
   private held: { name: string; text: string; values: unknown[] }[] = [];
