@@ -1,8 +1,8 @@
 // Requests per order, beside the CPU per order: what one order costs Kafka (requests by API, from
 // the apps' kafka_requests_total), Postgres (transactions from pg_stat_database; statements and
 // round trips from the apps' postgres_statements_total and postgres_round_trips_total) and HTTP
-// (every app's http_request_duration_seconds count, /metrics and /health apart). Read before and after each offered rate; the difference over
-// the orders finished is the figure.
+// (every app's http_request_duration_seconds count, /metrics and /health apart). Read before and
+// after each offered rate; the difference over the orders finished is the figure.
 import pg from 'pg';
 
 /** The counters of the loop at one instant. */

@@ -140,7 +140,8 @@ describe('Postgres round trips and statements counted per process (real Postgres
 
     expect(counted).toEqual({ roundTrips: 1, statements: 2 });
     // Everything this file counted before the exporter started is reported at its first scrape too.
-    expect(first).toEqual({ roundTrips: expect.any(Number), statements: expect.any(Number) });
+    expect(first.roundTrips).toBeGreaterThan(0);
+    expect(first.statements).toBeGreaterThan(0);
     expect(second.roundTrips - first.roundTrips).toBeGreaterThanOrEqual(counted.roundTrips);
     expect(second).toEqual(postgresTrafficCounts());
     // A second exporter on the same registry would double the series: it is left out.
