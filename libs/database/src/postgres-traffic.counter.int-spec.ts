@@ -1,9 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Registry } from 'prom-client';
 import type { DataSource, QueryRunner } from 'typeorm';
-import { testInfrastructure } from '@test/fixtures';
+import { oneConnectionDataSources, testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
-import { createDataSource } from './data-source.factory.js';
 import { PostgresTrafficMetrics, postgresTrafficCounts } from './postgres-traffic.counter.js';
 import type { PreparingClient } from './preparing-client.js';
 
@@ -19,20 +18,8 @@ const TAKE = 'INSERT INTO keys (key) VALUES ($1)';
 
 describe('Postgres round trips and statements counted per process (real Postgres)', () => {
   let database: string;
-  const open: DataSource[] = [];
-
-  const dataSourceWith = async (preparedStatements: boolean) => {
-    const dataSource = await createDataSource({
-      serverUrl,
-      database,
-      entities: [],
-      migrations: [],
-      poolSize: 1,
-      preparedStatements,
-    }).initialize();
-    open.push(dataSource);
-    return dataSource;
-  };
+  const dataSources = oneConnectionDataSources(serverUrl, () => database);
+  const dataSourceWith = (preparedStatements: boolean) => dataSources.open(preparedStatements);
   /** What `work` cost, as counted by the process. */
   const cost = async (work: () => Promise<unknown>) => {
     const before = postgresTrafficCounts();
@@ -48,7 +35,7 @@ describe('Postgres round trips and statements counted per process (real Postgres
   });
 
   afterAll(async () => {
-    await Promise.all(open.map((dataSource) => dataSource.destroy()));
+    await dataSources.closeAll();
     if (database) await dropTestDatabase(serverUrl, database);
   });
 

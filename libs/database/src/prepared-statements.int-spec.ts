@@ -1,8 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource, QueryRunner } from 'typeorm';
-import { testInfrastructure } from '@test/fixtures';
+import { oneConnectionDataSources, testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
-import { createDataSource } from './data-source.factory.js';
 import type { PreparingClient } from './preparing-client.js';
 
 /**
@@ -17,21 +16,8 @@ const LOOKUP = 'SELECT name FROM things WHERE id = $1';
 
 describe('data source prepared statements (real Postgres)', () => {
   let database: string;
-  const open: DataSource[] = [];
-
-  /** A one-connection pool, so every call below runs on the same server session. */
-  const dataSourceWith = async (preparedStatements?: boolean) => {
-    const dataSource = await createDataSource({
-      serverUrl,
-      database,
-      entities: [],
-      migrations: [],
-      poolSize: 1,
-      preparedStatements,
-    }).initialize();
-    open.push(dataSource);
-    return dataSource;
-  };
+  const dataSources = oneConnectionDataSources(serverUrl, () => database);
+  const dataSourceWith = (preparedStatements?: boolean) => dataSources.open(preparedStatements);
   const preparedTexts = async (dataSource: DataSource): Promise<string[]> =>
     (await dataSource.query('SELECT statement FROM pg_prepared_statements WHERE NOT from_sql ORDER BY prepare_time')).map(
       (row: { statement: string }) => row.statement,
@@ -46,7 +32,7 @@ describe('data source prepared statements (real Postgres)', () => {
   });
 
   afterAll(async () => {
-    await Promise.all(open.map((dataSource) => dataSource.destroy()));
+    await dataSources.closeAll();
     if (database) await dropTestDatabase(serverUrl, database);
   });
 
