@@ -84,6 +84,10 @@ export async function runPartitionScenario(options: {
     await options.inspect?.(cluster);
     log(`quiet; ${violations.length} violation(s)`);
     return { violations, outcomes, log: lines };
+  } catch (error) {
+    // The steps so far say where a failed run stood (which node was cut, when the leader moved).
+    if (error instanceof Error) error.message += `\n${lines.join('\n')}`;
+    throw error;
   } finally {
     await cluster?.tearDown().catch(() => undefined);
     await lab.destroy();
