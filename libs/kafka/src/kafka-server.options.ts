@@ -5,7 +5,7 @@ import { kafkaLogCreator } from './kafka-log-creator.js';
 import type { KafkaConfig } from './kafka.config.js';
 import { kafkaSecurity } from './kafka-security.config.js';
 import { clientRetry, kafkaClientTiming } from './kafka-client-timing.js';
-import { randomSeedBrokers } from './random-seed-brokers.js';
+import { rotatingSeedBroker } from './rotating-seed-broker.js';
 
 /**
  * Options of the Nest Kafka transport an app consumes with (the inbox's `InboxKafkaServer`).
@@ -26,7 +26,7 @@ export function kafkaServerOptions(config: KafkaConfig, overrides: { fromBeginni
       client: {
         ...kafkaSecurity(config),
         clientId: config.KAFKA_CLIENT_ID,
-        brokers: randomSeedBrokers(config.KAFKA_BROKERS),
+        brokers: rotatingSeedBroker(config.KAFKA_BROKERS),
         requestTimeout: timing.requestTimeoutMs,
         retry: clientRetry(timing),
         // Warnings and errors only, through the app's pino logger, as createKafka's clients.

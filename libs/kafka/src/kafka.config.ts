@@ -7,7 +7,7 @@ export function kafkaEnv(defaultClientId: string) {
   return {
     KAFKA_BROKERS: env.list({
       description:
-        'Kafka bootstrap servers, host:port, comma-separated, e.g. 127.0.0.1:9092; each new client asks a random one of them first for the cluster metadata',
+        "Kafka bootstrap servers, host:port, comma-separated, e.g. 127.0.0.1:9092; a process's new clients take turns asking each of them first for the cluster metadata",
       itemPattern: /^[A-Za-z0-9.-]+:\d{1,5}$/,
     }),
     KAFKA_CLIENT_ID: env.string({

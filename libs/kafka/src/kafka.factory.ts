@@ -5,7 +5,7 @@ import { prepareKafkajs } from './kafkajs-process-setup.js';
 import { clientRetry, KAFKA_CLIENT_TIMING_DEFAULTS, kafkaClientTiming, type KafkaClientTiming } from './kafka-client-timing.js';
 import type { KafkaConfig } from './kafka.config.js';
 import { kafkaSecurity, type KafkaSecurity, kafkaSecurityFromEnvironment } from './kafka-security.config.js';
-import { randomSeedBrokers } from './random-seed-brokers.js';
+import { rotatingSeedBroker } from './rotating-seed-broker.js';
 
 // kafkajs prints a banner about its v2 default partitioner on every producer otherwise.
 process.env.KAFKAJS_NO_PARTITIONER_WARNING ??= '1';
@@ -50,7 +50,7 @@ export function createKafka(options: KafkaClientOptions): Kafka {
   const kafka = new Kafka({
     ...(options.security ?? kafkaSecurityFromEnvironment()),
     clientId: options.clientId,
-    brokers: randomSeedBrokers(options.brokers),
+    brokers: rotatingSeedBroker(options.brokers),
     logLevel: options.logLevel ?? logLevel.WARN,
     logCreator: kafkaLogCreator(),
     requestTimeout: timing.requestTimeoutMs,
