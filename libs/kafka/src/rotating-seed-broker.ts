@@ -16,9 +16,9 @@ export type BrokersFunction = () => string[];
  * out its publish deadline (15 s) before a later metadata refresh could find the new leader: 35 and
  * 55 s from the cut to that partition's first rows published, and more than 120 s in one CI run
  * (test/partitions/isolated-broker.e2e-spec.ts). In turn, the relay's next producer after a failed
- * send starts from another broker: 15-30 s in five runs, one or two failed sends in each. (A
- * random pick each time, as the Java client's least-loaded-node search starts at a random offset,
- * left it to chance: 20 s in one run, 51 s in another.)
+ * send starts from another broker: 15-30 s in five runs (one or two failed sends each), 45 s in a
+ * CI run. (A random pick each time, as the Java client's least-loaded-node search starts at a
+ * random offset, left it to chance: 20 s in one run, 51 s in another.)
  */
 export function rotatingSeedBroker(brokers: readonly string[]): BrokersFunction {
   if (brokers.length === 0) throw new Error('rotatingSeedBroker needs at least one broker');
