@@ -1,24 +1,12 @@
 import { describe, expect, it } from '@jest/globals';
-import { Partitioners } from 'kafkajs';
 import { Topics } from '@app/contracts';
+import { partitionOfKey } from '@test/fixtures';
 import { type LocalKafkaCluster, queryTestDatabase, waitFor } from '@tools/local-stack';
 import { readWholeTopic } from '../chaos/topic-snapshot.js';
 import { runPartitionScenario } from './partition-scenario.js';
 import { publishedAtLeast } from '../kafka-cluster/broker-crash-scenario.js';
 
 const SEED = Number(process.env.CHAOS_SEED ?? Math.floor(Math.random() * 2 ** 31));
-
-/** The partition the relay sends a row of `key` to: kafkajs' default partitioner, as the relay's. */
-function partitionOf(key: string, partitions: number): number {
-  const partitionMetadata = Array.from({ length: partitions }, (_, partitionId) => ({
-    partitionErrorCode: 0,
-    partitionId,
-    leader: 0,
-    replicas: [],
-    isr: [],
-  }));
-  return Partitioners.DefaultPartitioner()({ topic: Topics.orders, partitionMetadata, message: { key, value: null } });
-}
 
 /**
  * The isolated leader: a node leading one of the relay's partitions loses the other two nodes
@@ -81,7 +69,7 @@ describe('partition: one broker of three cut from the other two, still reachable
               cluster.databases.orders,
               `SELECT key FROM outbox_messages WHERE topic = '${Topics.orders}' AND created_at > '${cutAt}' AND published_at IS NOT NULL`,
             );
-            return rows.filter((row) => partitionOf(row.key, leaders.size) === partition).length >= 3;
+            return rows.filter((row) => partitionOfKey(Topics.orders, row.key, leaders.size) === partition).length >= 3;
           },
           {
             timeoutMs: 120_000,

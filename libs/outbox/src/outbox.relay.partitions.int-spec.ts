@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
 import { ScheduleModule } from '@nestjs/schedule';
 import { Test, type TestingModule } from '@nestjs/testing';
-import { Kafka, Partitioners, type PartitionMetadata, type Producer, type ProducerBatch } from 'kafkajs';
+import { Kafka, type Producer, type ProducerBatch } from 'kafkajs';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
 import { loadConfig } from '@app/config';
@@ -10,7 +10,7 @@ import type { MessageDeclaration } from '@app/envelope';
 import { createDataSource, DatabaseModule, databaseUrl, migrateDatabase, TransactionContext } from '@app/database';
 import { createKafka, ensureTopics, KafkaModule } from '@app/kafka';
 import { MetricsModule } from '@app/metrics';
-import { PrivateKafka, testInfrastructure } from '@test/fixtures';
+import { partitionOfKey, PrivateKafka, testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase, topicEndOffsets, TopicRecorder, uniqueName, waitFor } from '@tools/local-stack';
 import { CreateOutboxMessages1764460800010 } from './create-outbox-messages.migration.js';
 import { OutboxMessage } from './outbox-message.entity.js';
@@ -38,14 +38,7 @@ const baseConfig = {
   OUTBOX_UNAVAILABLE_RETRY_MAX_MS: '120000',
 };
 
-const partitionOf = (() => {
-  const partitioner = Partitioners.DefaultPartitioner();
-  const partitionMetadata = Array.from({ length: PARTITIONS }, (_, partitionId) => ({
-    partitionId,
-    leader: 1,
-  })) as unknown as PartitionMetadata[];
-  return (topic: string, key: string) => partitioner({ topic, partitionMetadata, message: { key, value: null } });
-})();
+const partitionOf = (topic: string, key: string) => partitionOfKey(topic, key, PARTITIONS);
 
 /**
  * The real client and broker, except that every send touching `badPartition` fails the way kafkajs
