@@ -67,6 +67,14 @@ export async function provisionInfrastructure(log: (text: string) => void): Prom
   };
 }
 
+/**
+ * What the bench keeps of each app's output: enough for the error of a failed start, not every line
+ * of a ten-minute run. Kept whole, three apps' lines (one or more per order, one per shed request at
+ * overload) grew this process, the load generator, by hundreds of megabytes of strings its garbage
+ * collector kept marking, while it must send on schedule.
+ */
+const KEPT_APP_OUTPUT_CHARS = 256 * 1024;
+
 /** The services of a bench run, started on its infrastructure (its Postgres, Kafka, issuer, credentials and keys). */
 export function benchServices(infrastructure: BenchInfrastructure): ServiceSet {
   return new ServiceSet({
@@ -75,6 +83,7 @@ export function benchServices(infrastructure: BenchInfrastructure): ServiceSet {
     authEnv: infrastructure.authEnv,
     kafkaCredentials: infrastructure.kafkaCredentials,
     signingEnv: infrastructure.signingEnv,
+    keptOutputChars: KEPT_APP_OUTPUT_CHARS,
   });
 }
 

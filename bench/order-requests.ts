@@ -3,6 +3,7 @@
 import { randomUUID } from 'node:crypto';
 import type { OrderLine } from '@app/contracts';
 import { type DevIssuer, queryTestDatabase } from '@tools/local-stack';
+import { keepAlivePost } from './keep-alive-post.js';
 
 /** SKUs seeded in every inventory the benchmark starts; spread so that no one stock row is the lock everybody waits on. */
 export const BENCH_SKUS = Array.from({ length: 20 }, (_, index) => `BENCH-SKU-${String(index + 1).padStart(2, '0')}`);
@@ -87,24 +88,13 @@ export interface PostedOrder {
  * client that retries safely would send it.
  */
 export async function postOrder(baseUrl: string, body: OrderBody, tokens: CustomerTokens, timeoutMs = 60_000): Promise<PostedOrder> {
-  try {
-    const response = await fetch(`${baseUrl}/orders`, {
-      method: 'POST',
-      headers: {
-        'content-type': 'application/json',
-        'idempotency-key': randomUUID(),
-        authorization: `Bearer ${tokens.for(body.customerId)}`,
-      },
-      body: JSON.stringify({ items: body.items }),
-      signal: AbortSignal.timeout(timeoutMs),
-    });
-    const text = await response.text();
-    if (response.status !== 201) return { status: response.status, error: text.slice(0, 200) };
-    return { status: 201, orderId: (JSON.parse(text) as { id: string }).id };
-  } catch (error) {
-    // fetch reports every network failure as "fetch failed"; the reason (ECONNRESET, a full
-    // accept queue, a timeout) is in its cause.
-    const cause = (error as Error & { cause?: { code?: string; message?: string } }).cause;
-    return { status: 0, error: `${(error as Error).message}${cause ? ` (${cause.code ?? cause.message})` : ''}` };
-  }
+  const outcome = await keepAlivePost(
+    new URL('/orders', baseUrl),
+    { 'idempotency-key': randomUUID(), authorization: `Bearer ${tokens.for(body.customerId)}` },
+    JSON.stringify({ items: body.items }),
+    timeoutMs,
+  );
+  if ('error' in outcome) return { status: 0, error: outcome.error };
+  if (outcome.status !== 201) return { status: outcome.status, error: outcome.text.slice(0, 200) };
+  return { status: 201, orderId: (JSON.parse(outcome.text) as { id: string }).id };
 }

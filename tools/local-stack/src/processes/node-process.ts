@@ -28,6 +28,12 @@ export interface NodeProcessOptions {
    */
   keepOutput?: boolean;
   /**
+   * With `keepOutput`, keep only about the last this many characters (at least that many, at most
+   * twice): for a process that prints for minutes under load while a test or a bench still wants
+   * its last words when it fails. Default: all of it.
+   */
+  keptOutputChars?: number;
+  /**
    * Run in a process group of its own (`detached`) and signal the whole group; default false. For
    * a supervisor (`npm start`): a Ctrl-C in the terminal then reaches only the supervisor, which
    * stops every app in order instead of each racing its own shutdown, and a stop also reaches what
@@ -47,8 +53,18 @@ export interface NodeProcessOptions {
   signal?: AbortSignal;
 }
 
+/**
+ * `kept` with `text` appended, cut to its last `limit` characters once it holds twice that: each
+ * character is copied at most once more by the cut, so keeping costs the same per line however
+ * long the process prints.
+ */
+function appendKept(kept: string, text: string, limit: number): string {
+  const joined = kept + text;
+  return joined.length > 2 * limit ? joined.slice(-limit) : joined;
+}
+
 /** Options of a one-off command ({@link NodeProcess.run}, {@link NodeProcess.outcome}). */
-type OneOffOptions = Omit<NodeProcessOptions, 'name' | 'keepOutput' | 'ownProcessGroup'> & { name?: string };
+type OneOffOptions = Omit<NodeProcessOptions, 'name' | 'keepOutput' | 'keptOutputChars' | 'ownProcessGroup'> & { name?: string };
 
 /**
  * A compiled Node entry as a child process: the one way local tooling, the benchmarks and the tests
@@ -84,13 +100,16 @@ export class NodeProcess {
       stdio: ['ignore', 'pipe', 'pipe'],
     });
     if (options.keepOutput ?? true) {
+      const limit = options.keptOutputChars ?? Number.POSITIVE_INFINITY;
       this.child.stdout!.on('data', (chunk: Buffer) => {
-        this.output += chunk.toString();
-        this.stdoutText += chunk.toString();
+        const text = chunk.toString();
+        this.output = appendKept(this.output, text, limit);
+        this.stdoutText = appendKept(this.stdoutText, text, limit);
       });
       this.child.stderr!.on('data', (chunk: Buffer) => {
-        this.output += chunk.toString();
-        this.stderrText += chunk.toString();
+        const text = chunk.toString();
+        this.output = appendKept(this.output, text, limit);
+        this.stderrText = appendKept(this.stderrText, text, limit);
       });
     }
     if (options.echo) {

@@ -43,6 +43,8 @@ export interface ServiceProcessOptions {
   nodeArgs?: readonly string[];
   /** Print the child's output live; it is always kept in `process.logs`. */
   echo?: boolean;
+  /** Keep only about the last this many characters of its output in `process.logs`; default all of it. */
+  keptOutputChars?: number;
   /**
    * Run inside this namespace of a {@link NetworkLab}, listening on its address (where
    * {@link ServiceProcess.baseUrl} points), with the host's loopback services reached through the
@@ -207,6 +209,7 @@ export class ServiceProcess {
           env: this.env,
           cwd: findRepoRoot(),
           echo: this.options.echo,
+          ...(this.options.keptOutputChars !== undefined && { keptOutputChars: this.options.keptOutputChars }),
           wrapper: this.options.network?.wrapper,
         });
     this.current = child;

@@ -22,6 +22,8 @@ export interface Infrastructure {
   kafkaCredentials?: KafkaCredentials;
   /** `MESSAGE_SIGNING_KEYS` and `MESSAGE_SIGNING_KEY_ID`: every service signs and verifies envelopes with them. */
   signingEnv: Record<string, string>;
+  /** How much of each service's output to keep ({@link ServiceProcessOptions.keptOutputChars}) unless its start says; default all. */
+  keptOutputChars?: number;
 }
 
 /**
@@ -73,6 +75,7 @@ export class ServiceSet {
   async start(options: ServiceSetStartOptions): Promise<ServiceProcess> {
     const brokers = options.brokers ?? this.infrastructure.brokers;
     const service = await ServiceProcess.start({
+      ...(this.infrastructure.keptOutputChars !== undefined && { keptOutputChars: this.infrastructure.keptOutputChars }),
       ...options,
       serverUrl: this.infrastructure.serverUrl,
       brokers,
