@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { QUICK, SECTIONS, selectedSections, soakOptions, withFixedRate } from './bench-profiles.js';
+import { needsLoyalty, needsStack, QUICK, SECTIONS, selectedSections, soakOptions, withFixedRate } from './bench-profiles.js';
 
 describe('bench profiles and sections', () => {
   it('when no --only is given, then every section runs', () => {
@@ -13,6 +13,17 @@ describe('bench profiles and sections', () => {
   it('when --only names an unknown section or none, then it throws with the valid names', () => {
     expect(() => selectedSections('e2e,speed')).toThrow(/relay, inbox, http, e2e, overload, drain/);
     expect(() => selectedSections('')).toThrow(/--only/);
+  });
+
+  it('when --only names a section that places orders or consumes them, then the run starts loyalty, and the stack for the loop sections', () => {
+    expect(needsLoyalty(selectedSections('overload'))).toBe(true);
+    expect(needsStack(selectedSections('overload'))).toBe(true);
+    expect(needsLoyalty(selectedSections('drain'))).toBe(true);
+    expect(needsLoyalty(selectedSections('inbox'))).toBe(true);
+    expect(needsStack(selectedSections('inbox'))).toBe(false);
+    expect(needsLoyalty(selectedSections('relay,http'))).toBe(false);
+    for (const section of ['e2e', 'overload', 'drain'] as const)
+      expect(needsLoyalty(new Set([section]))).toBe(needsStack(new Set([section])));
   });
 
   it('when quick, then it still offers 150 orders/s for at least 30 s', () => {

@@ -86,6 +86,19 @@ export function selectedSections(only: string | undefined): Set<Section> {
   return new Set(names as Section[]);
 }
 
+/** The sections that run on the end-to-end stack: orders and inventory started on fresh databases. */
+const STACK_SECTIONS: readonly Section[] = ['e2e', 'overload', 'drain'];
+
+/** True when `sections` place orders through the end-to-end stack. */
+export function needsStack(sections: ReadonlySet<Section>): boolean {
+  return STACK_SECTIONS.some((section) => sections.has(section));
+}
+
+/** True when `sections` need the one loyalty process of the run: the inbox figure's and the stack's. */
+export function needsLoyalty(sections: ReadonlySet<Section>): boolean {
+  return sections.has('inbox') || needsStack(sections);
+}
+
 /** What `--soak <minutes>` asks for: a steady share of a maximum rate for that long. */
 export interface SoakOptions {
   minutes: number;

@@ -28,12 +28,14 @@ import {
 import {
   type BenchProfile,
   FULL,
+  needsLoyalty,
+  needsStack,
   OVERLOAD_MULTIPLES,
   QUICK,
   SECTIONS,
   selectedSections,
-  type SoakOptions,
   soakOptions,
+  type SoakOptions,
   withFixedRate,
 } from './bench-profiles.js';
 import { runBacklogDrain } from './backlog-drain.bench.js';
@@ -384,7 +386,7 @@ async function main(): Promise<void> {
       });
     // One loyalty process serves the inbox and the end-to-end figures, as one would in production.
     let loyalty: ServiceProcess | undefined;
-    if (sections.has('inbox') || sections.has('e2e') || sections.has('drain'))
+    if (needsLoyalty(sections))
       await section(results, 'loyalty start', async () => {
         loyalty = await services.start({
           service: 'loyalty',
@@ -402,7 +404,7 @@ async function main(): Promise<void> {
       await section(results, 'http', async () => {
         results.http = { ...results.http, ...(await runHttpBench(infrastructure, services, profile.http, log)) };
       });
-    if (loyalty && (sections.has('e2e') || sections.has('overload') || sections.has('drain'))) {
+    if (loyalty && needsStack(sections)) {
       const running = loyalty;
       let stack: E2eStack | undefined;
       await section(results, 'end to end', async () => {
