@@ -62,6 +62,8 @@ describe('load shedding in flight (orders as a real process, flooded by concurre
     for (const { response } of shed) {
       expect(response.headers.get('content-type')).toContain('application/problem+json');
       expect(response.headers.get('retry-after')).toBe('3');
+      // Answered by the door itself, after the hooks that set the security headers on every answer.
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
       expect(response.body).toMatchObject({ status: 503, code: 'SERVER.OVERLOADED' });
       expect(response.body.detail).toContain(`past its bound of ${IN_FLIGHT_MIN}`);
     }

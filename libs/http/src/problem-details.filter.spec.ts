@@ -41,9 +41,10 @@ function answer(exception: unknown): {
 }
 
 describe('ProblemDetailsFilter', () => {
-  // The filter logs every 5xx with its stack; the test output does not need them.
+  // The filter logs a fault's stack; the test output does not need them.
+  const logged = jest.spyOn(Logger.prototype, 'error');
   beforeAll(() => {
-    jest.spyOn(Logger.prototype, 'error').mockImplementation(() => undefined);
+    logged.mockImplementation(() => undefined);
   });
   afterAll(() => {
     jest.restoreAllMocks();
@@ -132,6 +133,20 @@ describe('ProblemDetailsFilter', () => {
       expect(JSON.stringify(body)).not.toMatch(/10\.0\.0\.7|ECONNREFUSED|timeout exceeded/);
     },
   );
+
+  it('when a fault escapes, then its stack is logged; when our code chose a 5xx or a 4xx, then nothing is (the request line records it)', () => {
+    const fault = new Error('relation "orders" does not exist');
+    logged.mockClear();
+    answer(fault);
+    expect(logged).toHaveBeenCalledTimes(1);
+    expect(logged.mock.calls[0][0]).toBe(fault.stack);
+
+    logged.mockClear();
+    answer(new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, 'SERVER.OVERLOADED', 'Too much work is waiting', [], {}, 1));
+    answer(new ProblemException(HttpStatus.CONFLICT, 'ORDER.NOT_CANCELLABLE', 'already shipped'));
+    answer(new NotFoundException('Cannot GET /nowhere'));
+    expect(logged).not.toHaveBeenCalled();
+  });
 
   it('when the error happens in a Kafka handler of a hybrid app, then the filter hands it back unchanged', () => {
     const error = new Error('handler failed');

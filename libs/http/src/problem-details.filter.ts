@@ -67,7 +67,13 @@ export class ProblemDetailsFilter implements ExceptionFilter {
     if (host.getType() !== 'http') throw exception;
     const response = host.switchToHttp().getResponse<ProblemReply>();
     const problem = problemOf(exception);
-    if (problem.status >= 500) this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
+    // A fault's stack is what the log needs and the client must not see. A ProblemException is no
+    // fault: our code chose its 5xx (shedding under overload, no connection in time, a failing
+    // health check) and its detail, which the answer carries; its stack is the same every time,
+    // and one per refused request would flood the log (and cost the CPU) exactly under overload.
+    // The request's own line still logs every 5xx, at error.
+    if (problem.status >= 500 && !(exception instanceof ProblemException))
+      this.logger.error(exception instanceof Error ? (exception.stack ?? exception.message) : String(exception));
     if (response.raw?.headersSent) {
       response.raw.end();
       return;

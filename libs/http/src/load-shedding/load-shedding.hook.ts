@@ -1,6 +1,7 @@
 import { HttpStatus } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { ProblemException } from '../problem.exception.js';
+import { problemBody } from '../problem-body.js';
+import { PROBLEM_JSON } from '../problem-details.js';
 import { RequestErrorCodes } from '../request-error-codes.js';
 import type { BacklogReading } from './backlog-reading.js';
 import type { BacklogSampler } from './backlog-sampler.js';
@@ -8,15 +9,14 @@ import type { BacklogSampler } from './backlog-sampler.js';
 /** Key of the Fastify route config that `@ShedWhenBacklogged()` sets on the routes it marks. */
 export const SHED_ROUTE_CONFIG = 'shedWhenBacklogged';
 
-/** 503 `SERVER.OVERLOADED` with `Retry-After`, naming the figure past its bound. */
-function overloaded(over: BacklogReading, retryAfterSeconds: number): ProblemException {
-  return new ProblemException(
-    HttpStatus.SERVICE_UNAVAILABLE,
-    RequestErrorCodes.OVERLOADED,
-    `Too much work is waiting (${over.signal} is ${Math.round(over.value)}, past its bound of ${over.bound}); nothing was done, send the same request again after Retry-After`,
-    [],
-    {},
-    retryAfterSeconds,
+/** The body of the 503 `SERVER.OVERLOADED`, naming the figure past its bound: what the problem filter would write. */
+function overloadedBody(over: BacklogReading): string {
+  return JSON.stringify(
+    problemBody({
+      status: HttpStatus.SERVICE_UNAVAILABLE,
+      code: RequestErrorCodes.OVERLOADED,
+      detail: `Too much work is waiting (${over.signal} is ${Math.round(over.value)}, past its bound of ${over.bound}); nothing was done, send the same request again after Retry-After`,
+    }),
   );
 }
 
@@ -24,8 +24,11 @@ function overloaded(over: BacklogReading, retryAfterSeconds: number): ProblemExc
  * The door of the routes marked `@ShedWhenBacklogged()`, as a Fastify `onRequest` hook: it runs
  * before the body is read, before authentication and before any guard, interceptor or handler,
  * so a refusal costs the least there is (no parse, no signature check, no connection) and writes
- * nothing; the client may send the very same request again later. The error goes through the
- * global filter like every other, so the 503 is problem+json with `Retry-After`.
+ * nothing; the client may send the very same request again later. The 503 is answered here, as
+ * problem+json with `Retry-After` built by the filter's own `problemBody`, rather than thrown
+ * through Nest's exception path: past capacity most requests are refused, and every microsecond a
+ * refusal costs is taken from the orders being finished (the security headers are already set by
+ * the hooks before this one; the request's line is still logged).
  *
  * An admitted request leaves the in-flight count when its response closes: `close` fires once
  * whether the answer was sent or the client went away, where `onResponse` misses the latter and
@@ -40,7 +43,12 @@ export function loadSheddingHook(sampler: BacklogSampler) {
     }
     const over = sampler.admit();
     if (over) {
-      done(overloaded(over, sampler.options.retryAfterSeconds));
+      // Answered from the hook: Fastify skips the rest of the request (no done()).
+      void reply
+        .code(HttpStatus.SERVICE_UNAVAILABLE)
+        .header('retry-after', String(sampler.options.retryAfterSeconds))
+        .type(PROBLEM_JSON)
+        .send(overloadedBody(over));
       return;
     }
     reply.raw.once('close', () => sampler.inFlight.leave());

@@ -1,7 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { waitFor } from '@tools/local-stack';
-import { HttpStatus } from '@nestjs/common';
+import { type ArgumentsHost, HttpStatus } from '@nestjs/common';
 import { Registry } from 'prom-client';
+import { ProblemDetailsFilter } from '../problem-details.filter.js';
 import { ProblemException } from '../problem.exception.js';
 import { RequestErrorCodes } from '../request-error-codes.js';
 import { type BacklogProbe, type BacklogReading, firstOverBound } from './backlog-reading.js';
@@ -73,15 +74,47 @@ describe('BacklogSampler', () => {
   });
 });
 
-/** Runs the hook on a request to a route marked (or not); resolves with the error it passed on, if any. */
+/** What the hook answered itself, through the reply. */
+interface Answer {
+  status: number;
+  headers: Record<string, string>;
+  contentType: string;
+  body: Record<string, unknown>;
+}
+
+/**
+ * Runs the hook on a request to a route marked (or not): `error` is what it passed to `done`
+ * ('not called' when it did not call it), `answer` what it sent itself, if anything.
+ */
 function arrive(hook: ReturnType<typeof loadSheddingHook>, marked = true) {
   const raw = new EventEmitter();
   const request = { routeOptions: { config: marked ? { [SHED_ROUTE_CONFIG]: true } : {} } } as unknown as FastifyRequest;
   let passed: unknown = 'not called';
-  hook(request, { raw } as unknown as FastifyReply, (error?: unknown) => {
+  let answer: Answer | undefined;
+  const building = { status: 0, headers: {} as Record<string, string>, contentType: '' };
+  const reply = {
+    raw,
+    code(status: number) {
+      building.status = status;
+      return this;
+    },
+    header(name: string, value: string) {
+      building.headers[name] = value;
+      return this;
+    },
+    type(contentType: string) {
+      building.contentType = contentType;
+      return this;
+    },
+    send(text: string) {
+      answer = { ...building, body: JSON.parse(text) as Record<string, unknown> };
+      return this;
+    },
+  };
+  hook(request, reply as unknown as FastifyReply, (error?: unknown) => {
     passed = error;
   });
-  return { error: passed, close: () => raw.emit('close') };
+  return { error: passed, answer, close: () => raw.emit('close') };
 }
 
 describe('loadSheddingHook', () => {
@@ -99,15 +132,41 @@ describe('loadSheddingHook', () => {
   it('when a figure is past its bound, then 503 SERVER.OVERLOADED with Retry-After, counted by signal', async () => {
     const { sampler: s, registry } = sampler([probe({ signal: 'orders_pending', value: 12, bound: 10 })]);
     await s.sample();
-    const { error } = arrive(loadSheddingHook(s));
-    expect(error).toBeInstanceOf(ProblemException);
-    const problem = error as ProblemException;
-    expect([problem.getStatus(), problem.code, problem.retryAfterSeconds]).toEqual([
-      HttpStatus.SERVICE_UNAVAILABLE,
-      RequestErrorCodes.OVERLOADED,
-      2,
-    ]);
-    expect(problem.detail).toContain('orders_pending is 12, past its bound of 10');
+    const { error, answer } = arrive(loadSheddingHook(s));
+    // Answered by the hook itself, so Fastify runs nothing more of the request.
+    expect(error).toBe('not called');
+    expect(answer).toEqual({
+      status: HttpStatus.SERVICE_UNAVAILABLE,
+      headers: { 'retry-after': '2' },
+      contentType: 'application/problem+json',
+      body: {
+        type: `urn:problem-type:${RequestErrorCodes.OVERLOADED}`,
+        title: 'Service Unavailable',
+        status: 503,
+        code: RequestErrorCodes.OVERLOADED,
+        detail: expect.stringContaining('orders_pending is 12, past its bound of 10'),
+      },
+    });
+    // The very answer the problem filter writes for the same ProblemException.
+    const filtered = { status: 0, headers: {} as Record<string, string>, contentType: '', text: '' };
+    const filterReply = {
+      status: (status: number) => ((filtered.status = status), filterReply),
+      header: (name: string, value: string) => ((filtered.headers[name] = value), filterReply),
+      type: (contentType: string) => ((filtered.contentType = contentType), filterReply),
+      send: (text: string) => ((filtered.text = text), filterReply),
+    };
+    const host = { getType: () => 'http', switchToHttp: () => ({ getResponse: () => filterReply }) } as unknown as ArgumentsHost;
+    const detail = answer?.body.detail as string;
+    new ProblemDetailsFilter().catch(
+      new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, RequestErrorCodes.OVERLOADED, detail, [], {}, 2),
+      host,
+    );
+    expect(answer).toEqual({
+      status: filtered.status,
+      headers: filtered.headers,
+      contentType: filtered.contentType,
+      body: JSON.parse(filtered.text),
+    });
     expect(await registry.getSingleMetricAsString('http_requests_shed_total')).toContain(
       'http_requests_shed_total{signal="orders_pending"} 1',
     );
@@ -120,7 +179,7 @@ describe('loadSheddingHook', () => {
     const admitted = [arrive(hook), arrive(hook)];
     expect(admitted.map((a) => a.error)).toEqual([undefined, undefined]);
     const shed = arrive(hook);
-    expect((shed.error as ProblemException).detail).toContain('in_flight is 3, past its bound of 2');
+    expect(shed.answer?.body.detail).toContain('in_flight is 3, past its bound of 2');
     shed.close();
     expect(s.inFlight.reading().value).toBe(2);
     admitted[0].close();
