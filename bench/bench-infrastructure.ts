@@ -70,8 +70,8 @@ export async function provisionInfrastructure(log: (text: string) => void): Prom
 /**
  * What the bench keeps of each app's output: enough for the error of a failed start, not every line
  * of a ten-minute run. Kept whole, three apps' lines (one or more per order, one per shed request at
- * overload) grew this process, the load generator, by hundreds of megabytes of strings its garbage
- * collector kept marking, while it must send on schedule.
+ * overload) took this process, the load generator, to 786 MB in a full run (560 MB with the cap):
+ * strings its garbage collector kept marking while it had sends to make on schedule.
  */
 const KEPT_APP_OUTPUT_CHARS = 256 * 1024;
 

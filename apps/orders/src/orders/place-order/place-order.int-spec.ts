@@ -54,6 +54,10 @@ describe('POST /orders atomicity (real HTTP app, real Postgres)', () => {
       KAFKA_CONSUMER_GROUP: uniqueName('test-orders-atomicity'),
       // This file is about the writing transaction; nothing needs to reach Kafka.
       OUTBOX_RELAY_ENABLED: 'false',
+      // With no relay the outbox never drains, so the door (on by default) rightly refuses every
+      // POST once the oldest row is older than LOAD_SHED_OUTBOX_AGE_MAX_MS (5 s): a slow run of this
+      // file would get 503s. Off, as in every test stack; the door has its own suites.
+      LOAD_SHED_ENABLED: 'false',
     });
     await migrateDatabase(createOrdersDataSource(config), serverUrl, database);
     await seedPrices(serverUrl, database, { 'SKU-ATOM': 150 });
