@@ -34,8 +34,8 @@ import {
   QUICK,
   SECTIONS,
   selectedSections,
-  soakOptions,
   type SoakOptions,
+  soakOptions,
   withFixedRate,
 } from './bench-profiles.js';
 import { runBacklogDrain } from './backlog-drain.bench.js';

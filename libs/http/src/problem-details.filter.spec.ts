@@ -1,44 +1,8 @@
 import { type ArgumentsHost, BadRequestException, HttpException, HttpStatus, Logger, NotFoundException } from '@nestjs/common';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
+import { problemAnswer } from '@test/fixtures';
 import { ProblemDetailsFilter } from './problem-details.filter.js';
 import { ProblemException, validationFailed } from './problem.exception.js';
-
-/** A response that records what the filter wrote, and a host of the given transport around it. */
-function answer(exception: unknown): {
-  status: number;
-  contentType: string;
-  headers?: Record<string, string>;
-  body: Record<string, unknown>;
-} {
-  const written = { status: 0, contentType: '', text: '', headers: {} as Record<string, string> };
-  const response = {
-    headersSent: false,
-    header(name: string, value: string) {
-      written.headers[name] = value;
-      return this;
-    },
-    status(code: number) {
-      written.status = code;
-      return this;
-    },
-    type(value: string) {
-      written.contentType = value;
-      return this;
-    },
-    send(text: string) {
-      written.text = text;
-      return this;
-    },
-  };
-  const host = { getType: () => 'http', switchToHttp: () => ({ getResponse: () => response }) } as unknown as ArgumentsHost;
-  new ProblemDetailsFilter().catch(exception, host);
-  return {
-    status: written.status,
-    contentType: written.contentType,
-    ...(Object.keys(written.headers).length > 0 ? { headers: written.headers } : {}),
-    body: JSON.parse(written.text) as Record<string, unknown>,
-  };
-}
 
 describe('ProblemDetailsFilter', () => {
   // The filter logs a fault's stack; the test output does not need them.
@@ -53,7 +17,7 @@ describe('ProblemDetailsFilter', () => {
   it('when a ProblemException is thrown, then the body is problem+json with its code, detail and extension members', () => {
     const checks = { error: { database: { status: 'down' } } };
     expect(
-      answer(new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, 'HEALTH.DEPENDENCY_DOWN', 'Not answering: database', [], checks)),
+      problemAnswer(new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, 'HEALTH.DEPENDENCY_DOWN', 'Not answering: database', [], checks)),
     ).toEqual({
       status: 503,
       contentType: 'application/problem+json',
@@ -69,12 +33,12 @@ describe('ProblemDetailsFilter', () => {
   });
 
   it('when extension members collide with the standard ones, then the standard ones win', () => {
-    const { body } = answer(new ProblemException(HttpStatus.CONFLICT, 'X.Y', 'detail', [], { status: 'error', code: 'OTHER' }));
+    const { body } = problemAnswer(new ProblemException(HttpStatus.CONFLICT, 'X.Y', 'detail', [], { status: 'error', code: 'OTHER' }));
     expect(body).toMatchObject({ status: 409, code: 'X.Y' });
   });
 
   it('when validation fails on a field twice, then `fields` names it once and `errors` lists both problems', () => {
-    const { body } = answer(
+    const { body } = problemAnswer(
       validationFailed([
         { field: 'a', detail: 'a is short' },
         { field: 'a', detail: 'a is odd' },
@@ -105,7 +69,7 @@ describe('ProblemDetailsFilter', () => {
     ['the body parser refuses a large body', new HttpException('request entity too large', 413), 413, 'REQUEST.BODY_TOO_LARGE'],
     ['another 4xx comes from the framework', new HttpException('Method Not Allowed', 405), 405, 'REQUEST.REFUSED'],
   ])('when %s, then it gets a code of its own', (_case, exception, status, code) => {
-    expect(answer(exception)).toMatchObject({
+    expect(problemAnswer(exception)).toMatchObject({
       status,
       contentType: 'application/problem+json',
       body: { status, code, type: `urn:problem-type:${code}` },
@@ -113,7 +77,7 @@ describe('ProblemDetailsFilter', () => {
   });
 
   it('when something that is not an HttpException escapes, then 500 SERVER.INTERNAL_ERROR says nothing of it', () => {
-    const { status, body } = answer(new Error('duplicate key value violates unique constraint "orders_pkey" on host db-7'));
+    const { status, body } = problemAnswer(new Error('duplicate key value violates unique constraint "orders_pkey" on host db-7'));
     expect({ status, code: body.code }).toEqual({ status: 500, code: 'SERVER.INTERNAL_ERROR' });
     expect(JSON.stringify(body)).not.toMatch(/orders_pkey|db-7|duplicate/);
   });
@@ -124,7 +88,7 @@ describe('ProblemDetailsFilter', () => {
   ])(
     'when no database connection could be had (%s), then 503 SERVER.UNAVAILABLE with Retry-After, saying nothing of the cause',
     (_case, error) => {
-      const { status, headers, body } = answer(error);
+      const { status, headers, body } = problemAnswer(error);
       expect({ status, code: body.code, retryAfter: headers?.['retry-after'] }).toEqual({
         status: 503,
         code: 'SERVER.UNAVAILABLE',
@@ -137,14 +101,14 @@ describe('ProblemDetailsFilter', () => {
   it('when a fault escapes, then its stack is logged; when our code chose a 5xx or a 4xx, then nothing is (the request line records it)', () => {
     const fault = new Error('relation "orders" does not exist');
     logged.mockClear();
-    answer(fault);
+    problemAnswer(fault);
     expect(logged).toHaveBeenCalledTimes(1);
     expect(logged.mock.calls[0][0]).toBe(fault.stack);
 
     logged.mockClear();
-    answer(new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, 'SERVER.OVERLOADED', 'Too much work is waiting', [], {}, 1));
-    answer(new ProblemException(HttpStatus.CONFLICT, 'ORDER.NOT_CANCELLABLE', 'already shipped'));
-    answer(new NotFoundException('Cannot GET /nowhere'));
+    problemAnswer(new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, 'SERVER.OVERLOADED', 'Too much work is waiting', [], {}, 1));
+    problemAnswer(new ProblemException(HttpStatus.CONFLICT, 'ORDER.NOT_CANCELLABLE', 'already shipped'));
+    problemAnswer(new NotFoundException('Cannot GET /nowhere'));
     expect(logged).not.toHaveBeenCalled();
   });
 

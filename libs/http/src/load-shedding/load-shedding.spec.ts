@@ -1,8 +1,8 @@
 import { describe, expect, it } from '@jest/globals';
 import { waitFor } from '@tools/local-stack';
-import { type ArgumentsHost, HttpStatus } from '@nestjs/common';
+import { HttpStatus } from '@nestjs/common';
+import { problemAnswer, recordingReply } from '@test/fixtures';
 import { Registry } from 'prom-client';
-import { ProblemDetailsFilter } from '../problem-details.filter.js';
 import { ProblemException } from '../problem.exception.js';
 import { RequestErrorCodes } from '../request-error-codes.js';
 import { type BacklogProbe, type BacklogReading, firstOverBound } from './backlog-reading.js';
@@ -74,14 +74,6 @@ describe('BacklogSampler', () => {
   });
 });
 
-/** What the hook answered itself, through the reply. */
-interface Answer {
-  status: number;
-  headers: Record<string, string>;
-  contentType: string;
-  body: Record<string, unknown>;
-}
-
 /**
  * Runs the hook on a request to a route marked (or not): `error` is what it passed to `done`
  * ('not called' when it did not call it), `answer` what it sent itself, if anything.
@@ -89,32 +81,12 @@ interface Answer {
 function arrive(hook: ReturnType<typeof loadSheddingHook>, marked = true) {
   const raw = new EventEmitter();
   const request = { routeOptions: { config: marked ? { [SHED_ROUTE_CONFIG]: true } : {} } } as unknown as FastifyRequest;
+  const { reply, answer } = recordingReply(raw);
   let passed: unknown = 'not called';
-  let answer: Answer | undefined;
-  const building = { status: 0, headers: {} as Record<string, string>, contentType: '' };
-  const reply = {
-    raw,
-    code(status: number) {
-      building.status = status;
-      return this;
-    },
-    header(name: string, value: string) {
-      building.headers[name] = value;
-      return this;
-    },
-    type(contentType: string) {
-      building.contentType = contentType;
-      return this;
-    },
-    send(text: string) {
-      answer = { ...building, body: JSON.parse(text) as Record<string, unknown> };
-      return this;
-    },
-  };
   hook(request, reply as unknown as FastifyReply, (error?: unknown) => {
     passed = error;
   });
-  return { error: passed, answer, close: () => raw.emit('close') };
+  return { error: passed, answer: answer(), close: () => raw.emit('close') };
 }
 
 describe('loadSheddingHook', () => {
@@ -148,25 +120,10 @@ describe('loadSheddingHook', () => {
       },
     });
     // The very answer the problem filter writes for the same ProblemException.
-    const filtered = { status: 0, headers: {} as Record<string, string>, contentType: '', text: '' };
-    const filterReply = {
-      status: (status: number) => ((filtered.status = status), filterReply),
-      header: (name: string, value: string) => ((filtered.headers[name] = value), filterReply),
-      type: (contentType: string) => ((filtered.contentType = contentType), filterReply),
-      send: (text: string) => ((filtered.text = text), filterReply),
-    };
-    const host = { getType: () => 'http', switchToHttp: () => ({ getResponse: () => filterReply }) } as unknown as ArgumentsHost;
     const detail = answer?.body.detail as string;
-    new ProblemDetailsFilter().catch(
-      new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, RequestErrorCodes.OVERLOADED, detail, [], {}, 2),
-      host,
+    expect(answer).toEqual(
+      problemAnswer(new ProblemException(HttpStatus.SERVICE_UNAVAILABLE, RequestErrorCodes.OVERLOADED, detail, [], {}, 2)),
     );
-    expect(answer).toEqual({
-      status: filtered.status,
-      headers: filtered.headers,
-      contentType: filtered.contentType,
-      body: JSON.parse(filtered.text),
-    });
     expect(await registry.getSingleMetricAsString('http_requests_shed_total')).toContain(
       'http_requests_shed_total{signal="orders_pending"} 1',
     );
