@@ -63,6 +63,7 @@ function results(): BenchResults {
       platform: 'linux',
       totalMemoryMb: 1024,
       loadAverageAtStart: [1, 1, 1],
+      postgresAutovacuum: { on: true, wasOn: false, restored: true, note: 'turned on for this run, then restored' },
     },
     relay: { ratio: 0.9, baselinePerSec: 10_000, relayPerSec: 9000, messages: 2000, batchSize: 500, repetitions: 2 },
     inbox: {
@@ -187,7 +188,12 @@ describe('latest.json', () => {
 
   it('when a part is missing altogether, then the check names it', () => {
     expect(resultsShapeProblems({})).toEqual(
-      expect.arrayContaining(['relay.ratio is not a number', 'processes.orders is missing', 'machine.nodeVersion is not a string']),
+      expect.arrayContaining([
+        'relay.ratio is not a number',
+        'processes.orders is missing',
+        'machine.nodeVersion is not a string',
+        'machine.postgresAutovacuum.on is not a boolean',
+      ]),
     );
   });
 });
@@ -205,6 +211,7 @@ describe('latency chart and Markdown report', () => {
   it('when rendered, then the Markdown names the machine, every figure and the chart', () => {
     const markdown = resultsMarkdown(results(), 'latency-vs-load.svg');
     expect(markdown).toContain('2 × Test CPU');
+    expect(markdown).toContain('autovacuum on (turned on for this run, then restored)');
     expect(markdown).toContain('| 150 | 30 | 150.0 | 150.0 | 80 ms | 240 ms | 400 ms | 5 ms / 20 ms | flat (0.0/s) | 0 |');
     expect(markdown).toContain('**300 orders/s**');
     expect(markdown).toContain('| **total (all but the load generator)** | **10.00** |');
@@ -213,5 +220,11 @@ describe('latency chart and Markdown report', () => {
     expect(markdown).toContain('| 150 | 0.50 | 0.25 | 6.0 | 14.0 | 9.0 | 1.00 | 1.00 |');
     expect(markdown).toContain('| 2x | 600 | 290.0 | 300.0 | 50.0 % | 0 | 900 ms | 40 ms |');
     expect(markdown).toContain('taken after');
+  });
+
+  it('when autovacuum stayed off, then the Markdown says so beside the machine', () => {
+    const value = results();
+    value.machine.postgresAutovacuum = { on: false, wasOn: false, restored: true, note: 'it could not be turned on' };
+    expect(resultsMarkdown(value, 'latency-vs-load.svg')).toContain('autovacuum OFF (it could not be turned on)');
   });
 });

@@ -1,6 +1,7 @@
 // The shape of bench/results/latest.json, and a check of it. Pure, unit-tested in
 // bench-results.spec.ts. More fields than the issue asks for are welcome; none of these may be
 // missing, because the README and whoever compares two runs read them.
+import type { AutovacuumState } from './autovacuum-as-in-production.js';
 import type { DrainResult } from './backlog-drain.bench.js';
 import type { LoopCpu } from './loop-cpu.js';
 import type { RequestsPerOrder } from './request-counts.js';
@@ -76,6 +77,8 @@ interface MachineFacts {
   platform: string;
   totalMemoryMb: number;
   loadAverageAtStart: number[];
+  /** The server's autovacuum during the run: turned on as production runs it, and put back afterwards. */
+  postgresAutovacuum: AutovacuumState;
 }
 
 export interface BenchResults {
@@ -181,6 +184,7 @@ export function resultsShapeProblems(value: unknown): string[] {
     if (!cost || typeof cost !== 'object') problems.push(`processes.${service} is missing`);
   }
   if (typeof at('machine.nodeVersion') !== 'string') problems.push('machine.nodeVersion is not a string');
+  if (typeof at('machine.postgresAutovacuum.on') !== 'boolean') problems.push('machine.postgresAutovacuum.on is not a boolean');
   return problems;
 }
 

@@ -24,7 +24,8 @@ export function resultsMarkdown(results: BenchResults, chartFile: string): strin
     '',
     `Machine: ${machine.cpuCount} × ${machine.cpuModel}, ${num(machine.totalMemoryMb)} MB RAM, ${machine.platform}; ` +
       `Node ${machine.nodeVersion}; Kafka ${machine.kafkaVersion}; PostgreSQL ${machine.postgresVersion}; ` +
-      `load average at start ${machine.loadAverageAtStart.map((value) => num(value, 2)).join(' / ')}.`,
+      `load average at start ${machine.loadAverageAtStart.map((value) => num(value, 2)).join(' / ')}; ` +
+      `autovacuum ${machine.postgresAutovacuum.on ? 'on' : 'OFF'} (${machine.postgresAutovacuum.note}).`,
     '',
     'Each figure is a ratio against a baseline measured in the same run, or a percentile at a fixed offered rate. Nothing here is asserted.',
     '',

@@ -38,6 +38,7 @@ import {
   soakOptions,
   withFixedRate,
 } from './bench-profiles.js';
+import { type AutovacuumState, autovacuumAsInProduction } from './autovacuum-as-in-production.js';
 import { runBacklogDrain } from './backlog-drain.bench.js';
 import { type E2eStack, runE2eRate, startE2eStack, waitUntilIdle } from './end-to-end.bench.js';
 import { runInboxBench } from './inbox-consumer.bench.js';
@@ -46,7 +47,7 @@ import { runRelayBench } from './outbox-relay.bench.js';
 import { runHttpBench } from './place-order-http.bench.js';
 import { isSustained, maxSustained, nextOfferedRate, type RateTrial } from './rate-search.js';
 import { resultsMarkdown } from './results-markdown.js';
-import { autovacuumForSoak, runSoak, SOAK_SAMPLE_INTERVAL_MS } from './soak.bench.js';
+import { runSoak, SOAK_SAMPLE_INTERVAL_MS } from './soak.bench.js';
 import { soakChartSvg } from './soak-chart.js';
 import { driftVerdict, soakDrift } from './soak-drift.js';
 import { sampleDeadTuples, type SoakResults, soakShapeProblems } from './soak-results.js';
@@ -165,7 +166,7 @@ async function runOverload(stack: E2eStack, profile: BenchProfile, results: Benc
   }
 }
 
-async function machineFacts(infrastructure: BenchInfrastructure): Promise<BenchResults['machine']> {
+async function machineFacts(infrastructure: BenchInfrastructure, autovacuum: AutovacuumState): Promise<BenchResults['machine']> {
   return {
     cpuCount: cpus().length,
     cpuModel: cpus()[0]?.model ?? 'unknown',
@@ -175,6 +176,7 @@ async function machineFacts(infrastructure: BenchInfrastructure): Promise<BenchR
     platform: `${platform()} ${release()}`,
     totalMemoryMb: Math.round(totalmem() / 2 ** 20),
     loadAverageAtStart: loadavg(),
+    postgresAutovacuum: autovacuum,
   };
 }
 
@@ -208,7 +210,7 @@ async function soakMain(options: SoakOptions, profile: BenchProfile): Promise<vo
   const services = benchServices(infrastructure);
   const maximum = soakMaximum(infrastructure.repoRoot, options, profile);
   const offeredPerSec = Math.max(1, Math.round(maximum.perSec * options.share));
-  const autovacuum = await autovacuumForSoak(infrastructure.serverUrl);
+  const autovacuum = await autovacuumAsInProduction(infrastructure.serverUrl);
   log(`soak: ${options.minutes} min at ${offeredPerSec}/s (${options.share * 100} % of ${maximum.source}); ${autovacuum.state.note}`);
   const results: SoakResults = {
     startedAt: new Date().toISOString(),
@@ -319,10 +321,21 @@ async function main(): Promise<void> {
   log(`${profile.mode} run: ${[...sections].join(', ')}`);
   const infrastructure = await provisionInfrastructure(log);
   const services = benchServices(infrastructure);
+  // Production runs autovacuum; a run without it measures its last sections (overload, drain)
+  // against tables bloated by every section before them.
+  const autovacuum = await autovacuumAsInProduction(infrastructure.serverUrl);
+  log(autovacuum.state.note);
+  let restoring: Promise<boolean> | undefined;
+  const restoreAutovacuum = () =>
+    (restoring ??= autovacuum.restore().catch((error: Error) => {
+      log(`autovacuum NOT restored: ${error.message}`);
+      return false;
+    }));
   let stopping: Promise<void> | undefined;
   const cleanUp = () =>
     (stopping ??= (async () => {
       await services.tearDown().catch((error: Error) => log(`tear-down: ${error.message}`));
+      await restoreAutovacuum();
       // Also what a section made on its own (the relay figure's database) and had not dropped yet.
       const dropped = await dropUndroppedTestDatabases().catch((error: Error) => log(`dropping databases: ${error.message}`));
       if (dropped?.length) log(`dropped ${dropped.join(', ')}`);
@@ -344,7 +357,7 @@ async function main(): Promise<void> {
     mode: profile.mode,
     startedAt: new Date(suiteStart).toISOString(),
     finishedAt: '',
-    machine: await machineFacts(infrastructure),
+    machine: await machineFacts(infrastructure, autovacuum.state),
     relay: { ratio: nan, baselinePerSec: nan, relayPerSec: nan, messages: 0, batchSize: 0, repetitions: 0 },
     inbox: {
       ratio: nan,
@@ -453,6 +466,7 @@ async function main(): Promise<void> {
     }
   } finally {
     results.finishedAt = new Date().toISOString();
+    results.machine.postgresAutovacuum.restored = await restoreAutovacuum();
     await writeResults(infrastructure.repoRoot, results);
     await cleanUp();
   }

@@ -1,5 +1,6 @@
 // The shape of bench/results/soak.json (`npm run bench -- --soak <minutes>`), and a check of it.
 // Pure, unit-tested in soak-results.spec.ts.
+import type { AutovacuumState } from './autovacuum-as-in-production.js';
 import type { SoakDrift } from './soak-drift.js';
 
 /** One table of one database at one sample. */
@@ -46,7 +47,7 @@ export interface SoakResults {
   /** What the bench set in every app's environment (shedding on, and BENCH_APP_ENV): the settings the figures are of. */
   appEnv: Record<string, string>;
   /** Whether autovacuum ran during the soak: without it, dead tuples only grow and the run is not a soak. */
-  autovacuum: { on: boolean; wasOn: boolean; restored: boolean; note: string };
+  autovacuum: AutovacuumState;
   /** False when autovacuum could not be turned on: the samples are kept, but this is no soak. */
   isSoak: boolean;
   sent: number;

@@ -2,7 +2,7 @@
 // sampled every 30 s: created → final p99, RSS per app, and the live and dead rows and
 // autovacuum runs of the tables that grow with every order (outbox, inbox, commands, idempotency
 // keys). What a soak finds is a slope: memory, dead tuples or latency that keep rising at a rate
-// the loop sustains. Autovacuum must run for that to mean anything; see autovacuumForSoak.
+// the loop sustains. Autovacuum must run for that to mean anything; see autovacuum-as-in-production.ts.
 import pg from 'pg';
 import { databaseUrl } from '@app/database';
 import { type E2eStack } from './end-to-end.bench.js';
@@ -21,71 +21,6 @@ const SOAK_TABLES: Record<'orders' | 'inventory' | 'loyalty', readonly string[]>
 };
 
 export const SOAK_SAMPLE_INTERVAL_MS = 30_000;
-
-/**
- * Turns the server's autovacuum on for the soak when it is off (this machine runs Postgres with
- * `autovacuum = off`; a per-table `autovacuum_enabled = on` does nothing then). `autovacuum` is a
- * sighup setting: `ALTER SYSTEM` plus `pg_reload_conf()` applies it without a restart. The bench
- * connects as a superuser; without the privilege the soak says it is none. Returns how to restore.
- */
-export async function autovacuumForSoak(serverUrl: string): Promise<{ state: SoakResults['autovacuum']; restore: () => Promise<boolean> }> {
-  const client = new pg.Client({ connectionString: serverUrl, application_name: 'bench-soak' });
-  await client.connect();
-  const show = async () => (await client.query<{ autovacuum: string }>('SHOW autovacuum')).rows[0].autovacuum === 'on';
-  try {
-    const wasOn = await show();
-    if (wasOn) return { state: { on: true, wasOn, restored: true, note: 'autovacuum was already on' }, restore: async () => true };
-    const [{ sourcefile }] = (
-      await client.query<{ sourcefile: string | null }>("SELECT sourcefile FROM pg_settings WHERE name = 'autovacuum'")
-    ).rows;
-    const setInAutoConf = sourcefile?.endsWith('postgresql.auto.conf') ?? false;
-    await client.query('ALTER SYSTEM SET autovacuum = on');
-    await client.query('SELECT pg_reload_conf()');
-    // The postmaster re-reads the file asynchronously; a new session sees the new value.
-    let on = false;
-    for (let attempt = 0; attempt < 50 && !on; attempt += 1) {
-      const probe = new pg.Client({ connectionString: serverUrl, application_name: 'bench-soak' });
-      await probe.connect();
-      on = (await probe.query<{ autovacuum: string }>('SHOW autovacuum')).rows[0].autovacuum === 'on';
-      await probe.end();
-      if (!on) await new Promise((resolve) => setTimeout(resolve, 100));
-    }
-    const restore = async () => {
-      const again = new pg.Client({ connectionString: serverUrl, application_name: 'bench-soak' });
-      await again.connect();
-      try {
-        await again.query(setInAutoConf ? 'ALTER SYSTEM SET autovacuum = off' : 'ALTER SYSTEM RESET autovacuum');
-        await again.query('SELECT pg_reload_conf()');
-        return true;
-      } finally {
-        await again.end();
-      }
-    };
-    return {
-      state: {
-        on,
-        wasOn,
-        restored: false,
-        note: on
-          ? 'the server had autovacuum = off: turned on for the soak (ALTER SYSTEM SET autovacuum = on; pg_reload_conf()), restored afterwards'
-          : 'the server has autovacuum = off and it could not be turned on: this run is not a soak',
-      },
-      restore,
-    };
-  } catch (error) {
-    return {
-      state: {
-        on: false,
-        wasOn: false,
-        restored: true,
-        note: `autovacuum could not be checked or turned on (${(error as Error).message}): this run is not a soak`,
-      },
-      restore: async () => true,
-    };
-  } finally {
-    await client.end();
-  }
-}
 
 /** Waits until `atMs` (epoch ms), or less than 250 ms after `stopped()` turns true. */
 async function waitUntil(atMs: number, stopped: () => boolean): Promise<void> {
