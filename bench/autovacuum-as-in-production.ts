@@ -15,9 +15,14 @@ export interface AutovacuumState {
  * Turns the server's autovacuum on for a run when it is off (a per-table `autovacuum_enabled = on`
  * does nothing while the server's is off). `autovacuum` is a sighup setting: `ALTER SYSTEM` plus
  * `pg_reload_conf()` applies it without a restart. The bench connects as a superuser; without the
- * privilege the state says autovacuum stayed off. Returns how to restore the server's setting.
+ * privilege the state says autovacuum stayed off. Returns how to restore the server's setting:
+ * `restore()` puts it back once however often it is called (the end of a run and its Ctrl-C
+ * clean-up both call it), never rejects, logs a failure, and records the outcome in `state.restored`.
  */
-export async function autovacuumAsInProduction(serverUrl: string): Promise<{ state: AutovacuumState; restore: () => Promise<boolean> }> {
+export async function autovacuumAsInProduction(
+  serverUrl: string,
+  log: (text: string) => void,
+): Promise<{ state: AutovacuumState; restore: () => Promise<boolean> }> {
   const client = new pg.Client({ connectionString: serverUrl, application_name: 'bench-autovacuum' });
   await client.connect();
   const show = async () => (await client.query<{ autovacuum: string }>('SHOW autovacuum')).rows[0].autovacuum === 'on';
@@ -39,7 +44,15 @@ export async function autovacuumAsInProduction(serverUrl: string): Promise<{ sta
       await probe.end();
       if (!on) await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const restore = async () => {
+    const state: AutovacuumState = {
+      on,
+      wasOn,
+      restored: false,
+      note: on
+        ? 'the server had autovacuum = off: turned on for this run (ALTER SYSTEM SET autovacuum = on; pg_reload_conf()), restored afterwards'
+        : 'the server has autovacuum = off and it could not be turned on: tables only grew during this run',
+    };
+    const putBack = async () => {
       const again = new pg.Client({ connectionString: serverUrl, application_name: 'bench-autovacuum' });
       await again.connect();
       try {
@@ -50,17 +63,16 @@ export async function autovacuumAsInProduction(serverUrl: string): Promise<{ sta
         await again.end();
       }
     };
-    return {
-      state: {
-        on,
-        wasOn,
-        restored: false,
-        note: on
-          ? 'the server had autovacuum = off: turned on for this run (ALTER SYSTEM SET autovacuum = on; pg_reload_conf()), restored afterwards'
-          : 'the server has autovacuum = off and it could not be turned on: tables only grew during this run',
-      },
-      restore,
-    };
+    let restoring: Promise<boolean> | undefined;
+    const restore = () =>
+      (restoring ??= putBack().then(
+        (restored) => (state.restored = restored),
+        (error: Error) => {
+          log(`autovacuum NOT restored: ${error.message}`);
+          return (state.restored = false);
+        },
+      ));
+    return { state, restore };
   } catch (error) {
     return {
       state: {

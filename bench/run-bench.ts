@@ -210,7 +210,7 @@ async function soakMain(options: SoakOptions, profile: BenchProfile): Promise<vo
   const services = benchServices(infrastructure);
   const maximum = soakMaximum(infrastructure.repoRoot, options, profile);
   const offeredPerSec = Math.max(1, Math.round(maximum.perSec * options.share));
-  const autovacuum = await autovacuumAsInProduction(infrastructure.serverUrl);
+  const autovacuum = await autovacuumAsInProduction(infrastructure.serverUrl, log);
   log(`soak: ${options.minutes} min at ${offeredPerSec}/s (${options.share * 100} % of ${maximum.source}); ${autovacuum.state.note}`);
   const results: SoakResults = {
     startedAt: new Date().toISOString(),
@@ -252,10 +252,7 @@ async function soakMain(options: SoakOptions, profile: BenchProfile): Promise<vo
     results.notes.push(`The soak failed: ${(error as Error).message.split('\n')[0]}`);
     process.exitCode = 1;
   } finally {
-    results.autovacuum.restored = await autovacuum.restore().catch((error: Error) => {
-      log(`autovacuum NOT restored: ${error.message}`);
-      return false;
-    });
+    await autovacuum.restore();
     results.finishedAt = new Date().toISOString();
     writeSoak(infrastructure.repoRoot, results);
     await services.tearDown().catch((error: Error) => log(`tear-down: ${error.message}`));
@@ -323,19 +320,13 @@ async function main(): Promise<void> {
   const services = benchServices(infrastructure);
   // Production runs autovacuum; a run without it measures its last sections (overload, drain)
   // against tables bloated by every section before them.
-  const autovacuum = await autovacuumAsInProduction(infrastructure.serverUrl);
+  const autovacuum = await autovacuumAsInProduction(infrastructure.serverUrl, log);
   log(autovacuum.state.note);
-  let restoring: Promise<boolean> | undefined;
-  const restoreAutovacuum = () =>
-    (restoring ??= autovacuum.restore().catch((error: Error) => {
-      log(`autovacuum NOT restored: ${error.message}`);
-      return false;
-    }));
   let stopping: Promise<void> | undefined;
   const cleanUp = () =>
     (stopping ??= (async () => {
       await services.tearDown().catch((error: Error) => log(`tear-down: ${error.message}`));
-      await restoreAutovacuum();
+      await autovacuum.restore();
       // Also what a section made on its own (the relay figure's database) and had not dropped yet.
       const dropped = await dropUndroppedTestDatabases().catch((error: Error) => log(`dropping databases: ${error.message}`));
       if (dropped?.length) log(`dropped ${dropped.join(', ')}`);
@@ -466,7 +457,8 @@ async function main(): Promise<void> {
     }
   } finally {
     results.finishedAt = new Date().toISOString();
-    results.machine.postgresAutovacuum.restored = await restoreAutovacuum();
+    // Before the results are written, so that they say whether the server got its setting back.
+    await autovacuum.restore();
     await writeResults(infrastructure.repoRoot, results);
     await cleanUp();
   }
