@@ -40,3 +40,22 @@ describe('NodeProcess output', () => {
     expect(logs).not.toContain('line 0\n');
   });
 });
+
+describe('NodeProcess killedAfter (how a failpoint ends a process)', () => {
+  const ending = (name: string, script: string) => {
+    const file = join(directory, `${name}.mjs`);
+    writeFileSync(file, script);
+    return new NodeProcess({ name, entry: file, env: process.env, cwd: directory, nodeArgs: [] });
+  };
+
+  it('is true only for a process gone by SIGKILL that printed the text: not one that exited by itself after it, nor one killed without it', async () => {
+    const hit = ending('hit', `process.stdout.write('FAILPOINT x hit: SIGKILL\\n', () => process.kill(process.pid, 'SIGKILL'));`);
+    const exitedAfterText = ending('exited', `process.stdout.write('FAILPOINT x hit: SIGKILL\\n');`);
+    const killedWithoutText = ending('killed', `process.kill(process.pid, 'SIGKILL');`);
+    await Promise.all([hit, exitedAfterText, killedWithoutText].map((child) => child.waitForExit()));
+
+    expect(await hit.killedAfter('FAILPOINT x hit: SIGKILL')).toBe(true);
+    expect(await exitedAfterText.killedAfter('FAILPOINT x hit: SIGKILL')).toBe(false);
+    expect(await killedWithoutText.killedAfter('FAILPOINT x hit: SIGKILL')).toBe(false);
+  });
+});

@@ -219,6 +219,16 @@ export class NodeProcess {
     await waitFor(() => this.output.includes(text), { timeoutMs, description: `"${text}" in ${this.name}'s output` });
   }
 
+  /**
+   * Whether the process is gone by SIGKILL with `text` in its output, read to its end (stdout can
+   * close after the exit is seen): how a failpoint ends a process.
+   */
+  async killedAfter(text: string): Promise<boolean> {
+    if (this.exitInfo?.signal !== 'SIGKILL') return false;
+    await this.closed;
+    return this.output.includes(text);
+  }
+
   /** Sends `signal` (default SIGKILL) now, synchronously: also the last resort from a `process.on('exit')` hook. */
   kill(signal: NodeJS.Signals = 'SIGKILL'): void {
     if (this.isRunning) this.signal(signal);

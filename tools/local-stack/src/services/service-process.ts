@@ -1,4 +1,4 @@
-import { FAILPOINTS_ENABLED, failpointMarker, type FailpointName, type FailpointSpec } from '@app/failpoints';
+import { FAILPOINTS_ENABLED, failpointMarker, type FailpointName, type FailpointSpec, parseFailpoints } from '@app/failpoints';
 import { findRepoRoot } from '../environment/repo-root.js';
 import { startGroupAtEnd } from '../kafka/consumer-group-position.js';
 import { consumerGroupPrefix, kafkaPrincipalOf } from '../kafka/kafka-principals.js';
@@ -216,8 +216,19 @@ export class ServiceProcess {
     try {
       await child.waitUntilHealthy(`${this.baseUrl}/health`);
     } catch (error) {
+      // Work waiting for a restarted process (a command due, a record in its topic) reaches it as
+      // soon as it listens, and may reach an armed failpoint before /health answers: that is the
+      // crash the caller asked for, and its waitForFailpoint sees it.
+      if (await this.killedAtArmedFailpoint(child)) return;
       await child.stop();
       throw error;
     }
+  }
+
+  private async killedAtArmedFailpoint(child: NodeProcess): Promise<boolean> {
+    for (const name of parseFailpoints(this.env.FAILPOINTS ?? '').keys()) {
+      if (await child.killedAfter(failpointMarker(name as FailpointName))) return true;
+    }
+    return false;
   }
 }
