@@ -3,32 +3,12 @@
 // and of the V8 heap each one adds. Shared dependencies count where they are first loaded, so the
 // order matters: this is the apps' order. Run after a build:
 // `node --max-semi-space-size=2 dist/bench/module-memory.js`.
-const MODULES = [
-  'reflect-metadata',
-  'pino',
-  'pino-pretty',
-  'zod',
-  '@opentelemetry/api',
-  '@opentelemetry/core',
-  '@opentelemetry/context-async-hooks',
-  '@opentelemetry/resources',
-  '@opentelemetry/sdk-trace',
-  '@opentelemetry/exporter-trace-otlp-http',
-  '@nestjs/core',
-  '@nestjs/platform-express',
-  '@nestjs/microservices',
-  'typeorm',
-  'pg',
-  'kafkajs',
-  'class-validator',
-  'class-transformer',
-  '@nestjs/swagger',
-  '@nestjs/terminus',
-  '@nestjs/schedule',
-  'prom-client',
-  'jose',
-  'helmet',
-];
+import { readFileSync } from 'node:fs';
+import { moduleLoadOrder } from './module-load-order.js';
+
+const MODULES = moduleLoadOrder(
+  Object.keys((JSON.parse(readFileSync('package.json', 'utf8')) as { dependencies: Record<string, string> }).dependencies),
+);
 
 const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
 const settle = () => new Promise((resolve) => setTimeout(resolve, 100));
