@@ -1,7 +1,7 @@
 import { request as httpRequest } from 'node:http';
 
 /** The answer to a held request, once its body was finished. */
-interface HeldAnswer {
+export interface HeldAnswer {
   status: number;
   body: unknown;
 }
@@ -10,8 +10,6 @@ interface HeldAnswer {
 export interface HeldRequest {
   /** Sends the rest of the body and resolves with the answer. */
   finish(): Promise<HeldAnswer>;
-  /** Drops the connection without finishing the body. */
-  abandon(): void;
 }
 
 /**
@@ -56,6 +54,5 @@ export function holdRequest(url: string, options: { method: string; headers: Rec
       outgoing.end(payload.subarray(half));
       return answer;
     },
-    abandon: () => outgoing.destroy(),
   };
 }
