@@ -110,8 +110,17 @@ function consumerOn(dataSource: DataSource, config: InboxConfig) {
       .query('INSERT INTO test_effects (message_id, worker) VALUES ($1, $2)', [envelope.messageId, worker]);
   };
   /** `records` as one partition's records, redelivered as Kafka does when a handler fails (see {@link consumeRedelivered}). */
-  const consume = (records: RawInboxMessage[], handle: (envelope: InboxEnvelope<ThingHappened>) => Promise<void>, resolved?: string[]) =>
-    consumeRedelivered(records, (pending, retryLater) => inbox.consume(batchOf(pending, resolved, retryLater), routeOf(handle)));
+  const consume = (
+    records: RawInboxMessage[],
+    handle: (envelope: InboxEnvelope<ThingHappened>) => Promise<void>,
+    resolved?: string[],
+    beforeRedelivery?: () => Promise<void>,
+  ) =>
+    consumeRedelivered(
+      records,
+      (pending, retryLater) => inbox.consume(batchOf(pending, resolved, retryLater), routeOf(handle)),
+      beforeRedelivery,
+    );
   return { tx, metrics, inbox, effect, consume };
 }
 
@@ -260,20 +269,31 @@ describe.each(waysOfConsuming)('the inbox consuming $name (real Postgres and Kaf
       let claimedByA!: () => void;
       const aHoldsClaim = new Promise<void>((resolve) => (claimedByA = resolve));
 
-      const outcomeA = a.consume([raw, message()], async (envelope) => {
-        await a.effect(envelope, 'a');
-        if (envelope.messageId !== contested) return;
-        attemptsA += 1;
-        if (attemptsA > 1) return;
-        claimedByA();
-        const state = await waitFor(async () => (settledB ? 'settled' : (await racerBBlocked()) ? 'blocked' : undefined), {
-          timeoutMs: 15_000,
-          intervalMs: 20,
-          description: 'racer B to block on the inbox key, or to finish',
-        });
-        sawBBlocked = state === 'blocked';
-        afterBQueued(attemptsA);
-      });
+      const outcomeA = a.consume(
+        [raw, message()],
+        async (envelope) => {
+          await a.effect(envelope, 'a');
+          if (envelope.messageId !== contested) return;
+          attemptsA += 1;
+          if (attemptsA > 1) return;
+          claimedByA();
+          const state = await waitFor(async () => (settledB ? 'settled' : (await racerBBlocked()) ? 'blocked' : undefined), {
+            timeoutMs: 15_000,
+            intervalMs: 20,
+            description: 'racer B to block on the inbox key, or to finish',
+          });
+          sawBBlocked = state === 'blocked';
+          afterBQueued(attemptsA);
+        },
+        undefined,
+        // A redelivered after B finished: once A's transaction rolled back, which of B's woken claim
+        // and A's redelivery (its jittered delay can be 0 ms) reaches the key first is the
+        // scheduler's choice, not the inbox's, and either way one effect must result.
+        () =>
+          waitFor(() => settledB, { timeoutMs: 15_000, intervalMs: 5, description: 'racer B to finish before A is redelivered' }).then(
+            () => undefined,
+          ),
+      );
       await aHoldsClaim;
       const outcomeB = b
         .consume([raw, message()], (envelope) => b.effect(envelope, 'b'))
