@@ -36,7 +36,16 @@ function run(offeredPerSec: number, p50Ms: number, backlogGrowing = false): E2eR
     processes: { orders: { cpuMsPerOrder: 7, peakRssMb: 150 } },
     cpu: CPU,
     kafkaRequestsPerOrder: { Fetch: 0.5, Produce: 0.25 },
-    postgres: { transactionsPerOrder: 6, statementsPerOrder: 14, roundTripsPerOrder: 9 },
+    postgres: {
+      transactionsPerOrder: 6,
+      statementsPerOrder: 14,
+      roundTripsPerOrder: 9,
+      byService: {
+        orders: { transactionsPerOrder: 3, statementsPerOrder: 8, roundTripsPerOrder: 5 },
+        inventory: { transactionsPerOrder: 2.5, statementsPerOrder: 5, roundTripsPerOrder: 3 },
+        loyalty: { transactionsPerOrder: 0.5, statementsPerOrder: 1, roundTripsPerOrder: 1 },
+      },
+    },
     httpRequestsPerOrder: { loyalty: 1, orders: 1 },
   };
 }
@@ -177,11 +186,17 @@ describe('latest.json', () => {
     delete value.e2e.runs[1].kafkaRequestsPerOrder;
     value.e2e.runs[2].postgres.statementsPerOrder = null;
     delete value.e2e.runs[2].postgres.roundTripsPerOrder;
+    delete value.e2e.runs[2].postgres.byService.inventory;
+    value.e2e.runs[0].postgres.byService.loyalty.transactionsPerOrder = 'x';
     delete value.overload[0].goodputPerSec;
     expect(resultsShapeProblems(value)).toEqual([
+      'e2e.runs.0.postgres.byService.loyalty.transactionsPerOrder is not a number',
       'e2e.runs.1.kafkaRequestsPerOrder is missing',
       'e2e.runs.2.postgres.statementsPerOrder is not a number',
       'e2e.runs.2.postgres.roundTripsPerOrder is not a number',
+      'e2e.runs.2.postgres.byService.inventory.transactionsPerOrder is not a number',
+      'e2e.runs.2.postgres.byService.inventory.statementsPerOrder is not a number',
+      'e2e.runs.2.postgres.byService.inventory.roundTripsPerOrder is not a number',
       'overload.0.goodputPerSec is not a number',
     ]);
   });
@@ -218,6 +233,7 @@ describe('latency chart and Markdown report', () => {
     expect(markdown).toContain('**200 orders/s**');
     expect(markdown).toContain('![latency against offered load](latency-vs-load.svg)');
     expect(markdown).toContain('| 150 | 0.50 | 0.25 | 6.0 | 14.0 | 9.0 | 1.00 | 1.00 |');
+    expect(markdown).toContain('| 150 | 3.0 / 8.0 / 5.0 | 2.5 / 5.0 / 3.0 | 0.5 / 1.0 / 1.0 |');
     expect(markdown).toContain('| 2x | 600 | 290.0 | 300.0 | 50.0 % | 0 | 900 ms | 40 ms |');
     expect(markdown).toContain('taken after');
   });

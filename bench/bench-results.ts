@@ -128,6 +128,9 @@ const isNumber = (value: unknown) => typeof value === 'number';
 
 /** The process groups whose CPU per order makes up `cpu.totalMsPerOrder`. */
 const LOOP_PROCESS_GROUPS = ['orders', 'inventory', 'loyalty', 'postgres', 'kafka'] as const;
+/** The apps of the loop, each with its own database. */
+export const LOOP_APPS = ['orders', 'inventory', 'loyalty'] as const;
+const POSTGRES_FIGURES = ['transactionsPerOrder', 'statementsPerOrder', 'roundTripsPerOrder'] as const;
 
 /** The loop's CPU before anything was measured: unmeasured, so NaN (null in the file). */
 export function loopCpuPlaceholder(cores: number): LoopCpu {
@@ -166,8 +169,12 @@ export function resultsShapeProblems(value: unknown): string[] {
       const record = run as { kafkaRequestsPerOrder?: unknown; postgres?: Record<string, unknown> } | undefined;
       if (!record?.kafkaRequestsPerOrder || typeof record.kafkaRequestsPerOrder !== 'object')
         problems.push(`e2e.runs.${index}.kafkaRequestsPerOrder is missing`);
-      for (const key of ['transactionsPerOrder', 'statementsPerOrder', 'roundTripsPerOrder'])
+      for (const key of POSTGRES_FIGURES)
         if (!isNumber(record?.postgres?.[key])) problems.push(`e2e.runs.${index}.postgres.${key} is not a number`);
+      const byService = record?.postgres?.byService as Record<string, Record<string, unknown> | undefined> | undefined;
+      for (const app of LOOP_APPS)
+        for (const key of POSTGRES_FIGURES)
+          if (!isNumber(byService?.[app]?.[key])) problems.push(`e2e.runs.${index}.postgres.byService.${app}.${key} is not a number`);
       if (typeof (run as Record<string, unknown>)?.backlogGrowing !== 'boolean')
         problems.push(`e2e.runs.${index}.backlogGrowing is not a boolean`);
     });
@@ -179,7 +186,7 @@ export function resultsShapeProblems(value: unknown): string[] {
       for (const key of ['offeredPerSec', 'goodputPerSec', 'shedShare', 'lostAccepted'])
         if (!isNumber(run?.[key])) problems.push(`overload.${index}.${key} is not a number`);
     });
-  for (const service of ['orders', 'inventory', 'loyalty']) {
+  for (const service of LOOP_APPS) {
     const cost = at(`processes.${service}`);
     if (!cost || typeof cost !== 'object') problems.push(`processes.${service} is missing`);
   }

@@ -132,9 +132,12 @@ export async function runE2eRate(stack: E2eStack, options: E2eRunOptions, log: (
   })();
   const countersOf = () =>
     readRequestCounts(
-      { orders: stack.orders.baseUrl, inventory: stack.inventory.baseUrl, loyalty: stack.loyalty.baseUrl },
+      {
+        orders: { baseUrl: stack.orders.baseUrl, database: stack.databases.orders },
+        inventory: { baseUrl: stack.inventory.baseUrl, database: stack.databases.inventory },
+        loyalty: { baseUrl: stack.loyalty.baseUrl, database: stack.loyalty.database },
+      },
       stack.serverUrl,
-      [stack.databases.orders, stack.databases.inventory, stack.loyalty.database],
     );
   const countsBefore = await countersOf();
   await sampler.start();

@@ -1,23 +1,43 @@
 // Requests per order, beside the CPU per order: what one order costs Kafka (requests by API, from
 // the apps' kafka_requests_total), Postgres (transactions from pg_stat_database; statements and
-// round trips from the apps' postgres_statements_total and postgres_round_trips_total) and HTTP
-// (every app's http_request_duration_seconds count, /metrics and /health apart). Read before and
-// after each offered rate; the difference over the orders finished is the figure.
+// round trips from the apps' postgres_statements_total and postgres_round_trips_total; in all and
+// per app, each app with its own database) and HTTP (every app's http_request_duration_seconds
+// count, /metrics and /health apart). Read before and after each offered rate; the difference over
+// the orders finished is the figure.
 import pg from 'pg';
 
-/** The counters of the loop at one instant. */
-export interface RequestCounts {
-  kafkaByApi: Record<string, number>;
+/** What one app (or the whole loop) cost Postgres up to one instant. */
+export interface PostgresCounts {
   transactions: number;
   statements: number;
   roundTrips: number;
+}
+
+/** The counters of the loop at one instant. */
+export interface RequestCounts extends PostgresCounts {
+  kafkaByApi: Record<string, number>;
+  /** Each app's share: the transactions of its database, the statements and round trips it sent. */
+  postgresByService: Record<string, PostgresCounts>;
   httpByService: Record<string, number>;
+}
+
+export interface PostgresPerOrder {
+  transactionsPerOrder: number;
+  statementsPerOrder: number;
+  roundTripsPerOrder: number;
 }
 
 export interface RequestsPerOrder {
   kafkaRequestsPerOrder: Record<string, number>;
-  postgres: { transactionsPerOrder: number; statementsPerOrder: number; roundTripsPerOrder: number };
+  /** `byService`: which app's work the figures come from (a stage that lost its batching shows there first). */
+  postgres: PostgresPerOrder & { byService: Record<string, PostgresPerOrder> };
   httpRequestsPerOrder: Record<string, number>;
+}
+
+/** One app to read: its base URL, and the database only it uses. */
+export interface CountedApp {
+  baseUrl: string;
+  database: string;
 }
 
 /** Sums of `name`'s samples in Prometheus text, by the value of `label`; series matching `skip` are left out. */
@@ -49,15 +69,24 @@ function perOrder(before: Record<string, number>, after: Record<string, number>,
   );
 }
 
+function postgresPerOrder(before: PostgresCounts | undefined, after: PostgresCounts, orders: number): PostgresPerOrder {
+  return {
+    transactionsPerOrder: (after.transactions - (before?.transactions ?? 0)) / orders,
+    statementsPerOrder: (after.statements - (before?.statements ?? 0)) / orders,
+    roundTripsPerOrder: (after.roundTrips - (before?.roundTrips ?? 0)) / orders,
+  };
+}
+
 /** Requests per finished order between two readings; NaN everywhere when no order finished. */
 export function requestsPerOrder(before: RequestCounts, after: RequestCounts, orders: number): RequestsPerOrder {
   const n = orders > 0 ? orders : Number.NaN;
   return {
     kafkaRequestsPerOrder: perOrder(before.kafkaByApi, after.kafkaByApi, n),
     postgres: {
-      transactionsPerOrder: (after.transactions - before.transactions) / n,
-      statementsPerOrder: (after.statements - before.statements) / n,
-      roundTripsPerOrder: (after.roundTrips - before.roundTrips) / n,
+      ...postgresPerOrder(before, after, n),
+      byService: Object.fromEntries(
+        Object.entries(after.postgresByService).map(([app, counts]) => [app, postgresPerOrder(before.postgresByService[app], counts, n)]),
+      ),
     },
     httpRequestsPerOrder: perOrder(before.httpByService, after.httpByService, n),
   };
@@ -69,16 +98,18 @@ async function metricsText(baseUrl: string): Promise<string> {
   return response.text();
 }
 
-/** Reads every counter: `apps` by name → base URL, `databases` are the loop's. */
-export async function readRequestCounts(apps: Record<string, string>, serverUrl: string, databases: string[]): Promise<RequestCounts> {
+/** Reads every counter of `apps`, by name. */
+export async function readRequestCounts(apps: Record<string, CountedApp>, serverUrl: string): Promise<RequestCounts> {
   const kafkaByApi: Record<string, number> = {};
   const httpByService: Record<string, number> = {};
-  let statements = 0;
-  let roundTrips = 0;
-  for (const [name, baseUrl] of Object.entries(apps)) {
+  const postgresByService: Record<string, PostgresCounts> = {};
+  for (const [name, { baseUrl }] of Object.entries(apps)) {
     const text = await metricsText(baseUrl);
-    statements += total(sumByLabel(text, 'postgres_statements_total', 'service'));
-    roundTrips += total(sumByLabel(text, 'postgres_round_trips_total', 'service'));
+    postgresByService[name] = {
+      transactions: 0,
+      statements: total(sumByLabel(text, 'postgres_statements_total', 'service')),
+      roundTrips: total(sumByLabel(text, 'postgres_round_trips_total', 'service')),
+    };
     for (const [api, count] of Object.entries(sumByLabel(text, 'kafka_requests_total', 'api')))
       kafkaByApi[api] = (kafkaByApi[api] ?? 0) + count;
     const http = sumByLabel(text, 'http_request_duration_seconds_count', 'service', (labels) => OPERATIONS_ROUTES.has(labels.route));
@@ -90,11 +121,21 @@ export async function readRequestCounts(apps: Record<string, string>, serverUrl:
     // pg_stat_database's counters are sent by each backend at the end of a transaction, at most
     // every PGSTAT_MIN_INTERVAL (1 s): a reading right after the load misses that last second, so
     // the caller reads after the settle wait, when the loop is idle again.
-    const { rows } = await client.query<{ xacts: string }>(
-      'SELECT COALESCE(sum(xact_commit + xact_rollback), 0)::text AS xacts FROM pg_stat_database WHERE datname = ANY($1)',
-      [databases],
+    const { rows } = await client.query<{ datname: string; xacts: string }>(
+      'SELECT datname, (xact_commit + xact_rollback)::text AS xacts FROM pg_stat_database WHERE datname = ANY($1)',
+      [Object.values(apps).map((app) => app.database)],
     );
-    return { kafkaByApi, transactions: Number(rows[0].xacts), statements, roundTrips, httpByService };
+    for (const [name, { database }] of Object.entries(apps))
+      postgresByService[name].transactions = Number(rows.find((row) => row.datname === database)?.xacts ?? 0);
+    const sum = (part: keyof PostgresCounts) => Object.values(postgresByService).reduce((all, counts) => all + counts[part], 0);
+    return {
+      kafkaByApi,
+      transactions: sum('transactions'),
+      statements: sum('statements'),
+      roundTrips: sum('roundTrips'),
+      postgresByService,
+      httpByService,
+    };
   } finally {
     await client.end();
   }

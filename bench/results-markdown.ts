@@ -1,5 +1,5 @@
 // bench/results/latest.md: the same figures as latest.json, as tables a person reads. Pure.
-import type { BenchResults } from './bench-results.js';
+import { type BenchResults, LOOP_APPS } from './bench-results.js';
 
 const num = (value: number, digits = 0) =>
   Number.isFinite(value) ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : 'n/a';
@@ -157,13 +157,28 @@ export function resultsMarkdown(results: BenchResults, chartFile: string): strin
       ]),
     ),
     '',
+    '### Postgres per order, by app (transactions of its database / statements / round trips it sent)',
+    '',
+    ...markdownTable(
+      ['offered/s', ...LOOP_APPS],
+      e2e.runs.map((run) => [
+        num(run.offeredPerSec),
+        ...LOOP_APPS.map((app) => {
+          const figures = run.postgres?.byService?.[app];
+          return [figures?.transactionsPerOrder, figures?.statementsPerOrder, figures?.roundTripsPerOrder]
+            .map((value) => num(value ?? Number.NaN, 1))
+            .join(' / ');
+        }),
+      ]),
+    ),
+    '',
     '### Cost per process (during each run, after the warm-up)',
     '',
     ...markdownTable(
-      ['offered/s', ...['orders', 'inventory', 'loyalty'].flatMap((name) => [`${name} CPU ms/order`, `${name} peak RSS MB`])],
+      ['offered/s', ...LOOP_APPS.flatMap((name) => [`${name} CPU ms/order`, `${name} peak RSS MB`])],
       e2e.runs.map((run) => [
         num(run.offeredPerSec),
-        ...['orders', 'inventory', 'loyalty'].flatMap((name) => [
+        ...LOOP_APPS.flatMap((name) => [
           num(run.processes[name]?.cpuMsPerOrder ?? Number.NaN, 2),
           num(run.processes[name]?.peakRssMb ?? Number.NaN),
         ]),
