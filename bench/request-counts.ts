@@ -7,7 +7,7 @@
 import pg from 'pg';
 
 /** What one app (or the whole loop) cost Postgres up to one instant. */
-export interface PostgresCounts {
+interface PostgresCounts {
   transactions: number;
   statements: number;
   roundTrips: number;
@@ -21,7 +21,7 @@ export interface RequestCounts extends PostgresCounts {
   httpByService: Record<string, number>;
 }
 
-export interface PostgresPerOrder {
+interface PostgresPerOrder {
   transactionsPerOrder: number;
   statementsPerOrder: number;
   roundTripsPerOrder: number;

@@ -31,7 +31,7 @@ describe('commandsEnv and commandsOptions', () => {
       table: 'partner_commands',
       baseUrl: 'http://partner:8080',
       pollIntervalMs: 1000,
-      lingerMs: 10,
+      lingerMs: 40,
       batchSize: 50,
       concurrency: 3,
       requestTimeoutMs: 3000,

@@ -22,7 +22,7 @@ describe('outbox configuration', () => {
       NODE_ENV: '',
       OUTBOX_RELAY_ENABLED: true,
       OUTBOX_POLL_INTERVAL_MS: 1000,
-      OUTBOX_LINGER_MS: 10,
+      OUTBOX_LINGER_MS: 40,
       OUTBOX_LISTEN_ENABLED: true,
       OUTBOX_BATCH_SIZE: 500,
       OUTBOX_BATCHES_PER_TRANSACTION: 10,

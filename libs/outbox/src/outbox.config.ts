@@ -18,7 +18,9 @@ export const outboxEnv = {
   OUTBOX_LINGER_MS: env.integer({
     description:
       'Least time between the starts of two relay cycles that wake-ups ask for: a commit after a quiet spell is published at once, while under load each cycle carries what was committed meanwhile (one transaction and one Kafka produce for many rows instead of one per commit). Higher packs more rows per cycle at the cost of up to this much latency under load; 0 starts a cycle on every wake-up',
-    default: 10,
+    // 40, not 10: at 150 orders/s on two cores, 7-10 % less CPU per order and a lower, steadier p99
+    // (docs/performance.md, "Lingers of 40 ms"); a message after a quiet spell still goes at once.
+    default: 40,
     min: 0,
     max: 1000,
   }),
