@@ -1,0 +1,48 @@
+import { describe, expect, it } from '@jest/globals';
+import { type RequestCounts, requestsPerOrder } from './request-counts.js';
+
+/** A reading of the loop: each app's transactions, statements and round trips, the totals their sums. */
+function reading(byApp: Record<string, [transactions: number, statements: number, roundTrips: number]>): RequestCounts {
+  const postgresByService = Object.fromEntries(
+    Object.entries(byApp).map(([app, [transactions, statements, roundTrips]]) => [app, { transactions, statements, roundTrips }]),
+  );
+  const sum = (index: 0 | 1 | 2) => Object.values(byApp).reduce((all, figures) => all + figures[index], 0);
+  return {
+    kafkaByApi: { Fetch: 10, Produce: 20 },
+    transactions: sum(0),
+    statements: sum(1),
+    roundTrips: sum(2),
+    postgresByService,
+    httpByService: { orders: 5 },
+  };
+}
+
+describe('requests per order', () => {
+  it('when two readings differ, then each app gets its own share per order and the totals add them up', () => {
+    const before = reading({ orders: [100, 400, 200], inventory: [50, 300, 100] });
+    const after = reading({ orders: [300, 1000, 500], inventory: [60, 400, 150] });
+    const figures = requestsPerOrder(before, after, 100);
+    expect(figures.postgres.byService).toEqual({
+      orders: { transactionsPerOrder: 2, statementsPerOrder: 6, roundTripsPerOrder: 3 },
+      inventory: { transactionsPerOrder: 0.1, statementsPerOrder: 1, roundTripsPerOrder: 0.5 },
+    });
+    expect(figures.postgres).toMatchObject({ transactionsPerOrder: 2.1, statementsPerOrder: 7, roundTripsPerOrder: 3.5 });
+  });
+
+  it('when an app was not read before (it started during the run), then its figures count from zero', () => {
+    const before = reading({ orders: [100, 400, 200] });
+    const after = reading({ orders: [100, 400, 200], loyalty: [30, 60, 40] });
+    expect(requestsPerOrder(before, after, 10).postgres.byService.loyalty).toEqual({
+      transactionsPerOrder: 3,
+      statementsPerOrder: 6,
+      roundTripsPerOrder: 4,
+    });
+  });
+
+  it('when no order finished, then every figure is NaN rather than a division by zero passed off as a number', () => {
+    const counts = reading({ orders: [1, 2, 3] });
+    const figures = requestsPerOrder(counts, reading({ orders: [2, 4, 6] }), 0);
+    expect(figures.postgres.transactionsPerOrder).toBeNaN();
+    expect(figures.postgres.byService.orders.statementsPerOrder).toBeNaN();
+  });
+});
