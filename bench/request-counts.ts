@@ -6,7 +6,7 @@
 // the orders finished is the figure.
 import pg from 'pg';
 
-/** What one app (or the whole loop) cost Postgres up to one instant. */
+/** What one app cost Postgres up to one instant. */
 interface PostgresCounts {
   transactions: number;
   statements: number;
@@ -14,7 +14,7 @@ interface PostgresCounts {
 }
 
 /** The counters of the loop at one instant. */
-export interface RequestCounts extends PostgresCounts {
+export interface RequestCounts {
   kafkaByApi: Record<string, number>;
   /** Each app's share: the transactions of its database, the statements and round trips it sent. */
   postgresByService: Record<string, PostgresCounts>;
@@ -77,16 +77,20 @@ function postgresPerOrder(before: PostgresCounts | undefined, after: PostgresCou
   };
 }
 
-/** Requests per finished order between two readings; NaN everywhere when no order finished. */
+/** Requests per finished order between two readings; NaN everywhere when no order finished. The loop's Postgres figures are its apps' added up. */
 export function requestsPerOrder(before: RequestCounts, after: RequestCounts, orders: number): RequestsPerOrder {
   const n = orders > 0 ? orders : Number.NaN;
+  const byService = Object.fromEntries(
+    Object.entries(after.postgresByService).map(([app, counts]) => [app, postgresPerOrder(before.postgresByService[app], counts, n)]),
+  );
+  const sum = (figure: keyof PostgresPerOrder) => Object.values(byService).reduce((all, figures) => all + figures[figure], 0);
   return {
     kafkaRequestsPerOrder: perOrder(before.kafkaByApi, after.kafkaByApi, n),
     postgres: {
-      ...postgresPerOrder(before, after, n),
-      byService: Object.fromEntries(
-        Object.entries(after.postgresByService).map(([app, counts]) => [app, postgresPerOrder(before.postgresByService[app], counts, n)]),
-      ),
+      transactionsPerOrder: sum('transactionsPerOrder'),
+      statementsPerOrder: sum('statementsPerOrder'),
+      roundTripsPerOrder: sum('roundTripsPerOrder'),
+      byService,
     },
     httpRequestsPerOrder: perOrder(before.httpByService, after.httpByService, n),
   };
@@ -127,15 +131,7 @@ export async function readRequestCounts(apps: Record<string, CountedApp>, server
     );
     for (const [name, { database }] of Object.entries(apps))
       postgresByService[name].transactions = Number(rows.find((row) => row.datname === database)?.xacts ?? 0);
-    const sum = (part: keyof PostgresCounts) => Object.values(postgresByService).reduce((all, counts) => all + counts[part], 0);
-    return {
-      kafkaByApi,
-      transactions: sum('transactions'),
-      statements: sum('statements'),
-      roundTrips: sum('roundTrips'),
-      postgresByService,
-      httpByService,
-    };
+    return { kafkaByApi, postgresByService, httpByService };
   } finally {
     await client.end();
   }

@@ -5,6 +5,18 @@ const num = (value: number, digits = 0) =>
   Number.isFinite(value) ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : 'n/a';
 const ms = (value: number) => (Number.isFinite(value) ? (value >= 10_000 ? `${num(value / 1000, 1)} s` : `${num(value)} ms`) : 'n/a');
 
+/** One row per end-to-end run: its offered rate, then `cell` of each name. */
+function perRunTable<Name extends string>(
+  runs: BenchResults['e2e']['runs'],
+  names: readonly Name[],
+  cell: (run: BenchResults['e2e']['runs'][number], name: Name) => string,
+): string[] {
+  return markdownTable(
+    ['offered/s', ...names],
+    runs.map((run) => [num(run.offeredPerSec), ...names.map((name) => cell(run, name))]),
+  );
+}
+
 /** A Markdown table; the first column left-aligned, the others right-aligned. */
 function markdownTable(header: string[], rows: string[][]): string[] {
   return [
@@ -128,12 +140,8 @@ export function resultsMarkdown(results: BenchResults, chartFile: string): strin
     '',
     "### Per stage (p50 / p99), from the tables' own timestamps",
     '',
-    ...markdownTable(
-      ['offered/s', ...stageNames],
-      e2e.runs.map((run) => [
-        num(run.offeredPerSec),
-        ...stageNames.map((name) => (run.stages[name] ? `${ms(run.stages[name].p50Ms)} / ${ms(run.stages[name].p99Ms)}` : 'n/a')),
-      ]),
+    ...perRunTable(e2e.runs, stageNames, (run, name) =>
+      run.stages[name] ? `${ms(run.stages[name].p50Ms)} / ${ms(run.stages[name].p99Ms)}` : 'n/a',
     ),
     '',
     '### Requests per order (whole loop, each run after the warm-up)',
@@ -159,18 +167,12 @@ export function resultsMarkdown(results: BenchResults, chartFile: string): strin
     '',
     '### Postgres per order, by app (transactions of its database / statements / round trips it sent)',
     '',
-    ...markdownTable(
-      ['offered/s', ...LOOP_APPS],
-      e2e.runs.map((run) => [
-        num(run.offeredPerSec),
-        ...LOOP_APPS.map((app) => {
-          const figures = run.postgres?.byService?.[app];
-          return [figures?.transactionsPerOrder, figures?.statementsPerOrder, figures?.roundTripsPerOrder]
-            .map((value) => num(value ?? Number.NaN, 1))
-            .join(' / ');
-        }),
-      ]),
-    ),
+    ...perRunTable(e2e.runs, LOOP_APPS, (run, app) => {
+      const figures = run.postgres?.byService?.[app];
+      return [figures?.transactionsPerOrder, figures?.statementsPerOrder, figures?.roundTripsPerOrder]
+        .map((value) => num(value ?? Number.NaN, 1))
+        .join(' / ');
+    }),
     '',
     '### Cost per process (during each run, after the warm-up)',
     '',
