@@ -9,8 +9,8 @@ import type { InboxEnvelope } from './inbox-envelope.js';
  */
 const CLAIM = `
   INSERT INTO inbox_messages (consumer, message_id, message_type, topic, partition, "offset", payload_hash)
-  SELECT $1, id, message_type, $2, $3, "offset", payload_hash
-  FROM unnest($4::uuid[], $5::text[], $6::bigint[], $7::text[]) AS claim(id, message_type, "offset", payload_hash)
+  SELECT $1, id, message_type, $2, partition, "offset", payload_hash
+  FROM unnest($3::uuid[], $4::text[], $5::int[], $6::bigint[], $7::text[]) AS claim(id, message_type, partition, "offset", payload_hash)
   ON CONFLICT (consumer, message_id) DO NOTHING
   RETURNING message_id`;
 
@@ -21,15 +21,19 @@ export function idKey(messageId: string): string {
   return messageId.toLowerCase();
 }
 
-/** Claims the ids of `envelopes` (of one topic and partition) for `consumer`; returns the {@link idKey}s this transaction inserted. */
+/**
+ * Claims the ids of `envelopes` (of one topic; of one partition or of several of one fetch) for
+ * `consumer`, each row with its own partition and offset; returns the {@link idKey}s this
+ * transaction inserted.
+ */
 export async function claimMessages(manager: EntityManager, consumer: string, envelopes: readonly InboxEnvelope[]): Promise<Set<string>> {
   if (envelopes.length === 0) return new Set();
   const rows: { message_id: string }[] = await manager.query(CLAIM, [
     consumer,
     envelopes[0].topic,
-    envelopes[0].partition,
     envelopes.map((envelope) => envelope.messageId),
     envelopes.map((envelope) => envelope.messageType),
+    envelopes.map((envelope) => envelope.partition),
     envelopes.map((envelope) => envelope.offset),
     envelopes.map((envelope) => envelope.payloadHash),
   ]);

@@ -48,7 +48,10 @@ describe('InboxKafkaServer linger', () => {
     } as unknown as EachBatchPayload;
     /** Hands one batch to the server; resolves with the fake time at which kafkajs gets control back. */
     const deliver = async () => {
-      await runConfig!.eachBatch!(payload);
+      const returned = runConfig!.eachBatch!(payload);
+      // The server gathers the batches of one fetch for a turn of the event loop (a faked setImmediate) before the inbox sees them.
+      await jest.advanceTimersByTimeAsync(0);
+      await returned;
       return performance.now();
     };
     return { deliver, handledAt, resolved };

@@ -5,6 +5,7 @@ import type { InboxConsumer } from './inbox.consumer.js';
 import { inboxBatchOf } from './inbox-kafka-batch.js';
 import type { InboxRoutes } from './inbox-routes.js';
 import { PacedOffsetCommits } from './paced-offset-commits.js';
+import { SameFetchBatches } from './same-fetch-batches.js';
 
 /** How often the consumer goes back to Kafka: fetches (`lingerMs`) and offset commits (`commitIntervalMs`). */
 export interface InboxKafkaPacing {
@@ -20,7 +21,8 @@ export interface InboxKafkaPacing {
  * `eachBatch` with `eachBatchAutoResolve: false`, so offsets are resolved only after the commit.
  *
  * Partitions are consumed concurrently (`run.partitionsConsumedConcurrently`); kafkajs hands one
- * partition's records to one call at a time, so order within a partition holds.
+ * partition's records to one call at a time, so order within a partition holds. The batches of one
+ * fetch share one inbox transaction ({@link SameFetchBatches}), as far as `INBOX_BATCH_SIZE` has room.
  *
  * Batching that adapts (`lingerMs`, `INBOX_LINGER_MS`): kafkajs fetches again only once every batch
  * of the last fetch has been handled, so a batch handled in less than `lingerMs` returns after
@@ -34,15 +36,17 @@ export class InboxKafkaServer extends ServerKafka implements CustomTransportStra
   private closing = false;
   private readonly lingerMs: number;
   private readonly commits: PacedOffsetCommits;
+  private readonly sameFetch: SameFetchBatches;
 
   constructor(
     options: Required<KafkaOptions>['options'],
-    private readonly inbox: InboxConsumer,
+    inbox: InboxConsumer,
     private readonly routes: InboxRoutes,
     pacing: InboxKafkaPacing = { lingerMs: 0, commitIntervalMs: 0 },
   ) {
     super(options);
     this.lingerMs = pacing.lingerMs;
+    this.sameFetch = new SameFetchBatches(inbox);
     this.commits = new PacedOffsetCommits(pacing.commitIntervalMs, (line) => this.logger.warn(line));
   }
 
@@ -70,7 +74,7 @@ export class InboxKafkaServer extends ServerKafka implements CustomTransportStra
 
   private async handleBatch(payload: EachBatchPayload): Promise<void> {
     const started = performance.now();
-    await this.inbox.consume(inboxBatchOf(payload, this.parser!), this.routes.routeOf(payload.batch.topic));
+    await this.sameFetch.consume(inboxBatchOf(payload, this.parser!), this.routes.routeOf(payload.batch.topic));
     await this.commits.afterBatch(payload);
     const left = started + this.lingerMs - performance.now();
     if (left > 0 && !this.closing && payload.isRunning()) await new Promise((resolve) => setTimeout(resolve, left));

@@ -24,7 +24,7 @@ export const inboxEnv = {
   }),
   INBOX_BATCH_SIZE: env.integer({
     description:
-      'Most messages of one partition handled in one transaction; 1 means a transaction per message. Larger batches cost fewer commits but hold their row locks longer, and a failing message replays its whole batch one by one',
+      'Most messages handled in one transaction: of one partition, or of the partitions of one fetch together while they fit; 1 means a transaction per message. Larger batches cost fewer commits but hold their row locks longer, and a failing message replays its whole batch one by one',
     default: 100,
     min: 1,
     max: 10_000,

@@ -46,6 +46,12 @@ export type InboxOutcome = 'processed' | 'duplicate' | 'dead-lettered' | 'deferr
 /** How many records' failed attempts are remembered at most (oldest forgotten first: they then start over). */
 const REMEMBERED_FAILURES = 10_000;
 
+/** Records of one partition's batch that share a transaction with others. */
+interface Part {
+  batch: InboxBatch;
+  records: readonly RawInboxMessage[];
+}
+
 /** A valid record and its envelope. */
 interface Entry {
   record: RawInboxMessage;
@@ -128,61 +134,126 @@ export class InboxConsumer {
     return `${batch.topic}\u0000${batch.partition}\u0000${record.offset}`;
   }
 
-  private async consumeChunk(batch: InboxBatch, records: readonly RawInboxMessage[], route: InboxRoute): Promise<InboxOutcome[]> {
-    const { consumer } = route;
-    const single = records.length === 1;
-    // A record that failed before comes alone: a batch attempt would only fail on it again.
-    if (!single && this.failures.has(this.failureKey(batch, records[0]))) return this.oneByOne(batch, records, route);
-    const telemetry = new Map(records.map((record) => [record, startMessageTelemetry(record, consumer)]));
-    const chunk = this.classify(records, route, telemetry);
-    const batchSpan = single ? undefined : startBatchSpan(batch.topic, batch.partition, consumer, [...telemetry.values()]);
-    const key = single ? this.failureKey(batch, records[0]) : undefined;
-    const attempt = 1 + (key === undefined ? 0 : (this.failures.get(key) ?? 0));
-    const endTimer = (single ? this.metrics.handlerDuration : this.metrics.batchDuration).startTimer({ consumer });
-    let result: Attempt;
-    try {
-      result = await this.attempt(route, chunk, telemetry, attempt);
-    } catch (error) {
-      // Nothing ran: the inbox could not write (database unreachable). Not the message's fault;
-      // dead-lettering it would empty the topic into the DLQ during an outage.
-      endTimer();
-      for (const message of telemetry.values()) endMessageTelemetry(message, 'failed', error);
-      batchSpan?.end();
+  /**
+   * Consumes the batches of several partitions that one fetch handed over together, through the
+   * same `route`: whole batches go into ONE transaction, as far as `INBOX_BATCH_SIZE` has room,
+   * instead of a transaction (with its claim, locks and commit) per partition; a batch without room
+   * goes on alone, at the same time. When that transaction rolls back, each of its partitions
+   * starts over alone ({@link consume}), so a failure stays with its partition; when the inbox
+   * cannot write, every batch rejects and nothing is resolved.
+   * Returns the outcomes of each batch, in the order of `batches`.
+   */
+  async consumeTogether(batches: readonly InboxBatch[], route: InboxRoute): Promise<InboxOutcome[][]> {
+    const parts: Part[] = [];
+    let room = this.config.INBOX_BATCH_SIZE;
+    for (const batch of batches) {
+      const { records } = batch;
+      // A record that failed before comes alone (see consumeChunk).
+      if (records.length === 0 || records.length > room || !batch.isActive() || this.failures.has(this.failureKey(batch, records[0])))
+        continue;
+      parts.push({ batch, records });
+      room -= records.length;
+    }
+    if (parts.length < 2) return Promise.all(batches.map((batch) => this.consume(batch, route)));
+    const together = new Set(parts.map((part) => part.batch));
+    const alone = new Map(batches.filter((batch) => !together.has(batch)).map((batch) => [batch, this.consume(batch, route)]));
+    const done = await this.inOneTransaction(parts, route).catch(async (error: unknown) => {
+      await Promise.allSettled(alone.values());
       throw error;
+    });
+    return Promise.all(
+      batches.map(
+        (batch) =>
+          alone.get(batch) ?? (done ? Promise.resolve(done[parts.findIndex((part) => part.batch === batch)]) : this.consume(batch, route)),
+      ),
+    );
+  }
+
+  private async consumeChunk(batch: InboxBatch, records: readonly RawInboxMessage[], route: InboxRoute): Promise<InboxOutcome[]> {
+    if (records.length > 1) {
+      // A record that failed before comes alone: a batch attempt would only fail on it again.
+      if (this.failures.has(this.failureKey(batch, records[0]))) return this.oneByOne(batch, records, route);
+      const [done] = (await this.inOneTransaction([{ batch, records }], route)) ?? [];
+      return done ?? this.oneByOne(batch, records, route);
     }
-    endTimer();
+    const { consumer } = route;
+    const key = this.failureKey(batch, records[0]);
+    const attempt = 1 + (this.failures.get(key) ?? 0);
+    const { result, chunk, telemetry } = await this.run([{ batch, records }], route, attempt);
     if (result.committed) {
-      if (key !== undefined) this.failures.delete(key);
-      batchSpan?.end();
-      return this.afterCommit(batch, records, route, chunk.invalid, result, telemetry);
-    }
-    if (!single) {
-      for (const message of telemetry.values()) abandonMessageTelemetry(message, 'batch transaction rolled back');
-      batchSpan?.end();
-      this.metrics.batchFallbacks.inc({ consumer });
-      this.logger.warn(
-        `${consumer}: batch of ${records.length} on ${batch.topic}[${batch.partition}] failed (${result.error.message}); one message at a time`,
-      );
-      return this.oneByOne(batch, records, route);
+      this.failures.delete(key);
+      return (await this.afterCommit([{ batch, records }], route, chunk.invalid, result, telemetry))[0];
     }
     const [entry] = chunk.unique.values();
     this.logger.warn(
       `${consumer}: attempt ${attempt} for ${entry.envelope.messageType} ${entry.envelope.messageId} failed: ${result.error.message}`,
     );
     if (attempt >= this.config.INBOX_MAX_ATTEMPTS) {
-      this.failures.delete(key!);
+      this.failures.delete(key);
       const error = `${result.error.name}: ${result.error.message}`;
       await this.deadLetter(consumer, { record: entry.record, reason: 'HANDLER_FAILED', error, attempts: attempt });
       endMessageTelemetry(telemetry.get(entry.record)!, 'dead-lettered');
       batch.resolve(entry.record);
       return ['dead-lettered'];
     }
-    this.failures.delete(key!);
-    this.failures.set(key!, attempt);
+    this.failures.delete(key);
+    this.failures.set(key, attempt);
     if (this.failures.size > REMEMBERED_FAILURES) this.failures.delete(this.failures.keys().next().value!);
     endMessageTelemetry(telemetry.get(entry.record)!, 'deferred', result.error);
     batch.retryLater(retryDelayMs(attempt, this.config.INBOX_RETRY_BASE_MS, this.config.INBOX_RETRY_MAX_MS));
     return ['deferred'];
+  }
+
+  /**
+   * Several records (of one partition or of several) in one transaction. Returns the outcomes of
+   * each part once it committed, or undefined when it rolled back: the caller replays them.
+   */
+  private async inOneTransaction(parts: readonly Part[], route: InboxRoute): Promise<InboxOutcome[][] | undefined> {
+    const { consumer } = route;
+    const { result, chunk, telemetry } = await this.run(parts, route, 1);
+    if (result.committed) return this.afterCommit(parts, route, chunk.invalid, result, telemetry);
+    for (const message of telemetry.values()) abandonMessageTelemetry(message, 'batch transaction rolled back');
+    this.metrics.batchFallbacks.inc({ consumer });
+    const where = parts.map(({ batch, records }) => `${records.length} on ${batch.topic}[${batch.partition}]`).join(', ');
+    this.logger.warn(
+      `${consumer}: batch of ${where} failed (${result.error.message}); ${parts.length > 1 ? 'each partition alone' : 'one message at a time'}`,
+    );
+    return undefined;
+  }
+
+  /**
+   * Classifies the records of `parts` and runs them in one transaction, with their telemetry and
+   * timing. Throws only when the inbox could not write (database unreachable), every record's
+   * telemetry then ended as failed.
+   */
+  private async run(parts: readonly Part[], route: InboxRoute, attempt: number) {
+    const { consumer } = route;
+    const records = parts.flatMap((part) => part.records);
+    const single = records.length === 1;
+    const telemetry = new Map(records.map((record) => [record, startMessageTelemetry(record, consumer)]));
+    const chunk = this.classify(records, route, telemetry);
+    const spans = single
+      ? []
+      : parts.map(({ batch, records: own }) =>
+          startBatchSpan(
+            batch.topic,
+            batch.partition,
+            consumer,
+            own.map((record) => telemetry.get(record)!),
+          ),
+        );
+    const endTimer = (single ? this.metrics.handlerDuration : this.metrics.batchDuration).startTimer({ consumer });
+    try {
+      return { result: await this.attempt(route, chunk, telemetry, attempt), chunk, telemetry };
+    } catch (error) {
+      // Nothing ran: the inbox could not write (database unreachable). Not the message's fault;
+      // dead-lettering it would empty the topic into the DLQ during an outage.
+      for (const message of telemetry.values()) endMessageTelemetry(message, 'failed', error);
+      throw error;
+    } finally {
+      endTimer();
+      for (const span of spans) span.end();
+    }
   }
 
   private async oneByOne(batch: InboxBatch, records: readonly RawInboxMessage[], route: InboxRoute): Promise<InboxOutcome[]> {
@@ -291,13 +362,12 @@ export class InboxConsumer {
   }
 
   private async afterCommit(
-    batch: InboxBatch,
-    records: readonly RawInboxMessage[],
+    parts: readonly Part[],
     route: InboxRoute,
     invalid: readonly Letter[],
     result: Extract<Attempt, { committed: true }>,
     telemetry: Map<RawInboxMessage, MessageTelemetry>,
-  ): Promise<InboxOutcome[]> {
+  ): Promise<InboxOutcome[][]> {
     const { consumer } = route;
     const outcome = new Map<RawInboxMessage, InboxOutcome>();
     for (const { record } of result.processed) outcome.set(record, 'processed');
@@ -307,7 +377,7 @@ export class InboxConsumer {
     if (route.afterCommitFailpoint) {
       for (const { envelope } of result.processed) await failpoint(route.afterCommitFailpoint, failpointContext(envelope));
     }
-    if (records.length > 1) {
+    if (parts.length > 1 || parts[0].records.length > 1) {
       await failpoint(
         InboxFailpoints.afterBatchCommitBeforeOffsets,
         result.processed.map(({ envelope }) => failpointContext(envelope)).join(' '),
@@ -319,11 +389,13 @@ export class InboxConsumer {
       await this.deadLetter(consumer, letter);
       outcome.set(letter.record, 'dead-lettered');
     }
-    for (const record of records) {
-      endMessageTelemetry(telemetry.get(record)!, outcome.get(record)!);
-      batch.resolve(record);
-    }
-    return records.map((record) => outcome.get(record)!);
+    return parts.map(({ batch, records }) => {
+      for (const record of records) {
+        endMessageTelemetry(telemetry.get(record)!, outcome.get(record)!);
+        batch.resolve(record);
+      }
+      return records.map((record) => outcome.get(record)!);
+    });
   }
 
   /** The dead-letter topic, its metric and its log line: one place for every reason. */

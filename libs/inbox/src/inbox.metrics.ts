@@ -39,14 +39,14 @@ export class InboxMetrics {
     });
     this.batchDuration = new Histogram({
       name: 'inbox_batch_duration_seconds',
-      help: 'Duration of one batch transaction (claim, handlers, commit) of several messages of one partition',
+      help: 'Duration of one batch transaction (claim, handlers, commit) of several messages, of one partition or of the partitions of one fetch',
       labelNames: ['consumer'],
       buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5],
       registers: [registry],
     });
     this.batchFallbacks = new Counter({
       name: 'inbox_batch_fallbacks_total',
-      help: 'Batch transactions that failed and were replayed one message at a time',
+      help: 'Batch transactions that failed and were replayed: one message at a time, or each partition of one fetch alone',
       labelNames: ['consumer'],
       registers: [registry],
     });

@@ -1,8 +1,17 @@
 import type { Kafka } from 'kafkajs';
-import { createKafka, ensureTopics } from '@app/kafka';
+import { loadConfig } from '@app/config';
+import { createKafka, ensureTopics, kafkaEnv } from '@app/kafka';
 import { fetchEndOffsets } from './end-offsets.js';
 import { uniqueName } from '../unique-name.js';
 import { waitFor } from '../wait-for.js';
+
+/**
+ * The partitions an app started with `env` creates its topics with (`KAFKA_TOPIC_PARTITIONS`, or
+ * its default): a topic the test stack creates first must not differ from the app's own.
+ */
+export function topicPartitionsOf(env: NodeJS.ProcessEnv): number {
+  return loadConfig({ KAFKA_TOPIC_PARTITIONS: kafkaEnv('local-stack').KAFKA_TOPIC_PARTITIONS }, env).KAFKA_TOPIC_PARTITIONS;
+}
 
 /**
  * Commits, for a consumer group nobody has used yet, the current end offset of every partition of
@@ -13,7 +22,12 @@ import { waitFor } from '../wait-for.js';
  * history of the topic, every earlier run's events included: slow, and every replayed answer for
  * an order this run does not know is a poison message to retry and dead-letter.
  */
-export async function startGroupAtEnd(brokers: string[], groupId: string, topics: string[], partitions = 3): Promise<void> {
+export async function startGroupAtEnd(
+  brokers: string[],
+  groupId: string,
+  topics: string[],
+  partitions = topicPartitionsOf({}),
+): Promise<void> {
   const kafka = createKafka({ brokers, clientId: uniqueName('test-group-position') });
   // The topics must exist before offsets can be committed for them; the apps create them the same way.
   await ensureTopics(kafka, topics, partitions);

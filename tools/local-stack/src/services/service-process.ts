@@ -1,6 +1,6 @@
 import { FAILPOINTS_ENABLED, failpointMarker, type FailpointName, type FailpointSpec, parseFailpoints } from '@app/failpoints';
 import { findRepoRoot } from '../environment/repo-root.js';
-import { startGroupAtEnd } from '../kafka/consumer-group-position.js';
+import { startGroupAtEnd, topicPartitionsOf } from '../kafka/consumer-group-position.js';
 import { consumerGroupPrefix, kafkaPrincipalOf } from '../kafka/kafka-principals.js';
 import { type KafkaCredentials, kafkaSaslEnv } from '../kafka/local-kafka-credentials.js';
 import type { NetworkPlacement } from '../network/network-lab.js';
@@ -195,7 +195,7 @@ export class ServiceProcess {
     // nothing, and commit end offsets under it.
     if (positionedGroups.has(group)) return;
     const topics = serviceNamed(this.options.service).consumes;
-    if (topics.length > 0) await startGroupAtEnd(this.options.brokers, group, [...topics]);
+    if (topics.length > 0) await startGroupAtEnd(this.options.brokers, group, [...topics], topicPartitionsOf(this.env));
     positionedGroups.add(group);
   }
 

@@ -54,11 +54,11 @@ describe('inventory reserving a batch of orders (real Postgres): statements per 
     return inventoryConsumes[0].route(<T>(type: new (...args: never[]) => T) => instances.get(type) as T);
   };
 
-  const record = (order: OrderCreated): RawInboxMessage => {
+  const record = (order: OrderCreated, partition = 0): RawInboxMessage => {
     offset += 1;
     return {
       topic: inventoryConsumes[0].topic,
-      partition: 0,
+      partition,
       offset: String(offset),
       key: order.orderId,
       value: order,
@@ -73,7 +73,7 @@ describe('inventory reserving a batch of orders (real Postgres): statements per 
 
   const batchOf = (records: RawInboxMessage[]): InboxBatch => ({
     topic: inventoryConsumes[0].topic,
-    partition: 0,
+    partition: records[0].partition,
     records,
     resolve: () => undefined,
     heartbeat: async () => undefined,
@@ -141,6 +141,16 @@ describe('inventory reserving a batch of orders (real Postgres): statements per 
       commands: 51,
       answers: 51,
     });
+  });
+
+  it('when one fetch brings orders on three partitions, then they are reserved in one transaction at the statements of one batch, not three', async () => {
+    const one = await statementsFor([orderOf(1)]);
+    const batchRoute = route();
+    const batches = [0, 1, 2].map((partition) => batchOf(Array.from({ length: 5 }, () => record(orderOf(1), partition))));
+    counter.texts = [];
+    const outcomes = await inbox.consumeTogether(batches, batchRoute);
+    expect(outcomes).toEqual(batches.map(() => Array.from({ length: 5 }, () => 'processed')));
+    expect(counter.texts).toEqual(one.statements);
   });
 
   it('when batches of 1 and of 50 orders are reserved on warm connections, then each costs 6 round trips: BEGIN with the claim, four locks and reads, and every write with the COMMIT', async () => {

@@ -1,0 +1,331 @@
+import { randomUUID } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
+import { Registry } from 'prom-client';
+import { z } from 'zod';
+import type { Consumer } from 'kafkajs';
+import type { DataSource } from 'typeorm';
+import { loadConfig } from '@app/config';
+import { createDataSource, dropDatabase, migrateDatabase, TransactionContext } from '@app/database';
+import { DeadLetterHeaders, deadLetterTopic, Headers, type MessageDeclaration } from '@app/envelope';
+import { createKafka, ensureTopics } from '@app/kafka';
+import { testInfrastructure } from '@test/fixtures';
+import { createTestDatabase, dropTestDatabase, TopicRecorder, uniqueName, waitFor } from '@tools/local-stack';
+import { CreateInboxMessages1764460800020 } from './create-inbox-messages.migration.js';
+import { DeadLetterPublisher } from './dead-letter.publisher.js';
+import { eachMessage, inboxRoute, type InboxRoute } from './inbox-consumes.js';
+import { type InboxConfig, inboxEnv } from './inbox.config.js';
+import { type InboxBatch, InboxConsumer } from './inbox.consumer.js';
+import type { InboxEnvelope, RawInboxMessage } from './inbox-envelope.js';
+import { InboxKafkaServer } from './inbox-kafka.server.js';
+import { InboxMessage } from './inbox-message.entity.js';
+import type { InboxRoutes } from './inbox-routes.js';
+import { InboxMetrics } from './inbox.metrics.js';
+
+/**
+ * The partitions of one fetch in one inbox transaction (InboxConsumer.consumeTogether, and the
+ * Kafka server that gathers them): fewer transactions, and still every failure kept to its own
+ * partition. Real Postgres, a real dead-letter topic, and a real three-partition topic where the
+ * fetch is the point. Which transaction ran a handler is read from Postgres (`txid_current()`).
+ */
+const { serverUrl, brokers } = testInfrastructure();
+
+const topic = uniqueName('test.inbox-together').replace(/_/g, '-');
+const dlqTopic = deadLetterTopic(topic);
+const consumer = 'test.inbox-together';
+
+const ThingHappened = {
+  topic,
+  type: 'ThingHappened',
+  schemaVersion: 1,
+  schema: z.strictObject({ thingId: z.guid() }),
+} satisfies MessageDeclaration;
+
+let database: string;
+let main: DataSource;
+let kafka: ReturnType<typeof createKafka>;
+let deadLetters: DeadLetterPublisher;
+let recorder: TopicRecorder;
+const offsets = new Map<number, number>();
+
+function dataSourceOf(name: string): DataSource {
+  return createDataSource({
+    serverUrl,
+    database: name,
+    entities: [InboxMessage],
+    migrations: [CreateInboxMessages1764460800020],
+    applicationName: 'inbox-together-test',
+    poolSize: 4,
+  });
+}
+
+/** A valid record on `partition` (its offsets count up per partition), or the same message again with `messageId`. */
+function record(partition: number, options: { messageId?: string; value?: unknown } = {}): RawInboxMessage {
+  const offset = (offsets.get(partition) ?? 0) + 1;
+  offsets.set(partition, offset);
+  return {
+    topic,
+    partition,
+    offset: String(offset),
+    key: `key-${partition}`,
+    value: 'value' in options ? options.value : { thingId: randomUUID() },
+    headers: {
+      [Headers.messageId]: options.messageId ?? randomUUID(),
+      [Headers.messageType]: 'ThingHappened',
+      [Headers.schemaVersion]: '1',
+    },
+  };
+}
+
+const idOf = (raw: RawInboxMessage) => raw.headers[Headers.messageId] as string;
+
+/** One partition's batch; `resolved` and `retries` record what the inbox asked of it. */
+function batchOf(records: RawInboxMessage[]) {
+  const resolved: string[] = [];
+  const retries: number[] = [];
+  const batch: InboxBatch = {
+    topic,
+    partition: records[0].partition,
+    records,
+    resolve: (one) => void resolved.push(one.offset),
+    heartbeat: async () => undefined,
+    isActive: () => true,
+    retryLater: (delayMs) => void retries.push(delayMs),
+  };
+  return { batch, resolved, retries };
+}
+
+/** An inbox on `dataSource` whose handler records each message with the transaction it ran in; `failOn` makes it throw for that id. */
+function inboxOn(dataSource: DataSource, batchSize: number, failOn?: string) {
+  const tx = new TransactionContext(dataSource);
+  const metrics = new InboxMetrics(new Registry());
+  const config: InboxConfig = { ...loadConfig(inboxEnv, {}), INBOX_BATCH_SIZE: batchSize, INBOX_RETRY_BASE_MS: 10, INBOX_RETRY_MAX_MS: 50 };
+  const inbox = new InboxConsumer(tx, deadLetters, metrics, config);
+  const route: InboxRoute = inboxRoute(
+    { topic, consumer, accepts: { ThingHappened } },
+    {
+      handlers: {
+        ThingHappened: eachMessage(async (envelope: InboxEnvelope) => {
+          await tx
+            .requireManager('test effect')
+            .query('INSERT INTO test_effects (message_id, txid) VALUES ($1, txid_current())', [envelope.messageId]);
+          if (envelope.messageId === failOn) throw new Error(`cannot handle ${failOn} yet`);
+        }),
+      },
+    },
+  );
+  return { inbox, route, metrics };
+}
+
+/** The transaction each message's effect committed in, by message id; a message without an effect is absent. */
+async function transactionsOf(records: RawInboxMessage[]): Promise<Map<string, string>> {
+  const rows: { message_id: string; txid: string }[] = await main.query(
+    'SELECT message_id, txid FROM test_effects WHERE message_id = ANY($1)',
+    [records.map(idOf)],
+  );
+  return new Map(rows.map((row) => [row.message_id, row.txid]));
+}
+
+async function effectCount(messageId: string): Promise<number> {
+  const [{ count }] = await main.query('SELECT count(*)::int AS count FROM test_effects WHERE message_id = $1', [messageId]);
+  return count;
+}
+
+beforeAll(async () => {
+  kafka = createKafka({ brokers, clientId: uniqueName('test-inbox-together') });
+  await ensureTopics(kafka, [topic, dlqTopic], 3);
+  recorder = await TopicRecorder.start({ brokers, topic: dlqTopic, from: {} });
+  deadLetters = new DeadLetterPublisher(kafka);
+  database = await createTestDatabase(serverUrl, 'inbox_together');
+  main = dataSourceOf(database);
+  await migrateDatabase(main, serverUrl, database);
+  await main.initialize();
+  await main.query('CREATE TABLE test_effects (message_id uuid NOT NULL, txid bigint NOT NULL)');
+});
+
+afterAll(async () => {
+  await recorder?.stop();
+  await deadLetters?.close();
+  if (main?.isInitialized) await main.destroy();
+  if (database) await dropTestDatabase(serverUrl, database);
+  const admin = kafka.admin();
+  await admin.connect();
+  await admin.deleteTopics({ topics: [topic, dlqTopic] }).catch(() => undefined);
+  await admin.disconnect();
+});
+
+describe('the partitions of one fetch in one inbox transaction (real Postgres)', () => {
+  it('when three partitions are consumed together, then all their records commit in one transaction, in order within each partition, each offset resolved on its own partition', async () => {
+    const { inbox, route } = inboxOn(main, 100);
+    const parts = [[record(0), record(0)], [record(1)], [record(2), record(2), record(2)]].map(batchOf);
+    const outcomes = await inbox.consumeTogether(
+      parts.map((part) => part.batch),
+      route,
+    );
+    expect(outcomes).toEqual([['processed', 'processed'], ['processed'], ['processed', 'processed', 'processed']]);
+    const records = parts.flatMap((part) => [...part.batch.records]);
+    const transactions = await transactionsOf(records);
+    expect(transactions.size).toBe(6);
+    expect(new Set(transactions.values()).size).toBe(1);
+    for (const part of parts) expect(part.resolved).toEqual(part.batch.records.map((one) => one.offset));
+    // Each claim keeps its own record's partition and offset, not the first batch's.
+    const claims: { message_id: string; partition: number; offset: string }[] = await main.query(
+      'SELECT message_id, partition, "offset" FROM inbox_messages WHERE message_id = ANY($1)',
+      [records.map(idOf)],
+    );
+    expect(
+      claims
+        .map((claim) => ({ id: claim.message_id, partition: claim.partition, offset: String(claim.offset) }))
+        .sort((a, b) => a.id.localeCompare(b.id)),
+    ).toEqual(
+      records.map((raw) => ({ id: idOf(raw), partition: raw.partition, offset: raw.offset })).sort((a, b) => a.id.localeCompare(b.id)),
+    );
+  });
+
+  it('when a handler fails on one partition, then the transaction of all rolls back and each partition starts over alone: the others commit, and only the failing partition waits for a retry, with nothing after its failed record run', async () => {
+    const failing = record(1);
+    const { inbox, route, metrics } = inboxOn(main, 100, idOf(failing));
+    const first = batchOf([record(0), record(0)]);
+    const second = batchOf([record(1), failing, record(1)]);
+    const outcomes = await inbox.consumeTogether([first.batch, second.batch], route);
+    expect(outcomes).toEqual([
+      ['processed', 'processed'],
+      ['processed', 'deferred'],
+    ]);
+    expect(first.resolved).toEqual(first.batch.records.map((one) => one.offset));
+    expect(first.retries).toEqual([]);
+    expect(second.resolved).toEqual([second.batch.records[0].offset]);
+    expect(second.retries).toHaveLength(1);
+    const transactions = await transactionsOf([...first.batch.records, ...second.batch.records]);
+    expect([...transactions.keys()].sort()).toEqual([...first.batch.records, second.batch.records[0]].map(idOf).sort());
+    // Replayed alone, each partition is its own transaction.
+    expect(transactions.get(idOf(first.batch.records[0]))).not.toBe(transactions.get(idOf(second.batch.records[0])));
+    // The transaction of both, then the second partition's own batch: each fell back once.
+    expect((await metrics.batchFallbacks.get()).values).toEqual([expect.objectContaining({ labels: { consumer }, value: 2 })]);
+  });
+
+  it('when a record of one partition is malformed, then it alone is dead-lettered, naming its partition, and the valid records of every partition commit in one transaction', async () => {
+    const { inbox, route } = inboxOn(main, 100);
+    const malformed = record(2, { value: { thingId: 'not-a-uuid' } });
+    const first = batchOf([record(0)]);
+    const third = batchOf([malformed, record(2)]);
+    expect(await inbox.consumeTogether([first.batch, third.batch], route)).toEqual([['processed'], ['dead-lettered', 'processed']]);
+    const transactions = await transactionsOf([first.batch.records[0], third.batch.records[1]]);
+    expect(transactions.size).toBe(2);
+    expect(new Set(transactions.values()).size).toBe(1);
+    expect(third.resolved).toEqual(third.batch.records.map((one) => one.offset));
+    const [letter] = (
+      await recorder.waitUntil((messages) => messages.some((m) => m.headers[Headers.messageId] === idOf(malformed)), {
+        timeoutMs: 15_000,
+        description: 'the dead letter of the malformed record',
+      })
+    ).filter((m) => m.headers[Headers.messageId] === idOf(malformed));
+    expect(letter.headers).toMatchObject({
+      [DeadLetterHeaders.reason]: 'SCHEMA_VIOLATION',
+      [DeadLetterHeaders.originalPartition]: '2',
+      [DeadLetterHeaders.originalOffset]: malformed.offset,
+    });
+  });
+
+  it('when one message arrives on two partitions of one fetch, then its handler runs once: the second copy is a duplicate', async () => {
+    const { inbox, route } = inboxOn(main, 100);
+    const original = record(0);
+    const copy = record(1, { messageId: idOf(original), value: original.value });
+    expect(await inbox.consumeTogether([batchOf([original]).batch, batchOf([copy]).batch], route)).toEqual([['processed'], ['duplicate']]);
+    expect(await effectCount(idOf(original))).toBe(1);
+  });
+
+  it('when INBOX_BATCH_SIZE has no room for a batch, then that batch runs in its own transaction beside the others, and every record commits once', async () => {
+    const { inbox, route } = inboxOn(main, 4);
+    const parts = [
+      [record(0), record(0)],
+      [record(1), record(1), record(1)],
+      [record(2), record(2)],
+    ].map(batchOf);
+    const outcomes = await inbox.consumeTogether(
+      parts.map((part) => part.batch),
+      route,
+    );
+    expect(outcomes.flat()).toEqual(Array(7).fill('processed'));
+    const transactions = await transactionsOf(parts.flatMap((part) => [...part.batch.records]));
+    const [zero, one, two] = parts.map((part) => new Set(part.batch.records.map((raw) => transactions.get(idOf(raw)))));
+    expect([zero.size, one.size, two.size]).toEqual([1, 1, 1]);
+    // The first and the last fit in 4 together; the middle one (3) did not fit beside the first (2).
+    expect([...zero]).toEqual([...two]);
+    expect([...one]).not.toEqual([...zero]);
+  });
+
+  it('when the database is unreachable, then consuming the partitions together rejects without running a handler or resolving an offset', async () => {
+    const doomed = await createTestDatabase(serverUrl, 'inbox_together_gone');
+    const dataSource = dataSourceOf(doomed);
+    await migrateDatabase(dataSource, serverUrl, doomed);
+    await dataSource.initialize();
+    try {
+      await dropDatabase(serverUrl, doomed);
+      const { inbox, route } = inboxOn(dataSource, 100);
+      const parts = [batchOf([record(0)]), batchOf([record(1)])];
+      await expect(
+        inbox.consumeTogether(
+          parts.map((part) => part.batch),
+          route,
+        ),
+      ).rejects.toThrow();
+      expect(parts.flatMap((part) => part.resolved)).toEqual([]);
+      expect(await transactionsOf(parts.flatMap((part) => [...part.batch.records]))).toEqual(new Map());
+    } finally {
+      await dataSource.destroy().catch(() => undefined);
+    }
+  });
+});
+
+describe('the Kafka server handing a fetch of three partitions to the inbox (real Kafka and Postgres)', () => {
+  it('when one fetch holds records of three partitions, then they commit in one inbox transaction and every offset is committed', async () => {
+    const group = uniqueName('test-inbox-together');
+    const producer = kafka.producer({ allowAutoTopicCreation: false });
+    await producer.connect();
+    const admin = kafka.admin();
+    await admin.connect();
+    const ids = [0, 1, 2].flatMap((partition) => [0, 1].map(() => ({ partition, id: randomUUID() })));
+    let kafkaConsumer: Consumer | undefined;
+    try {
+      // Produced before the group starts: its first fetch holds all three partitions.
+      const sent = await producer.send({
+        topic,
+        acks: -1,
+        messages: ids.map(({ partition, id }) => ({
+          partition,
+          key: id,
+          value: JSON.stringify({ thingId: randomUUID() }),
+          headers: { [Headers.messageId]: id, [Headers.messageType]: 'ThingHappened', [Headers.schemaVersion]: '1' },
+        })),
+      });
+      const ends = new Map(sent.map((answer) => [answer.partition, Number(answer.baseOffset) + 2]));
+      const { inbox, route } = inboxOn(main, 100);
+      const routes = { topics: () => [topic], routeOf: () => route } as unknown as InboxRoutes;
+      const server = new InboxKafkaServer(
+        { client: { brokers }, subscribe: { fromBeginning: true }, run: { partitionsConsumedConcurrently: 3 } },
+        inbox,
+        routes,
+      );
+      kafkaConsumer = kafka.consumer({ groupId: group, maxWaitTimeInMs: 100 });
+      await kafkaConsumer.connect();
+      await server.bindEvents(kafkaConsumer);
+      await waitFor(
+        async () => {
+          const [{ partitions }] = await admin.fetchOffsets({ groupId: group, topics: [topic] });
+          return partitions.every((one) => Number(one.offset) >= (ends.get(one.partition) ?? 0));
+        },
+        { timeoutMs: 30_000, description: 'the group to commit every partition past the records sent' },
+      );
+      const rows: { message_id: string; txid: string }[] = await main.query(
+        'SELECT message_id, txid FROM test_effects WHERE message_id = ANY($1)',
+        [ids.map(({ id }) => id)],
+      );
+      expect(rows.map((row) => row.message_id).sort()).toEqual(ids.map(({ id }) => id).sort());
+      expect(new Set(rows.map((row) => row.txid)).size).toBe(1);
+    } finally {
+      await kafkaConsumer?.disconnect();
+      await producer.disconnect();
+      await admin.disconnect();
+    }
+  });
+});
