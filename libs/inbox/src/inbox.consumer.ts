@@ -83,10 +83,11 @@ type Attempt = { committed: true; processed: Entry[]; duplicates: Entry[]; misma
  * the batch's locks, run the handlers of the claimed messages in offset order, commit; only then
  * resolve the offsets. A redelivery, or a concurrent copy in another transaction (which blocks on
  * the primary key until the first commits), finds the row and changes nothing. One message is a
- * batch of one (`INBOX_BATCH_SIZE=1` makes every message one).
+ * batch of one (`INBOX_BATCH_SIZE=1` makes every message one); the batches of several partitions
+ * of one fetch share one transaction ({@link consumeTogether}).
  *
  * Poison never blocks a partition: an invalid message is dead-lettered at once; when a batch's
- * handlers fail, the batch rolls back whole and is replayed one message at a time, so the failure
+ * handlers fail, the batch rolls back whole and is replayed, each partition alone, then one message at a time, so the failure
  * is isolated and partition order kept; a single message that keeps failing is handed back to the
  * transport to be delivered again after a backoff ({@link InboxBatch.retryLater}: only its own
  * partition waits, and no wait runs inside a fetch), then dead-lettered. Only when the inbox itself cannot write (database down) does the
