@@ -23,9 +23,9 @@ import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js'
 import { InboxFailpoints } from '@app/inbox';
 
 /**
- * The inbox takes a backlog in batches: the records of one partition share one transaction (one
- * claim statement, the handlers in offset order, one commit), and their offsets advance only
- * after it. These tests queue records while the consumer is stopped, so that it meets them as a
+ * The inbox takes a backlog in batches: the records of one partition, and of the other partitions
+ * of the same fetch, share one transaction (one claim statement, the handlers in offset order, one
+ * commit), and their offsets advance only after it. These tests queue records while the consumer is stopped, so that it meets them as a
  * backlog, then prove the batch's own windows with real processes: a crash between the batch's
  * commit and its offsets, and a failing message in the middle of a batch.
  */
@@ -93,6 +93,15 @@ describe(`inventory killed after a batch committed, before its offsets (${FAILPO
     expect((await committedOffsets(brokers, group, Topics.orders))[targetPosition.partition] ?? -1).toBeLessThanOrEqual(
       targetPosition.offset,
     );
+    // The transaction may hold the records of several partitions of the fetch: none of them moved past its first record there.
+    const firstPerPartition = (
+      await inventorySql(
+        'SELECT partition, min("offset")::text AS first FROM inbox_messages WHERE received_at = (SELECT received_at FROM inbox_messages WHERE message_id = $1) GROUP BY partition',
+        [targetId],
+      )
+    ).map((row) => ({ partition: Number(row.partition), first: Number(row.first) }));
+    const committedNow = await committedOffsets(brokers, group, Topics.orders);
+    for (const { partition, first } of firstPerPartition) expect(committedNow[partition] ?? -1).toBeLessThanOrEqual(first);
 
     await inventory.restart();
     await waitFor(

@@ -141,10 +141,12 @@ export class InboxConsumer {
    * instead of a transaction (with its claim, locks and commit) per partition; a batch without room
    * goes on alone, at the same time. When that transaction rolls back, each of its partitions
    * starts over alone ({@link consume}), so a failure stays with its partition; when the inbox
-   * cannot write, every batch rejects and nothing is resolved.
-   * Returns the outcomes of each batch, in the order of `batches`.
+   * cannot write, each of them rejects and nothing of theirs is resolved.
+   * Returns one promise per batch, in the order of `batches`, each settling on its own: a batch
+   * that fails alone (a rebalance found by its heartbeat) rejects only its own caller, never one
+   * whose records are still being handled.
    */
-  async consumeTogether(batches: readonly InboxBatch[], route: InboxRoute): Promise<InboxOutcome[][]> {
+  consumeTogether(batches: readonly InboxBatch[], route: InboxRoute): Promise<InboxOutcome[]>[] {
     const parts: Part[] = [];
     let room = this.config.INBOX_BATCH_SIZE;
     for (const batch of batches) {
@@ -155,19 +157,13 @@ export class InboxConsumer {
       parts.push({ batch, records });
       room -= records.length;
     }
-    if (parts.length < 2) return Promise.all(batches.map((batch) => this.consume(batch, route)));
-    const together = new Set(parts.map((part) => part.batch));
-    const alone = new Map(batches.filter((batch) => !together.has(batch)).map((batch) => [batch, this.consume(batch, route)]));
-    const done = await this.inOneTransaction(parts, route).catch(async (error: unknown) => {
-      await Promise.allSettled(alone.values());
-      throw error;
+    if (parts.length < 2) return batches.map((batch) => this.consume(batch, route));
+    const together = this.inOneTransaction(parts, route);
+    return batches.map((batch) => {
+      const index = parts.findIndex((part) => part.batch === batch);
+      if (index < 0) return this.consume(batch, route);
+      return together.then((done) => done?.[index] ?? this.consume(batch, route));
     });
-    return Promise.all(
-      batches.map(
-        (batch) =>
-          alone.get(batch) ?? (done ? Promise.resolve(done[parts.findIndex((part) => part.batch === batch)]) : this.consume(batch, route)),
-      ),
-    );
   }
 
   private async consumeChunk(batch: InboxBatch, records: readonly RawInboxMessage[], route: InboxRoute): Promise<InboxOutcome[]> {

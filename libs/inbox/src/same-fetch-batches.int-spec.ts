@@ -94,6 +94,16 @@ function batchOf(records: RawInboxMessage[]) {
   return { batch, resolved, retries };
 }
 
+/** The batches of `parts` consumed together; the outcomes of each, once all are settled. */
+function consumeAll(inbox: InboxConsumer, parts: { batch: InboxBatch }[], route: InboxRoute) {
+  return Promise.all(
+    inbox.consumeTogether(
+      parts.map((part) => part.batch),
+      route,
+    ),
+  );
+}
+
 /** An inbox on `dataSource` whose handler records each message with the transaction it ran in; `failOn` makes it throw for that id. */
 function inboxOn(dataSource: DataSource, batchSize: number, failOn?: string) {
   const tx = new TransactionContext(dataSource);
@@ -157,10 +167,7 @@ describe('the partitions of one fetch in one inbox transaction (real Postgres)',
   it('when three partitions are consumed together, then all their records commit in one transaction, in order within each partition, each offset resolved on its own partition', async () => {
     const { inbox, route } = inboxOn(main, 100);
     const parts = [[record(0), record(0)], [record(1)], [record(2), record(2), record(2)]].map(batchOf);
-    const outcomes = await inbox.consumeTogether(
-      parts.map((part) => part.batch),
-      route,
-    );
+    const outcomes = await consumeAll(inbox, parts, route);
     expect(outcomes).toEqual([['processed', 'processed'], ['processed'], ['processed', 'processed', 'processed']]);
     const records = parts.flatMap((part) => [...part.batch.records]);
     const transactions = await transactionsOf(records);
@@ -186,7 +193,7 @@ describe('the partitions of one fetch in one inbox transaction (real Postgres)',
     const { inbox, route, metrics } = inboxOn(main, 100, idOf(failing));
     const first = batchOf([record(0), record(0)]);
     const second = batchOf([record(1), failing, record(1)]);
-    const outcomes = await inbox.consumeTogether([first.batch, second.batch], route);
+    const outcomes = await Promise.all(inbox.consumeTogether([first.batch, second.batch], route));
     expect(outcomes).toEqual([
       ['processed', 'processed'],
       ['processed', 'deferred'],
@@ -208,7 +215,10 @@ describe('the partitions of one fetch in one inbox transaction (real Postgres)',
     const malformed = record(2, { value: { thingId: 'not-a-uuid' } });
     const first = batchOf([record(0)]);
     const third = batchOf([malformed, record(2)]);
-    expect(await inbox.consumeTogether([first.batch, third.batch], route)).toEqual([['processed'], ['dead-lettered', 'processed']]);
+    expect(await Promise.all(inbox.consumeTogether([first.batch, third.batch], route))).toEqual([
+      ['processed'],
+      ['dead-lettered', 'processed'],
+    ]);
     const transactions = await transactionsOf([first.batch.records[0], third.batch.records[1]]);
     expect(transactions.size).toBe(2);
     expect(new Set(transactions.values()).size).toBe(1);
@@ -230,7 +240,10 @@ describe('the partitions of one fetch in one inbox transaction (real Postgres)',
     const { inbox, route } = inboxOn(main, 100);
     const original = record(0);
     const copy = record(1, { messageId: idOf(original), value: original.value });
-    expect(await inbox.consumeTogether([batchOf([original]).batch, batchOf([copy]).batch], route)).toEqual([['processed'], ['duplicate']]);
+    expect(await Promise.all(inbox.consumeTogether([batchOf([original]).batch, batchOf([copy]).batch], route))).toEqual([
+      ['processed'],
+      ['duplicate'],
+    ]);
     expect(await effectCount(idOf(original))).toBe(1);
   });
 
@@ -241,10 +254,7 @@ describe('the partitions of one fetch in one inbox transaction (real Postgres)',
       [record(1), record(1), record(1)],
       [record(2), record(2)],
     ].map(batchOf);
-    const outcomes = await inbox.consumeTogether(
-      parts.map((part) => part.batch),
-      route,
-    );
+    const outcomes = await consumeAll(inbox, parts, route);
     expect(outcomes.flat()).toEqual(Array(7).fill('processed'));
     const transactions = await transactionsOf(parts.flatMap((part) => [...part.batch.records]));
     const [zero, one, two] = parts.map((part) => new Set(part.batch.records.map((raw) => transactions.get(idOf(raw)))));
@@ -254,7 +264,28 @@ describe('the partitions of one fetch in one inbox transaction (real Postgres)',
     expect([...one]).not.toEqual([...zero]);
   });
 
-  it('when the database is unreachable, then consuming the partitions together rejects without running a handler or resolving an offset', async () => {
+  it('when a batch that ran alone fails after its commit (its heartbeat finds a rebalance), then only that batch rejects: the partitions in the shared transaction still get their outcomes', async () => {
+    const { inbox, route } = inboxOn(main, 4);
+    const first = batchOf([record(0), record(0)]);
+    // Three records do not fit beside the first two: this batch runs alone, and its heartbeat after the chunk fails.
+    const second = batchOf([record(1), record(1), record(1)]);
+    const rebalance = new Error('The group is rebalancing, so a rejoin is needed');
+    const third = batchOf([record(2), record(2)]);
+    const results = await Promise.allSettled(
+      inbox.consumeTogether([first.batch, { ...second.batch, heartbeat: () => Promise.reject(rebalance) }, third.batch], route),
+    );
+    expect(results).toEqual([
+      { status: 'fulfilled', value: ['processed', 'processed'] },
+      { status: 'rejected', reason: rebalance },
+      { status: 'fulfilled', value: ['processed', 'processed'] },
+    ]);
+    // Its own transaction committed before the heartbeat; a redelivery after the rejoin finds its records as duplicates.
+    expect((await transactionsOf([...second.batch.records])).size).toBe(3);
+    expect(first.resolved).toEqual(first.batch.records.map((one) => one.offset));
+    expect(third.resolved).toEqual(third.batch.records.map((one) => one.offset));
+  });
+
+  it('when the database is unreachable, then every batch consumed together rejects without running a handler or resolving an offset', async () => {
     const doomed = await createTestDatabase(serverUrl, 'inbox_together_gone');
     const dataSource = dataSourceOf(doomed);
     await migrateDatabase(dataSource, serverUrl, doomed);
@@ -263,12 +294,13 @@ describe('the partitions of one fetch in one inbox transaction (real Postgres)',
       await dropDatabase(serverUrl, doomed);
       const { inbox, route } = inboxOn(dataSource, 100);
       const parts = [batchOf([record(0)]), batchOf([record(1)])];
-      await expect(
+      const results = await Promise.allSettled(
         inbox.consumeTogether(
           parts.map((part) => part.batch),
           route,
         ),
-      ).rejects.toThrow();
+      );
+      expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
       expect(parts.flatMap((part) => part.resolved)).toEqual([]);
       expect(await transactionsOf(parts.flatMap((part) => [...part.batch.records]))).toEqual(new Map());
     } finally {

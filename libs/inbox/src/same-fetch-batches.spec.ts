@@ -31,18 +31,21 @@ describe('SameFetchBatches', () => {
     };
   }
 
-  function inboxStandIn(fail?: Error) {
+  /** `fail` makes every call reject; `failPartition` only the promise of that partition's batch. */
+  function inboxStandIn(fail?: Error, failPartition?: number) {
     const calls: { method: 'consume' | 'consumeTogether'; partitions: number[]; route: InboxRoute }[] = [];
-    const outcomesOf = (one: InboxBatch): InboxOutcome[] => one.records.map(() => 'processed');
+    const outcomesOf = async (one: InboxBatch): Promise<InboxOutcome[]> => {
+      if (fail) throw fail;
+      if (one.partition === failPartition) throw new Error(`partition ${one.partition} failed alone`);
+      return one.records.map(() => 'processed');
+    };
     const inbox = {
-      consume: async (one: InboxBatch, route: InboxRoute) => {
+      consume: (one: InboxBatch, route: InboxRoute) => {
         calls.push({ method: 'consume', partitions: [one.partition], route });
-        if (fail) throw fail;
         return outcomesOf(one);
       },
-      consumeTogether: async (batches: readonly InboxBatch[], route: InboxRoute) => {
+      consumeTogether: (batches: readonly InboxBatch[], route: InboxRoute) => {
         calls.push({ method: 'consumeTogether', partitions: batches.map((one) => one.partition), route });
-        if (fail) throw fail;
         return batches.map(outcomesOf);
       },
     } as unknown as Pick<InboxConsumer, 'consume' | 'consumeTogether'>;
@@ -85,6 +88,21 @@ describe('SameFetchBatches', () => {
     expect(calls).toEqual([
       { method: 'consume', partitions: [0], route: routeA },
       { method: 'consume', partitions: [1], route: routeA },
+    ]);
+  });
+
+  it('when one batch of a group fails alone (a rebalance found by its heartbeat), then only its caller rejects, and the others get their outcomes', async () => {
+    const { inbox } = inboxStandIn(undefined, 1);
+    const gathering = new SameFetchBatches(inbox);
+    const results = await Promise.allSettled([
+      gathering.consume(batch(0, 1), routeA),
+      gathering.consume(batch(1, 1), routeA),
+      gathering.consume(batch(2, 2), routeA),
+    ]);
+    expect(results).toEqual([
+      { status: 'fulfilled', value: ['processed'] },
+      { status: 'rejected', reason: new Error('partition 1 failed alone') },
+      { status: 'fulfilled', value: ['processed', 'processed'] },
     ]);
   });
 

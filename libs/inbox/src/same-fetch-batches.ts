@@ -39,15 +39,13 @@ export class SameFetchBatches {
     for (const [route, group] of byRoute) {
       const handled =
         group.length === 1
-          ? this.inbox.consume(group[0].batch, route).then((outcomes) => [outcomes])
+          ? [this.inbox.consume(group[0].batch, route)]
           : this.inbox.consumeTogether(
               group.map((one) => one.batch),
               route,
             );
-      handled.then(
-        (outcomes) => group.forEach((one, index) => one.resolve(outcomes[index])),
-        (error: unknown) => group.forEach((one) => one.reject(error)),
-      );
+      // Each caller waits for its own batch only: one that fails alone does not fail the others.
+      group.forEach((one, index) => void handled[index].then(one.resolve, one.reject));
     }
   }
 }

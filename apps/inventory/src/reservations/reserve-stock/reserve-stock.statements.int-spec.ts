@@ -148,7 +148,7 @@ describe('inventory reserving a batch of orders (real Postgres): statements per 
     const batchRoute = route();
     const batches = [0, 1, 2].map((partition) => batchOf(Array.from({ length: 5 }, () => record(orderOf(1), partition))));
     counter.texts = [];
-    const outcomes = await inbox.consumeTogether(batches, batchRoute);
+    const outcomes = await Promise.all(inbox.consumeTogether(batches, batchRoute));
     expect(outcomes).toEqual(batches.map(() => Array.from({ length: 5 }, () => 'processed')));
     expect(counter.texts).toEqual(one.statements);
   });
