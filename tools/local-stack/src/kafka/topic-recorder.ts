@@ -97,7 +97,14 @@ export class TopicRecorder {
     // A fresh group starts at the earliest offset; jump to the snapshot instead. Records read
     // before the seek lands are filtered (below the snapshot) or deduplicated (at or above it).
     for (const [partition, offset] of Object.entries(options.from)) {
-      consumer.seek({ topic: options.topic, partition: Number(partition), offset: String(offset) });
+      try {
+        consumer.seek({ topic: options.topic, partition: Number(partition), offset: String(offset) });
+      } catch (error) {
+        // The consumer crashed while starting (a cluster test has a broker down) and restarts
+        // without a group to seek yet, then reads from the earliest offset. What it reads below the
+        // snapshot is filtered (see record), so the seek only saves reading; anything else is a bug.
+        if (!(error instanceof Error && error.message.includes('Consumer group was not initialized'))) throw error;
+      }
     }
     return recorder;
   }
