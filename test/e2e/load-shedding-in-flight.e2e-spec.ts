@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { countRows, customerToken, placeOrderPayload, scrapeMetric, seedPrices, TestServices } from '@test/fixtures';
+import { countRows, customerToken, jsonLines, placeOrderPayload, scrapeMetric, seedPrices, TestServices } from '@test/fixtures';
 import { type JsonResponse, queryTestDatabase, requestJson, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { type HeldAnswer, holdRequest } from '../support/held-request.js';
 
@@ -11,9 +11,18 @@ import { type HeldAnswer, holdRequest } from '../support/held-request.js';
  * exists exactly once, with its outbox row and idempotency key, and a 503 wrote nothing. Then the
  * door held full on purpose (requests still sending their bodies): what arrives is refused before
  * its token is checked or its body read, and once they finish the same request meets both checks.
+ * The log counts the refusals together (one line per LOG_INTERVAL_MS at most), none on a line of
+ * its own.
  */
 const IN_FLIGHT_MIN = 4;
 const FLOOD = 80;
+const LOG_INTERVAL_MS = 2000;
+
+/** The shed log's lines in a process's output, and the refusals they count together. */
+function shedLines(logs: string): { lines: number; refusals: number } {
+  const counts = [...logs.matchAll(/Shed (\d+) requests? with 503 SERVER\.OVERLOADED/g)].map((match) => Number(match[1]));
+  return { lines: counts.length, refusals: counts.reduce((sum, count) => sum + count, 0) };
+}
 
 describe('load shedding in flight (orders as a real process, flooded by concurrent requests)', () => {
   const services = new TestServices();
@@ -32,6 +41,7 @@ describe('load shedding in flight (orders as a real process, flooded by concurre
         LOAD_SHED_IN_FLIGHT_MIN: String(IN_FLIGHT_MIN),
         LOAD_SHED_TARGET_LATENCY_MS: '10',
         LOAD_SHED_RETRY_AFTER_SECONDS: '3',
+        LOAD_SHED_LOG_INTERVAL_MS: String(LOG_INTERVAL_MS),
       },
     });
     await seedPrices(infrastructure.serverUrl, database, { [sku]: 100 });
@@ -42,6 +52,7 @@ describe('load shedding in flight (orders as a real process, flooded by concurre
   it('when more requests arrive at once than the in-flight bound, then some answer 503 at once and every 201 order exists once', async () => {
     const customerId = uniqueName('flood-customer');
     const token = await customerToken(customerId);
+    const floodStarted = performance.now();
     const answers = await Promise.all(
       Array.from({ length: FLOOD }, async () => {
         const idempotencyKey = randomUUID();
@@ -54,6 +65,7 @@ describe('load shedding in flight (orders as a real process, flooded by concurre
         return { response, idempotencyKey };
       }),
     );
+    const floodMs = performance.now() - floodStarted;
     const created = answers.filter((answer) => answer.response.status === 201);
     const shed = answers.filter((answer) => answer.response.status === 503);
     expect(created.length + shed.length).toBe(FLOOD);
@@ -86,6 +98,19 @@ describe('load shedding in flight (orders as a real process, flooded by concurre
       idempotency_keys: created.length,
     });
     expect(await scrapeMetric(orders.baseUrl, 'http_requests_shed_total', { signal: 'in_flight' })).toBe(shed.length);
+
+    // Every refusal is counted in the log, on a line that names the figure past its bound: the
+    // first at once, the rest together once the interval has passed, so at most one line for the
+    // start and one per interval the flood lasted, and no request line of its own.
+    await waitFor(() => shedLines(orders.process.logs).refusals === shed.length, {
+      timeoutMs: LOG_INTERVAL_MS + 30_000,
+      description: `the shed log to count ${shed.length} refusals (it counted ${shedLines(orders.process.logs).refusals})`,
+    });
+    expect(shedLines(orders.process.logs).lines).toBeLessThanOrEqual(2 + Math.ceil(floodMs / LOG_INTERVAL_MS));
+    expect(orders.process.logs).toContain(`in_flight is`);
+    const requestLines = jsonLines(orders.process.logs).filter((line) => line.msg === 'http request');
+    expect(requestLines.filter((line) => line.status === 201)).toHaveLength(created.length);
+    expect(requestLines.filter((line) => line.status === 503)).toEqual([]);
   });
 
   it('when the in-flight bound is taken by requests still sending their bodies, then a forged token and a malformed body get 503, not 401 or 400, and once the bodies finish they meet both checks', async () => {

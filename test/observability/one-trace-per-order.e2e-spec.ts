@@ -2,7 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Topics } from '@app/contracts';
 import { Headers } from '@app/envelope';
-import { customerToken, eventRecord, orderCreatedPayload, publishRecords, seedPrices, setStock, testInfrastructure, TestServices } from '@test/fixtures';
+import { customerToken, eventRecord, jsonLines, orderCreatedPayload, publishRecords, seedPrices, setStock, testInfrastructure, TestServices } from '@test/fixtures';
 import { requestJson, type ServiceProcess, type TopicRecorder, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { CountingProxy } from '../support/counting-proxy.js';
 import { FAST_LOYALTY_DISPATCH } from '../support/inventory-with-loyalty.js';
@@ -14,18 +14,6 @@ import { OtlpReceiver, type ReceivedSpan } from '../support/otlp-receiver.js';
  * the three real processes export over OTLP (to a receiver in this test) form one tree.
  */
 const sku = `${uniqueSku('TRACE')}-A`;
-
-/** JSON log lines of a process's output (pretty output would not parse: the apps log JSON here). */
-function jsonLines(output: string): Record<string, unknown>[] {
-  return output.split('\n').flatMap((line) => {
-    try {
-      const parsed = JSON.parse(line);
-      return typeof parsed === 'object' && parsed !== null ? [parsed] : [];
-    } catch {
-      return [];
-    }
-  });
-}
 
 describe('one trace per order across orders, inventory and loyalty', () => {
   const services = new TestServices();

@@ -46,6 +46,7 @@ export class OrdersAppModule {
             enabled: config.LOAD_SHED_ENABLED,
             intervalMs: config.LOAD_SHED_SAMPLE_INTERVAL_MS,
             retryAfterSeconds: config.LOAD_SHED_RETRY_AFTER_SECONDS,
+            logIntervalMs: config.LOAD_SHED_LOG_INTERVAL_MS,
             inFlight: { targetLatencyMs: config.LOAD_SHED_TARGET_LATENCY_MS, minInFlight: config.LOAD_SHED_IN_FLIGHT_MIN },
             probes: [
               eventLoopDelayProbe(config.LOAD_SHED_EVENT_LOOP_DELAY_MAX_MS),

@@ -19,8 +19,22 @@ interface RequestTelemetry {
 
 const requests = new WeakMap<FastifyRequest, RequestTelemetry>();
 
+/** Requests whose log line is written elsewhere, in summary: see {@link omitRequestLine}. */
+const omittedLines = new WeakSet<FastifyRequest>();
+
 /**
- * One SERVER span and one log line per HTTP request (info; error for a 5xx; debug for probes), as
+ * Leaves `request` out of the request log (its span still ends): for answers that come by the
+ * thousand and are logged together by the code that gives them, such as the door's 503s past
+ * capacity (`ShedLog` of libs/http), where a line each would flood the log just when the process
+ * has no CPU to spare.
+ */
+export function omitRequestLine(request: FastifyRequest): void {
+  omittedLines.add(request);
+}
+
+/**
+ * One SERVER span and one log line per HTTP request (info; error for a 5xx; debug for probes; none
+ * for a request {@link omitRequestLine} names), as
  * three Fastify hooks. `onRequest` starts the span, continuing the caller's trace from its
  * `traceparent` header. `preHandler` runs the rest of the request (Nest's guards, interceptors,
  * pipes and handler) inside the span's context, so the outbox rows the request writes store it:
@@ -55,6 +69,7 @@ export function httpTelemetry(fastify: FastifyInstance): void {
     if (route) span.setAttribute('http.route', route);
     if (reply.statusCode >= 500) span.setStatus({ code: SpanStatusCode.ERROR });
     span.end();
+    if (omittedLines.has(request)) return;
     const logger = appLogger();
     const level = reply.statusCode >= 500 ? 'error' : QUIET_PATHS.test(request.url) ? 'debug' : 'info';
     if (!logger.isLevelEnabled(level)) return;

@@ -11,6 +11,6 @@ export {
 } from './trace-context.js';
 export { annotateLog, currentLogFields, runWithLogFields, type LogFields } from './log-fields.js';
 export { appLogger, configureLogging, NestPinoLogger, type LoggingOptions } from './app-logger.js';
-export { httpTelemetry } from './http-telemetry.hooks.js';
+export { httpTelemetry, omitRequestLine } from './http-telemetry.hooks.js';
 export { startTelemetry } from './start-telemetry.js';
 export { TelemetryModule } from './telemetry.module.js';

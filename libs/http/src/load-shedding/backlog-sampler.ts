@@ -2,6 +2,7 @@ import { type BeforeApplicationShutdown, Inject, Injectable, Logger, type OnAppl
 import { Counter, Gauge, Registry } from 'prom-client';
 import { type BacklogProbe, type BacklogReading, firstOverBound } from './backlog-reading.js';
 import { InFlightLimit, type InFlightLimitOptions } from './in-flight-limit.js';
+import { ShedLog } from './shed-log.js';
 
 /** What {@link BacklogSampler} reads, and how it answers a shed request. */
 export interface LoadSheddingOptions {
@@ -11,6 +12,8 @@ export interface LoadSheddingOptions {
   intervalMs: number;
   /** `Retry-After` of a shed request (`LOAD_SHED_RETRY_AFTER_SECONDS`). */
   retryAfterSeconds: number;
+  /** Shortest time between two log lines about shed requests (`LOAD_SHED_LOG_INTERVAL_MS`). */
+  logIntervalMs: number;
   /** The per-request bound on requests in flight (`LOAD_SHED_TARGET_LATENCY_MS`, `LOAD_SHED_IN_FLIGHT_MIN`). */
   inFlight: InFlightLimitOptions;
   probes: readonly BacklogProbe[];
@@ -34,6 +37,7 @@ export class BacklogSampler implements OnApplicationBootstrap, BeforeApplication
   private readonly bound: Gauge<'signal'>;
   /** `http_requests_shed_total{signal}`: requests refused with 503, by the figure past its bound. */
   readonly shed: Counter<'signal'>;
+  private readonly shedLog: ShedLog;
   private readings: readonly BacklogReading[] = [];
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
@@ -44,6 +48,7 @@ export class BacklogSampler implements OnApplicationBootstrap, BeforeApplication
     @Inject(Registry) registry: Registry,
   ) {
     this.inFlight = new InFlightLimit(options.inFlight);
+    this.shedLog = new ShedLog((line) => this.logger.warn(line), options.logIntervalMs);
     this.backlog = new Gauge({
       name: 'load_shed_backlog',
       help: 'Backlog figures the load shedding compares with their bounds, as last read',
@@ -72,6 +77,7 @@ export class BacklogSampler implements OnApplicationBootstrap, BeforeApplication
 
   async beforeApplicationShutdown(): Promise<void> {
     clearInterval(this.timer);
+    this.shedLog.stop();
     await this.running;
     for (const probe of this.options.probes) probe.close?.();
   }
@@ -88,7 +94,10 @@ export class BacklogSampler implements OnApplicationBootstrap, BeforeApplication
    */
   admit(): BacklogReading | undefined {
     const over = this.overBound() ?? this.inFlight.tryEnter(this.options.enabled);
-    if (over) this.shed.inc({ signal: over.signal });
+    if (over) {
+      this.shed.inc({ signal: over.signal });
+      this.shedLog.refused(over);
+    }
     return over;
   }
 

@@ -25,6 +25,13 @@ export const loadSheddingEnv = {
     min: 1,
     max: 3600,
   }),
+  LOAD_SHED_LOG_INTERVAL_MS: env.integer({
+    description:
+      'Shortest time between two warn lines about shed requests: the first refusal after a quiet interval is logged at once, the ones after it are counted into one line per interval, so an overload does not also flood the log (http_requests_shed_total counts every refusal, and a shed request gets no request line of its own)',
+    default: 10_000,
+    min: 100,
+    max: 3_600_000,
+  }),
   LOAD_SHED_TARGET_LATENCY_MS: env.integer({
     description:
       "Mean time a shed route's request may take in this process: past (completions per second) x this many requests in flight, new ones are refused at once, before their body is read. Lower keeps accepted requests faster and sheds sooner; keep it well under DATABASE_CONNECT_TIMEOUT_MS",

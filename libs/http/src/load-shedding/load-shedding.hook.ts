@@ -1,5 +1,6 @@
 import { HttpStatus } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
+import { omitRequestLine } from '@app/telemetry';
 import { problemBody } from '../problem-body.js';
 import { PROBLEM_JSON } from '../problem-details.js';
 import { RequestErrorCodes } from '../request-error-codes.js';
@@ -28,7 +29,8 @@ function overloadedBody(over: BacklogReading): string {
  * problem+json with `Retry-After` built by the filter's own `problemBody`, rather than thrown
  * through Nest's exception path: past capacity most requests are refused, and every microsecond a
  * refusal costs is taken from the orders being finished (the security headers are already set by
- * the hooks before this one; the request's line is still logged).
+ * the hooks before this one). Its log line is the shed log's, which counts the refusals of an
+ * interval into one line; the request gets none of its own.
  *
  * An admitted request leaves the in-flight count when its response closes: `close` fires once
  * whether the answer was sent or the client went away, where `onResponse` misses the latter and
@@ -43,6 +45,7 @@ export function loadSheddingHook(sampler: BacklogSampler) {
     }
     const over = sampler.admit();
     if (over) {
+      omitRequestLine(request);
       // Answered from the hook: Fastify skips the rest of the request (no done()).
       void reply
         .code(HttpStatus.SERVICE_UNAVAILABLE)
