@@ -16,7 +16,8 @@ export const telemetryEnv = {
     max: 100,
   }),
   LOG_LEVEL: env.string({
-    description: 'Lowest level logged: fatal, error, warn, info (one line per HTTP request, shed 503s counted together, and per handled message), debug, trace or silent',
+    description:
+      'Lowest level logged: fatal, error, warn, info (one line per HTTP request, shed 503s counted together, and per handled message), debug, trace or silent',
     default: 'info',
     pattern: /^(fatal|error|warn|info|debug|trace|silent)$/,
   }),

@@ -24,7 +24,15 @@ function sampler(probes: BacklogProbe[], options: Partial<LoadSheddingOptions> =
   return {
     registry,
     sampler: new BacklogSampler(
-      { enabled: true, intervalMs: 1000, retryAfterSeconds: 2, logIntervalMs: 10_000, inFlight: { targetLatencyMs: 500, minInFlight: 2 }, probes, ...options },
+      {
+        enabled: true,
+        intervalMs: 1000,
+        retryAfterSeconds: 2,
+        logIntervalMs: 10_000,
+        inFlight: { targetLatencyMs: 500, minInFlight: 2 },
+        probes,
+        ...options,
+      },
       registry,
     ),
   };
