@@ -108,9 +108,14 @@ describe('load shedding in flight (orders as a real process, flooded by concurre
     });
     expect(shedLines(orders.process.logs).lines).toBeLessThanOrEqual(2 + Math.ceil(floodMs / LOG_INTERVAL_MS));
     expect(orders.process.logs).toContain(`in_flight is`);
-    const requestLines = jsonLines(orders.process.logs).filter((line) => line.msg === 'http request');
-    expect(requestLines.filter((line) => line.status === 201)).toHaveLength(created.length);
-    expect(requestLines.filter((line) => line.status === 503)).toEqual([]);
+    const requestLines = (status: number) =>
+      jsonLines(orders.process.logs).filter((line) => line.msg === 'http request' && line.status === status);
+    // Read from the process's output as it arrives: the 201s' lines are waited for, not assumed read.
+    await waitFor(() => requestLines(201).length === created.length, {
+      timeoutMs: 30_000,
+      description: `a request line for each of the ${created.length} orders created`,
+    });
+    expect(requestLines(503)).toEqual([]);
   });
 
   it('when the in-flight bound is taken by requests still sending their bodies, then a forged token and a malformed body get 503, not 401 or 400, and once the bodies finish they meet both checks', async () => {
