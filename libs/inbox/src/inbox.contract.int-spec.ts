@@ -4,20 +4,16 @@ import { KafkaParser } from '@nestjs/microservices';
 import { Registry } from 'prom-client';
 import { z } from 'zod';
 import type { DataSource } from 'typeorm';
-import { createDataSource, dropDatabase, migrateDatabase, TransactionContext } from '@app/database';
+import { dropDatabase, TransactionContext } from '@app/database';
 import { loadConfig } from '@app/config';
-import { DeadLetterHeaders, deadLetterTopic, Headers, type MessageDeclaration } from '@app/envelope';
-import { createKafka, ensureTopics } from '@app/kafka';
-import { consumeRedelivered, testInfrastructure } from '@test/fixtures';
-import { createTestDatabase, dropTestDatabase, type RecordedMessage, TopicRecorder, uniqueName, waitFor } from '@tools/local-stack';
-import { CreateInboxMessages1764460800020 } from './create-inbox-messages.migration.js';
-import { DeadLetterPublisher } from './dead-letter.publisher.js';
+import { DeadLetterHeaders, Headers, type MessageDeclaration } from '@app/envelope';
+import { consumeRedelivered, InboxTestStack, testInfrastructure } from '@test/fixtures';
+import { type RecordedMessage, uniqueName, waitFor } from '@tools/local-stack';
 import { eachMessage, inboxRoute, type InboxRoute } from './inbox-consumes.js';
 import { type InboxConfig, inboxEnv } from './inbox.config.js';
 import { type InboxBatch, InboxConsumer } from './inbox.consumer.js';
 import type { InboxEnvelope, RawInboxMessage } from './inbox-envelope.js';
 import { inboxBatchOf } from './inbox-kafka-batch.js';
-import { InboxMessage } from './inbox-message.entity.js';
 import { InboxMetrics } from './inbox.metrics.js';
 
 /**
@@ -28,10 +24,8 @@ import { InboxMetrics } from './inbox.metrics.js';
  * are unique to this run, so the DLQ holds nothing but what these tests sent there; the handler
  * accepts one message type, declared here (the inbox knows no domain message).
  */
-const { serverUrl, brokers } = testInfrastructure();
-
-const topic = uniqueName('test.inbox-contract').replace(/_/g, '-');
-const dlqTopic = deadLetterTopic(topic);
+const stack = new InboxTestStack('inbox-contract', { partitions: 1, effectColumns: 'message_id uuid NOT NULL, worker text NOT NULL' });
+const { topic } = stack;
 const consumer = 'test.inbox-contract';
 const MAX_ATTEMPTS = 3;
 
@@ -75,25 +69,7 @@ function routeOf(handle: (envelope: InboxEnvelope<ThingHappened>) => Promise<voi
   return inboxRoute({ topic, consumer, accepts: { ThingHappened } }, { handlers: { ThingHappened: eachMessage(handle) } });
 }
 
-let database: string;
-let kafka: ReturnType<typeof createKafka>;
-let deadLetters: DeadLetterPublisher;
-let recorder: TopicRecorder;
-const dataSources: DataSource[] = [];
 let offset = 0;
-
-function inboxDataSource(name: string, applicationName: string): DataSource {
-  const dataSource = createDataSource({
-    serverUrl,
-    database: name,
-    entities: [InboxMessage],
-    migrations: [CreateInboxMessages1764460800020],
-    applicationName,
-    poolSize: 4,
-  });
-  dataSources.push(dataSource);
-  return dataSource;
-}
 
 /**
  * A consumer in miniature: its own transaction context and metrics on `dataSource`, and `effect`,
@@ -103,7 +79,7 @@ function inboxDataSource(name: string, applicationName: string): DataSource {
 function consumerOn(dataSource: DataSource, config: InboxConfig) {
   const tx = new TransactionContext(dataSource);
   const metrics = new InboxMetrics(new Registry());
-  const inbox = new InboxConsumer(tx, deadLetters, metrics, config);
+  const inbox = new InboxConsumer(tx, stack.deadLetters, metrics, config);
   const effect = async (envelope: InboxEnvelope, worker: string) => {
     await tx
       .requireManager('test effect')
@@ -158,39 +134,17 @@ async function effectsOf(dataSource: DataSource, messageId: string): Promise<str
 
 async function dlqRecordOf(raw: RawInboxMessage): Promise<RecordedMessage> {
   const [found] = (
-    await recorder.waitUntil((messages) => messages.some((m) => m.headers[DeadLetterHeaders.originalOffset] === raw.offset), {
+    await stack.recorder.waitUntil((messages) => messages.some((m) => m.headers[DeadLetterHeaders.originalOffset] === raw.offset), {
       timeoutMs: 15_000,
-      description: `the dead letter of offset ${raw.offset} on ${dlqTopic}`,
+      description: `the dead letter of offset ${raw.offset} on ${stack.dlqTopic}`,
     })
   ).filter((m) => m.headers[DeadLetterHeaders.originalOffset] === raw.offset);
   return found;
 }
 
-let main: DataSource;
+beforeAll(() => stack.start());
 
-beforeAll(async () => {
-  kafka = createKafka({ brokers, clientId: uniqueName('test-inbox-contract') });
-  await ensureTopics(kafka, [topic, dlqTopic], 1);
-  recorder = await TopicRecorder.start({ brokers, topic: dlqTopic, from: {} });
-  deadLetters = new DeadLetterPublisher(kafka);
-
-  database = await createTestDatabase(serverUrl, 'inbox_contract');
-  main = inboxDataSource(database, 'inbox-test');
-  await migrateDatabase(main, serverUrl, database);
-  await main.initialize();
-  await main.query('CREATE TABLE test_effects (message_id uuid NOT NULL, worker text NOT NULL)');
-});
-
-afterAll(async () => {
-  await recorder?.stop();
-  await deadLetters?.close();
-  for (const dataSource of dataSources) if (dataSource.isInitialized) await dataSource.destroy().catch(() => undefined);
-  if (database) await dropTestDatabase(serverUrl, database);
-  const admin = kafka.admin();
-  await admin.connect();
-  await admin.deleteTopics({ topics: [topic, dlqTopic] }).catch(() => undefined);
-  await admin.disconnect();
-});
+afterAll(() => stack.stop());
 
 describe.each(waysOfConsuming)('the inbox consuming $name (real Postgres and Kafka)', (way) => {
   const config: InboxConfig = {
@@ -204,7 +158,7 @@ describe.each(waysOfConsuming)('the inbox consuming $name (real Postgres and Kaf
   let inbox: ReturnType<typeof consumerOn>;
 
   beforeEach(() => {
-    inbox = consumerOn(main, config);
+    inbox = consumerOn(stack.main, config);
   });
 
   it('when the same message is delivered twice, then the handler runs once and the second is a counted duplicate', async () => {
@@ -214,9 +168,11 @@ describe.each(waysOfConsuming)('the inbox consuming $name (real Postgres and Kaf
     expect(await inbox.consume([raw], (envelope) => inbox.effect(envelope, 'first'))).toEqual(['processed']);
     expect(await inbox.consume([redelivered], (envelope) => inbox.effect(envelope, 'again'))).toEqual(['duplicate']);
 
-    expect(await effectsOf(main, messageId)).toEqual(['first']);
+    expect(await effectsOf(stack.main, messageId)).toEqual(['first']);
     expect((await inbox.metrics.duplicates.get()).values).toEqual([expect.objectContaining({ labels: { consumer }, value: 1 })]);
-    const rows = await main.query('SELECT topic, partition, "offset", message_type FROM inbox_messages WHERE message_id = $1', [messageId]);
+    const rows = await stack.main.query('SELECT topic, partition, "offset", message_type FROM inbox_messages WHERE message_id = $1', [
+      messageId,
+    ]);
     expect(rows).toEqual([{ topic, partition: 0, offset: raw.offset, message_type: 'ThingHappened' }]);
   });
 
@@ -224,7 +180,7 @@ describe.each(waysOfConsuming)('the inbox consuming $name (real Postgres and Kaf
     const raw = message();
     const copy = { ...raw, offset: String(Number(raw.offset) + 1000) };
     expect(await inbox.consume([raw, copy], (envelope) => inbox.effect(envelope, 'once'))).toEqual(['processed', 'duplicate']);
-    expect(await effectsOf(main, raw.headers[Headers.messageId] as string)).toEqual(['once']);
+    expect(await effectsOf(stack.main, raw.headers[Headers.messageId] as string)).toEqual(['once']);
   });
 
   it('when a producer sends its message id in upper case, then the copy in lower case is the same message: one effect, stored in lower case', async () => {
@@ -233,21 +189,21 @@ describe.each(waysOfConsuming)('the inbox consuming $name (real Postgres and Kaf
     const lower = { ...upper, offset: String(Number(upper.offset) + 1000), headers: { ...upper.headers, [Headers.messageId]: id } };
     expect(await inbox.consume([upper, lower], (envelope) => inbox.effect(envelope, 'once'))).toEqual(['processed', 'duplicate']);
     expect(await inbox.consume([upper], (envelope) => inbox.effect(envelope, 'again'))).toEqual(['duplicate']);
-    expect(await effectsOf(main, id)).toEqual(['once']);
-    expect(await main.query('SELECT message_id FROM inbox_messages WHERE message_id = $1', [id])).toEqual([{ message_id: id }]);
+    expect(await effectsOf(stack.main, id)).toEqual(['once']);
+    expect(await stack.main.query('SELECT message_id FROM inbox_messages WHERE message_id = $1', [id])).toEqual([{ message_id: id }]);
   });
 
   describe('two consumers racing on one message id, each with its own pool and transaction', () => {
     let second: DataSource;
 
     beforeAll(async () => {
-      second = inboxDataSource(database, 'inbox-test-racer-b');
+      second = stack.dataSource('inbox-test-racer-b');
       await second.initialize();
     });
 
     /** True once racer B's backend waits on a lock: its claim queued behind A's uncommitted row. */
     async function racerBBlocked(): Promise<boolean> {
-      const [row] = await main.query(
+      const [row] = await stack.main.query(
         "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'inbox-test-racer-b' AND wait_event_type = 'Lock'",
       );
       return row.n > 0;
@@ -260,7 +216,7 @@ describe.each(waysOfConsuming)('the inbox consuming $name (real Postgres and Kaf
      * would allow, and the assertions then catch it.
      */
     async function race(raw: RawInboxMessage, afterBQueued: (attempt: number) => void) {
-      const a = consumerOn(main, config);
+      const a = consumerOn(stack.main, config);
       const b = consumerOn(second, config);
       const contested = raw.headers[Headers.messageId] as string;
       let attemptsA = 0;
@@ -308,7 +264,7 @@ describe.each(waysOfConsuming)('the inbox consuming $name (real Postgres and Kaf
       const raw = message();
       const result = await race(raw, () => undefined);
 
-      expect(await effectsOf(main, raw.headers[Headers.messageId] as string)).toEqual(['a']);
+      expect(await effectsOf(stack.main, raw.headers[Headers.messageId] as string)).toEqual(['a']);
       expect(result.outcomesA).toEqual(['processed', 'processed']);
       expect(result.outcomesB).toEqual(['duplicate', 'processed']);
       expect(result.sawBBlocked).toBe(true);
@@ -320,7 +276,7 @@ describe.each(waysOfConsuming)('the inbox consuming $name (real Postgres and Kaf
         throw new Error('A fails after B queued behind it');
       });
 
-      expect(await effectsOf(main, raw.headers[Headers.messageId] as string)).toEqual(['b']);
+      expect(await effectsOf(stack.main, raw.headers[Headers.messageId] as string)).toEqual(['b']);
       // B takes the claim once A rolls back; A's retry (alone, after its batch rolled back) then finds B's committed row.
       expect(result.outcomesA).toEqual(['duplicate', 'processed']);
       expect(result.outcomesB).toEqual(['processed', 'processed']);
@@ -350,9 +306,9 @@ describe.each(waysOfConsuming)('the inbox consuming $name (real Postgres and Kaf
     // In a batch, the batch's own try comes first; its rollback sends every message on alone.
     expect(calls).toBe(MAX_ATTEMPTS + (batched ? 1 : 0));
     expect(resolved).toEqual([raw.offset, next.offset]);
-    expect(await effectsOf(main, messageId)).toEqual([]);
-    expect(await effectsOf(main, next.headers[Headers.messageId] as string)).toEqual(['doomed']);
-    expect(await main.query('SELECT 1 FROM inbox_messages WHERE message_id = $1', [messageId])).toEqual([]);
+    expect(await effectsOf(stack.main, messageId)).toEqual([]);
+    expect(await effectsOf(stack.main, next.headers[Headers.messageId] as string)).toEqual(['doomed']);
+    expect(await stack.main.query('SELECT 1 FROM inbox_messages WHERE message_id = $1', [messageId])).toEqual([]);
     const letter = await dlqRecordOf(raw);
     expect(letter.key).toBe(raw.key);
     expect(letter.value).toEqual(raw.value);
@@ -402,7 +358,7 @@ describe.each(waysOfConsuming)('the inbox consuming $name (real Postgres and Kaf
       if (calls === 1) throw new Error('transient');
     });
     expect(outcomes).toEqual(['processed']);
-    expect(await effectsOf(main, raw.headers[Headers.messageId] as string)).toEqual(['call-2']);
+    expect(await effectsOf(stack.main, raw.headers[Headers.messageId] as string)).toEqual(['call-2']);
   });
 
   it.each([
@@ -433,11 +389,11 @@ describe.each(waysOfConsuming)('the inbox consuming $name (real Postgres and Kaf
     expect(await inbox.consume([raw], async () => undefined)).toEqual(['dead-lettered']);
     expect((await dlqRecordOf(raw)).headers[DeadLetterHeaders.reason]).toBe('NOT_JSON');
 
-    const consumerOfBytes = kafka.consumer({ groupId: uniqueName('test-dlq-bytes'), maxWaitTimeInMs: 100 });
+    const consumerOfBytes = stack.kafka.consumer({ groupId: uniqueName('test-dlq-bytes'), maxWaitTimeInMs: 100 });
     let found: Buffer | null | undefined;
     await consumerOfBytes.connect();
     try {
-      await consumerOfBytes.subscribe({ topic: dlqTopic, fromBeginning: true });
+      await consumerOfBytes.subscribe({ topic: stack.dlqTopic, fromBeginning: true });
       await consumerOfBytes.run({
         eachMessage: async ({ message: record }) => {
           if (record.headers?.[DeadLetterHeaders.originalOffset]?.toString() === raw.offset) found = record.value;
@@ -459,7 +415,7 @@ describe.each(waysOfConsuming)('the inbox consuming $name (real Postgres and Kaf
     expect(await inbox.consume([first, impostor], (envelope) => inbox.effect(envelope, 'first'))).toEqual(['processed', 'dead-lettered']);
     expect(await inbox.consume([later], (envelope) => inbox.effect(envelope, 'later'))).toEqual(['dead-lettered']);
 
-    expect(await effectsOf(main, messageId)).toEqual(['first']);
+    expect(await effectsOf(stack.main, messageId)).toEqual(['first']);
     for (const letter of [await dlqRecordOf(impostor), await dlqRecordOf(later)]) {
       expect(letter.headers).toMatchObject({ [DeadLetterHeaders.reason]: 'PAYLOAD_MISMATCH', [DeadLetterHeaders.attempts]: '1' });
     }
@@ -469,12 +425,9 @@ describe.each(waysOfConsuming)('the inbox consuming $name (real Postgres and Kaf
   });
 
   it('when the database is unreachable, then consume rejects without running the handler, dead-lettering or resolving an offset: the records stay for redelivery', async () => {
-    const doomed = await createTestDatabase(serverUrl, 'inbox_contract_gone');
-    const dataSource = inboxDataSource(doomed, 'inbox-test-gone');
-    await migrateDatabase(dataSource, serverUrl, doomed);
-    await dataSource.initialize();
+    const { name: doomed, dataSource } = await stack.doomedDatabase('gone');
     // The database disappears under the pool: every new connection now fails.
-    await dropDatabase(serverUrl, doomed);
+    await dropDatabase(testInfrastructure().serverUrl, doomed);
     const gone = consumerOn(dataSource, config);
     let calls = 0;
     const resolved: string[] = [];
@@ -493,10 +446,10 @@ describe.each(waysOfConsuming)('the inbox consuming $name (real Postgres and Kaf
     const released = new Promise<void>((resolve) => (release = resolve));
     let holding = false;
     const resolved: string[] = [];
-    const kafkaConsumer = kafka.consumer({ groupId: group, maxWaitTimeInMs: 100 });
-    const producer = kafka.producer({ allowAutoTopicCreation: false });
+    const kafkaConsumer = stack.kafka.consumer({ groupId: group, maxWaitTimeInMs: 100 });
+    const producer = stack.kafka.producer({ allowAutoTopicCreation: false });
     await Promise.all([kafkaConsumer.connect(), producer.connect()]);
-    const admin = kafka.admin();
+    const admin = stack.kafka.admin();
     await admin.connect();
     const committed = async () => Number((await admin.fetchOffsets({ groupId: group, topics: [topic] }))[0].partitions[0].offset);
     try {
@@ -528,7 +481,8 @@ describe.each(waysOfConsuming)('the inbox consuming $name (real Postgres and Kaf
       await waitFor(() => holding, { timeoutMs: 30_000, description: 'the handler to hold the second record open' });
       // The topic also holds the other way's records (duplicates to this group's inbox): count this test's own.
       const mine = () => resolved.filter((offset) => Number(offset) >= base);
-      const visible = async (id: string) => (await main.query('SELECT 1 FROM inbox_messages WHERE message_id = $1', [id])).length === 1;
+      const visible = async (id: string) =>
+        (await stack.main.query('SELECT 1 FROM inbox_messages WHERE message_id = $1', [id])).length === 1;
       // The held record's transaction is open: its offset has not advanced, nor has any after it.
       expect(mine()).not.toContain(String(base + 1));
       expect(await committed()).toBeLessThanOrEqual(base + 1);

@@ -5,19 +5,15 @@ import { z } from 'zod';
 import type { Consumer } from 'kafkajs';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '@app/config';
-import { createDataSource, dropDatabase, migrateDatabase, TransactionContext } from '@app/database';
-import { DeadLetterHeaders, deadLetterTopic, Headers, type MessageDeclaration } from '@app/envelope';
-import { createKafka, ensureTopics } from '@app/kafka';
-import { testInfrastructure } from '@test/fixtures';
-import { createTestDatabase, dropTestDatabase, TopicRecorder, uniqueName, waitFor } from '@tools/local-stack';
-import { CreateInboxMessages1764460800020 } from './create-inbox-messages.migration.js';
-import { DeadLetterPublisher } from './dead-letter.publisher.js';
+import { dropDatabase, TransactionContext } from '@app/database';
+import { DeadLetterHeaders, Headers, type MessageDeclaration } from '@app/envelope';
+import { InboxTestStack, testInfrastructure } from '@test/fixtures';
+import { uniqueName, waitFor } from '@tools/local-stack';
 import { eachMessage, inboxRoute, type InboxRoute } from './inbox-consumes.js';
 import { type InboxConfig, inboxEnv } from './inbox.config.js';
 import { type InboxBatch, InboxConsumer } from './inbox.consumer.js';
 import type { InboxEnvelope, RawInboxMessage } from './inbox-envelope.js';
 import { InboxKafkaServer } from './inbox-kafka.server.js';
-import { InboxMessage } from './inbox-message.entity.js';
 import type { InboxRoutes } from './inbox-routes.js';
 import { InboxMetrics } from './inbox.metrics.js';
 
@@ -27,10 +23,8 @@ import { InboxMetrics } from './inbox.metrics.js';
  * partition. Real Postgres, a real dead-letter topic, and a real three-partition topic where the
  * fetch is the point. Which transaction ran a handler is read from Postgres (`txid_current()`).
  */
-const { serverUrl, brokers } = testInfrastructure();
-
-const topic = uniqueName('test.inbox-together').replace(/_/g, '-');
-const dlqTopic = deadLetterTopic(topic);
+const stack = new InboxTestStack('inbox-together', { partitions: 3, effectColumns: 'message_id uuid NOT NULL, txid bigint NOT NULL' });
+const { topic } = stack;
 const consumer = 'test.inbox-together';
 
 const ThingHappened = {
@@ -40,23 +34,7 @@ const ThingHappened = {
   schema: z.strictObject({ thingId: z.guid() }),
 } satisfies MessageDeclaration;
 
-let database: string;
-let main: DataSource;
-let kafka: ReturnType<typeof createKafka>;
-let deadLetters: DeadLetterPublisher;
-let recorder: TopicRecorder;
 const offsets = new Map<number, number>();
-
-function dataSourceOf(name: string): DataSource {
-  return createDataSource({
-    serverUrl,
-    database: name,
-    entities: [InboxMessage],
-    migrations: [CreateInboxMessages1764460800020],
-    applicationName: 'inbox-together-test',
-    poolSize: 4,
-  });
-}
 
 /** A valid record on `partition` (its offsets count up per partition), or the same message again with `messageId`. */
 function record(partition: number, options: { messageId?: string; value?: unknown } = {}): RawInboxMessage {
@@ -109,7 +87,7 @@ function inboxOn(dataSource: DataSource, batchSize: number, failOn?: string) {
   const tx = new TransactionContext(dataSource);
   const metrics = new InboxMetrics(new Registry());
   const config: InboxConfig = { ...loadConfig(inboxEnv, {}), INBOX_BATCH_SIZE: batchSize, INBOX_RETRY_BASE_MS: 10, INBOX_RETRY_MAX_MS: 50 };
-  const inbox = new InboxConsumer(tx, deadLetters, metrics, config);
+  const inbox = new InboxConsumer(tx, stack.deadLetters, metrics, config);
   const route: InboxRoute = inboxRoute(
     { topic, consumer, accepts: { ThingHappened } },
     {
@@ -128,7 +106,7 @@ function inboxOn(dataSource: DataSource, batchSize: number, failOn?: string) {
 
 /** The transaction each message's effect committed in, by message id; a message without an effect is absent. */
 async function transactionsOf(records: RawInboxMessage[]): Promise<Map<string, string>> {
-  const rows: { message_id: string; txid: string }[] = await main.query(
+  const rows: { message_id: string; txid: string }[] = await stack.main.query(
     'SELECT message_id, txid FROM test_effects WHERE message_id = ANY($1)',
     [records.map(idOf)],
   );
@@ -136,36 +114,17 @@ async function transactionsOf(records: RawInboxMessage[]): Promise<Map<string, s
 }
 
 async function effectCount(messageId: string): Promise<number> {
-  const [{ count }] = await main.query('SELECT count(*)::int AS count FROM test_effects WHERE message_id = $1', [messageId]);
+  const [{ count }] = await stack.main.query('SELECT count(*)::int AS count FROM test_effects WHERE message_id = $1', [messageId]);
   return count;
 }
 
-beforeAll(async () => {
-  kafka = createKafka({ brokers, clientId: uniqueName('test-inbox-together') });
-  await ensureTopics(kafka, [topic, dlqTopic], 3);
-  recorder = await TopicRecorder.start({ brokers, topic: dlqTopic, from: {} });
-  deadLetters = new DeadLetterPublisher(kafka);
-  database = await createTestDatabase(serverUrl, 'inbox_together');
-  main = dataSourceOf(database);
-  await migrateDatabase(main, serverUrl, database);
-  await main.initialize();
-  await main.query('CREATE TABLE test_effects (message_id uuid NOT NULL, txid bigint NOT NULL)');
-});
+beforeAll(() => stack.start());
 
-afterAll(async () => {
-  await recorder?.stop();
-  await deadLetters?.close();
-  if (main?.isInitialized) await main.destroy();
-  if (database) await dropTestDatabase(serverUrl, database);
-  const admin = kafka.admin();
-  await admin.connect();
-  await admin.deleteTopics({ topics: [topic, dlqTopic] }).catch(() => undefined);
-  await admin.disconnect();
-});
+afterAll(() => stack.stop());
 
 describe('the partitions of one fetch in one inbox transaction (real Postgres)', () => {
   it('when three partitions are consumed together, then all their records commit in one transaction, in order within each partition, each offset resolved on its own partition', async () => {
-    const { inbox, route } = inboxOn(main, 100);
+    const { inbox, route } = inboxOn(stack.main, 100);
     const parts = [[record(0), record(0)], [record(1)], [record(2), record(2), record(2)]].map(batchOf);
     const outcomes = await consumeAll(inbox, parts, route);
     expect(outcomes).toEqual([['processed', 'processed'], ['processed'], ['processed', 'processed', 'processed']]);
@@ -175,7 +134,7 @@ describe('the partitions of one fetch in one inbox transaction (real Postgres)',
     expect(new Set(transactions.values()).size).toBe(1);
     for (const part of parts) expect(part.resolved).toEqual(part.batch.records.map((one) => one.offset));
     // Each claim keeps its own record's partition and offset, not the first batch's.
-    const claims: { message_id: string; partition: number; offset: string }[] = await main.query(
+    const claims: { message_id: string; partition: number; offset: string }[] = await stack.main.query(
       'SELECT message_id, partition, "offset" FROM inbox_messages WHERE message_id = ANY($1)',
       [records.map(idOf)],
     );
@@ -190,7 +149,7 @@ describe('the partitions of one fetch in one inbox transaction (real Postgres)',
 
   it('when a handler fails on one partition, then the transaction of all rolls back and each partition starts over alone: the others commit, and only the failing partition waits for a retry, with nothing after its failed record run', async () => {
     const failing = record(1);
-    const { inbox, route, metrics } = inboxOn(main, 100, idOf(failing));
+    const { inbox, route, metrics } = inboxOn(stack.main, 100, idOf(failing));
     const first = batchOf([record(0), record(0)]);
     const second = batchOf([record(1), failing, record(1)]);
     const outcomes = await Promise.all(inbox.consumeTogether([first.batch, second.batch], route));
@@ -211,7 +170,7 @@ describe('the partitions of one fetch in one inbox transaction (real Postgres)',
   });
 
   it('when a record of one partition is malformed, then it alone is dead-lettered, naming its partition, and the valid records of every partition commit in one transaction', async () => {
-    const { inbox, route } = inboxOn(main, 100);
+    const { inbox, route } = inboxOn(stack.main, 100);
     const malformed = record(2, { value: { thingId: 'not-a-uuid' } });
     const first = batchOf([record(0)]);
     const third = batchOf([malformed, record(2)]);
@@ -224,7 +183,7 @@ describe('the partitions of one fetch in one inbox transaction (real Postgres)',
     expect(new Set(transactions.values()).size).toBe(1);
     expect(third.resolved).toEqual(third.batch.records.map((one) => one.offset));
     const [letter] = (
-      await recorder.waitUntil((messages) => messages.some((m) => m.headers[Headers.messageId] === idOf(malformed)), {
+      await stack.recorder.waitUntil((messages) => messages.some((m) => m.headers[Headers.messageId] === idOf(malformed)), {
         timeoutMs: 15_000,
         description: 'the dead letter of the malformed record',
       })
@@ -237,7 +196,7 @@ describe('the partitions of one fetch in one inbox transaction (real Postgres)',
   });
 
   it('when one message arrives on two partitions of one fetch, then its handler runs once: the second copy is a duplicate', async () => {
-    const { inbox, route } = inboxOn(main, 100);
+    const { inbox, route } = inboxOn(stack.main, 100);
     const original = record(0);
     const copy = record(1, { messageId: idOf(original), value: original.value });
     expect(await Promise.all(inbox.consumeTogether([batchOf([original]).batch, batchOf([copy]).batch], route))).toEqual([
@@ -248,7 +207,7 @@ describe('the partitions of one fetch in one inbox transaction (real Postgres)',
   });
 
   it('when INBOX_BATCH_SIZE has no room for a batch, then that batch runs in its own transaction beside the others, and every record commits once', async () => {
-    const { inbox, route } = inboxOn(main, 4);
+    const { inbox, route } = inboxOn(stack.main, 4);
     const parts = [
       [record(0), record(0)],
       [record(1), record(1), record(1)],
@@ -265,7 +224,7 @@ describe('the partitions of one fetch in one inbox transaction (real Postgres)',
   });
 
   it('when a batch that ran alone fails after its commit (its heartbeat finds a rebalance), then only that batch rejects: the partitions in the shared transaction still get their outcomes', async () => {
-    const { inbox, route } = inboxOn(main, 4);
+    const { inbox, route } = inboxOn(stack.main, 4);
     const first = batchOf([record(0), record(0)]);
     // Three records do not fit beside the first two: this batch runs alone, and its heartbeat after the chunk fails.
     const second = batchOf([record(1), record(1), record(1)]);
@@ -286,12 +245,9 @@ describe('the partitions of one fetch in one inbox transaction (real Postgres)',
   });
 
   it('when the database is unreachable, then every batch consumed together rejects without running a handler or resolving an offset', async () => {
-    const doomed = await createTestDatabase(serverUrl, 'inbox_together_gone');
-    const dataSource = dataSourceOf(doomed);
-    await migrateDatabase(dataSource, serverUrl, doomed);
-    await dataSource.initialize();
+    const { name: doomed, dataSource } = await stack.doomedDatabase('gone');
     try {
-      await dropDatabase(serverUrl, doomed);
+      await dropDatabase(testInfrastructure().serverUrl, doomed);
       const { inbox, route } = inboxOn(dataSource, 100);
       const parts = [batchOf([record(0)]), batchOf([record(1)])];
       const results = await Promise.allSettled(
@@ -312,9 +268,9 @@ describe('the partitions of one fetch in one inbox transaction (real Postgres)',
 describe('the Kafka server handing a fetch of three partitions to the inbox (real Kafka and Postgres)', () => {
   it('when one fetch holds records of three partitions, then they commit in one inbox transaction and every offset is committed', async () => {
     const group = uniqueName('test-inbox-together');
-    const producer = kafka.producer({ allowAutoTopicCreation: false });
+    const producer = stack.kafka.producer({ allowAutoTopicCreation: false });
     await producer.connect();
-    const admin = kafka.admin();
+    const admin = stack.kafka.admin();
     await admin.connect();
     const ids = [0, 1, 2].flatMap((partition) => [0, 1].map(() => ({ partition, id: randomUUID() })));
     let kafkaConsumer: Consumer | undefined;
@@ -331,14 +287,18 @@ describe('the Kafka server handing a fetch of three partitions to the inbox (rea
         })),
       });
       const ends = new Map(sent.map((answer) => [answer.partition, Number(answer.baseOffset) + 2]));
-      const { inbox, route } = inboxOn(main, 100);
+      const { inbox, route } = inboxOn(stack.main, 100);
       const routes = { topics: () => [topic], routeOf: () => route } as unknown as InboxRoutes;
       const server = new InboxKafkaServer(
-        { client: { brokers }, subscribe: { fromBeginning: true }, run: { partitionsConsumedConcurrently: 3 } },
+        {
+          client: { brokers: testInfrastructure().brokers },
+          subscribe: { fromBeginning: true },
+          run: { partitionsConsumedConcurrently: 3 },
+        },
         inbox,
         routes,
       );
-      kafkaConsumer = kafka.consumer({ groupId: group, maxWaitTimeInMs: 100 });
+      kafkaConsumer = stack.kafka.consumer({ groupId: group, maxWaitTimeInMs: 100 });
       await kafkaConsumer.connect();
       await server.bindEvents(kafkaConsumer);
       await waitFor(
@@ -348,7 +308,7 @@ describe('the Kafka server handing a fetch of three partitions to the inbox (rea
         },
         { timeoutMs: 30_000, description: 'the group to commit every partition past the records sent' },
       );
-      const rows: { message_id: string; txid: string }[] = await main.query(
+      const rows: { message_id: string; txid: string }[] = await stack.main.query(
         'SELECT message_id, txid FROM test_effects WHERE message_id = ANY($1)',
         [ids.map(({ id }) => id)],
       );
