@@ -4,10 +4,10 @@ import { KafkaParser } from '@nestjs/microservices';
 import { Registry } from 'prom-client';
 import { z } from 'zod';
 import type { DataSource } from 'typeorm';
-import { dropDatabase, TransactionContext } from '@app/database';
+import { TransactionContext } from '@app/database';
 import { loadConfig } from '@app/config';
 import { DeadLetterHeaders, Headers, type MessageDeclaration } from '@app/envelope';
-import { consumeRedelivered, InboxTestStack, testInfrastructure } from '@test/fixtures';
+import { consumeRedelivered, InboxTestStack } from '@test/fixtures';
 import { type RecordedMessage, uniqueName, waitFor } from '@tools/local-stack';
 import { eachMessage, inboxRoute, type InboxRoute } from './inbox-consumes.js';
 import { type InboxConfig, inboxEnv } from './inbox.config.js';
@@ -425,10 +425,7 @@ describe.each(waysOfConsuming)('the inbox consuming $name (real Postgres and Kaf
   });
 
   it('when the database is unreachable, then consume rejects without running the handler, dead-lettering or resolving an offset: the records stay for redelivery', async () => {
-    const { name: doomed, dataSource } = await stack.doomedDatabase('gone');
-    // The database disappears under the pool: every new connection now fails.
-    await dropDatabase(testInfrastructure().serverUrl, doomed);
-    const gone = consumerOn(dataSource, config);
+    const gone = consumerOn(await stack.poolOnDroppedDatabase('gone'), config);
     let calls = 0;
     const resolved: string[] = [];
 

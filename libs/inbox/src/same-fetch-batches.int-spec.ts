@@ -5,7 +5,7 @@ import { z } from 'zod';
 import type { Consumer } from 'kafkajs';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '@app/config';
-import { dropDatabase, TransactionContext } from '@app/database';
+import { TransactionContext } from '@app/database';
 import { DeadLetterHeaders, Headers, type MessageDeclaration } from '@app/envelope';
 import { InboxTestStack, testInfrastructure } from '@test/fixtures';
 import { uniqueName, waitFor } from '@tools/local-stack';
@@ -245,23 +245,17 @@ describe('the partitions of one fetch in one inbox transaction (real Postgres)',
   });
 
   it('when the database is unreachable, then every batch consumed together rejects without running a handler or resolving an offset', async () => {
-    const { name: doomed, dataSource } = await stack.doomedDatabase('gone');
-    try {
-      await dropDatabase(testInfrastructure().serverUrl, doomed);
-      const { inbox, route } = inboxOn(dataSource, 100);
-      const parts = [batchOf([record(0)]), batchOf([record(1)])];
-      const results = await Promise.allSettled(
-        inbox.consumeTogether(
-          parts.map((part) => part.batch),
-          route,
-        ),
-      );
-      expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
-      expect(parts.flatMap((part) => part.resolved)).toEqual([]);
-      expect(await transactionsOf(parts.flatMap((part) => [...part.batch.records]))).toEqual(new Map());
-    } finally {
-      await dataSource.destroy().catch(() => undefined);
-    }
+    const { inbox, route } = inboxOn(await stack.poolOnDroppedDatabase('gone'), 100);
+    const parts = [batchOf([record(0)]), batchOf([record(1)])];
+    const results = await Promise.allSettled(
+      inbox.consumeTogether(
+        parts.map((part) => part.batch),
+        route,
+      ),
+    );
+    expect(results.map((result) => result.status)).toEqual(['rejected', 'rejected']);
+    expect(parts.flatMap((part) => part.resolved)).toEqual([]);
+    expect(await transactionsOf(parts.flatMap((part) => [...part.batch.records]))).toEqual(new Map());
   });
 });
 
