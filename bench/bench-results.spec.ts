@@ -30,6 +30,7 @@ function run(offeredPerSec: number, p50Ms: number, backlogGrowing = false): E2eR
     finished: offeredPerSec * 30,
     failedRequests: 0,
     shedRequests: 0,
+    shedBySignal: {},
     unfinished: 0,
     finalTimestampNotMoved: 0,
     stages: { 'orders relay': { count: 10, p50Ms: 20, p95Ms: 40, p99Ms: 60 } },
@@ -111,6 +112,7 @@ function results(): BenchResults {
         offeredPerSec: 600,
         goodputPerSec: 290,
         shedShare: 0.5,
+        shedBySignal: { in_flight: 8000, event_loop_delay_ms: 1000 },
         acceptedPerSec: 300,
         lostAccepted: 0,
         p99Ms: 900,
@@ -189,6 +191,7 @@ describe('latest.json', () => {
     delete value.e2e.runs[2].postgres.byService.inventory;
     value.e2e.runs[0].postgres.byService.loyalty.transactionsPerOrder = 'x';
     delete value.overload[0].goodputPerSec;
+    delete value.overload[0].shedBySignal;
     expect(resultsShapeProblems(value)).toEqual([
       'e2e.runs.0.postgres.byService.loyalty.transactionsPerOrder is not a number',
       'e2e.runs.1.kafkaRequestsPerOrder is missing',
@@ -198,6 +201,7 @@ describe('latest.json', () => {
       'e2e.runs.2.postgres.byService.inventory.statementsPerOrder is not a number',
       'e2e.runs.2.postgres.byService.inventory.roundTripsPerOrder is not a number',
       'overload.0.goodputPerSec is not a number',
+      'overload.0.shedBySignal is missing',
     ]);
   });
 
@@ -234,7 +238,7 @@ describe('latency chart and Markdown report', () => {
     expect(markdown).toContain('![latency against offered load](latency-vs-load.svg)');
     expect(markdown).toContain('| 150 | 0.50 | 0.25 | 6.0 | 14.0 | 9.0 | 1.00 | 1.00 |');
     expect(markdown).toContain('| 150 | 3.0 / 8.0 / 5.0 | 2.5 / 5.0 / 3.0 | 0.5 / 1.0 / 1.0 |');
-    expect(markdown).toContain('| 2x | 600 | 290.0 | 300.0 | 50.0 % | 0 | 900 ms | 40 ms |');
+    expect(markdown).toContain('| 2x | 600 | 290.0 | 300.0 | 50.0 % | in_flight 8000, event_loop_delay_ms 1000 | 0 | 900 ms | 40 ms |');
     expect(markdown).toContain('taken after');
   });
 

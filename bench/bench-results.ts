@@ -35,6 +35,8 @@ export interface E2eRun extends RequestsPerOrder {
   failedRequests: number;
   /** Requests answered 503 SERVER.OVERLOADED (load shedding); part of failedRequests. */
   shedRequests: number;
+  /** The same refusals by the backlog figure past its bound, as the apps counted them (`http_requests_shed_total{signal}`). */
+  shedBySignal: Record<string, number>;
   /** Orders never finished before the deadline; their latency counts as (deadline - scheduled), a lower bound. */
   unfinished: number;
   /** Final orders whose updated_at did not move past created_at: their latency cannot be measured (should be 0). */
@@ -61,6 +63,8 @@ interface OverloadRun {
   goodputPerSec: number;
   /** Share of the requests answered 503 (shed at the door). */
   shedShare: number;
+  /** The refusals by the figure past its bound (in_flight, event_loop_delay_ms, outbox_pending, ...): what bounded the goodput. */
+  shedBySignal: Record<string, number>;
   acceptedPerSec: number;
   /** Accepted orders still not final once the run settled: must be 0. */
   lostAccepted: number;
@@ -185,6 +189,7 @@ export function resultsShapeProblems(value: unknown): string[] {
     overload.forEach((run: Record<string, unknown>, index) => {
       for (const key of ['offeredPerSec', 'goodputPerSec', 'shedShare', 'lostAccepted'])
         if (!isNumber(run?.[key])) problems.push(`overload.${index}.${key} is not a number`);
+      if (!run?.shedBySignal || typeof run.shedBySignal !== 'object') problems.push(`overload.${index}.shedBySignal is missing`);
     });
   for (const service of LOOP_APPS) {
     const cost = at(`processes.${service}`);

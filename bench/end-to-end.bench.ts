@@ -17,7 +17,7 @@ import { CustomerTokens, orderBody, postOrder, seedBenchPrices } from './order-r
 import { summarizeLatencies } from './percentiles.js';
 import { ProcessSampler } from './process-usage.js';
 import { stageLatencies } from './stage-latencies.js';
-import { readRequestCounts, requestsPerOrder } from './request-counts.js';
+import { describeShed, readRequestCounts, requestsPerOrder, shedBetween } from './request-counts.js';
 
 export interface E2eStack {
   orders: ServiceProcess;
@@ -234,6 +234,7 @@ export async function runE2eRate(stack: E2eStack, options: E2eRunOptions, log: (
     finished: finals.length,
     failedRequests,
     shedRequests,
+    shedBySignal: shedBetween(countsBefore, countsAfter),
     unfinished: orderIds.length - finals.length,
     finalTimestampNotMoved: stale,
     stages: await stageLatencies(stack.serverUrl, stack.databases, orderIds),
@@ -244,7 +245,7 @@ export async function runE2eRate(stack: E2eStack, options: E2eRunOptions, log: (
   log(
     `e2e ${offeredPerSec}/s for ${durationMs / 1000} s: achieved ${run.achievedPerSec.toFixed(1)}/s, p50 ${Math.round(run.p50Ms)} ms, ` +
       `p99 ${Math.round(run.p99Ms)} ms (201 answered: p50 ${Math.round(answer.p50)} ms, p99 ${Math.round(answer.p99)} ms), backlog ${run.backlogGrowing ? 'growing' : 'flat'} (${run.backlogSlopePerSec.toFixed(1)}/s), ` +
-      `${run.unfinished} unfinished${settled ? '' : ' (did not settle)'}, ${failedRequests} failed requests (${shedRequests} shed)` +
+      `${run.unfinished} unfinished${settled ? '' : ' (did not settle)'}, ${failedRequests} failed requests (${shedRequests} shed${shedRequests > 0 ? `: ${describeShed(run.shedBySignal)}` : ''})` +
       `${firstFailure ? ` (first: ${firstFailure.status} ${firstFailure.error})` : ''}, generator lag max ${Math.round(load.maxSendLagMs)} ms; ` +
       `CPU ${cpu.totalMsPerOrder.toFixed(2)} ms/order (${Object.entries(cpu.byProcess)
         .map(([name, value]) => `${name} ${value.toFixed(2)}`)

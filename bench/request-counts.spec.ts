@@ -1,8 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
-import { type RequestCounts, requestsPerOrder } from './request-counts.js';
+import { describeShed, type RequestCounts, requestsPerOrder, shedBetween } from './request-counts.js';
 
-/** A reading of the loop: each app's transactions, statements and round trips. */
-function reading(byApp: Record<string, [transactions: number, statements: number, roundTrips: number]>): RequestCounts {
+/** A reading of the loop: each app's transactions, statements and round trips, and the door's refusals by figure. */
+function reading(
+  byApp: Record<string, [transactions: number, statements: number, roundTrips: number]>,
+  shedBySignal: Record<string, number> = {},
+): RequestCounts {
   const postgresByService = Object.fromEntries(
     Object.entries(byApp).map(([app, [transactions, statements, roundTrips]]) => [app, { transactions, statements, roundTrips }]),
   );
@@ -10,6 +13,7 @@ function reading(byApp: Record<string, [transactions: number, statements: number
     kafkaByApi: { Fetch: 10, Produce: 20 },
     postgresByService,
     httpByService: { orders: 5 },
+    shedBySignal,
   };
 }
 
@@ -40,5 +44,22 @@ describe('requests per order', () => {
     const figures = requestsPerOrder(counts, reading({ orders: [2, 4, 6] }), 0);
     expect(figures.postgres.transactionsPerOrder).toBeNaN();
     expect(figures.postgres.byService.orders.statementsPerOrder).toBeNaN();
+  });
+});
+
+describe('refusals by the figure past its bound', () => {
+  it('when two readings differ, then each figure counts its own refusals between them, most first, and the unchanged are left out', () => {
+    const before = reading({}, { in_flight: 100, outbox_pending: 7, event_loop_delay_ms: 3 });
+    const after = reading({}, { in_flight: 150, outbox_pending: 7, event_loop_delay_ms: 903, db_pool_waiting: 2 });
+    const shed = shedBetween(before, after);
+    expect(shed).toEqual({ event_loop_delay_ms: 900, in_flight: 50, db_pool_waiting: 2 });
+    expect(Object.keys(shed)).toEqual(['event_loop_delay_ms', 'in_flight', 'db_pool_waiting']);
+    expect(describeShed(shed)).toBe('event_loop_delay_ms 900, in_flight 50, db_pool_waiting 2');
+  });
+
+  it('when nothing was refused, then there is no figure to name', () => {
+    const counts = reading({}, { in_flight: 4 });
+    expect(shedBetween(counts, counts)).toEqual({});
+    expect(describeShed({})).toBe('none');
   });
 });

@@ -19,6 +19,8 @@ export interface RequestCounts {
   /** Each app's share: the transactions of its database, the statements and round trips it sent. */
   postgresByService: Record<string, PostgresCounts>;
   httpByService: Record<string, number>;
+  /** Requests the door refused, by the backlog figure past its bound (`http_requests_shed_total{signal}`), every app added up. */
+  shedBySignal: Record<string, number>;
 }
 
 interface PostgresPerOrder {
@@ -77,6 +79,26 @@ function postgresPerOrder(before: PostgresCounts | undefined, after: PostgresCou
   };
 }
 
+/**
+ * The requests refused between two readings, by the figure that refused them, most first: which
+ * bound the door met (requests in flight, the event loop's lateness, the outbox, a pool) says what
+ * bounded the goodput of an overload run.
+ */
+export function shedBetween(before: RequestCounts, after: RequestCounts): Record<string, number> {
+  return Object.fromEntries(
+    Object.entries(after.shedBySignal)
+      .map(([signal, count]) => [signal, count - (before.shedBySignal[signal] ?? 0)] as const)
+      .filter(([, count]) => count > 0)
+      .sort(([, a], [, b]) => b - a),
+  );
+}
+
+/** `shedBetween`'s counts as text, most first: `in_flight 812, event_loop_delay_ms 40`; `none` when empty. */
+export function describeShed(bySignal: Record<string, number>): string {
+  const entries = Object.entries(bySignal);
+  return entries.length === 0 ? 'none' : entries.map(([signal, count]) => `${signal} ${count}`).join(', ');
+}
+
 /** Requests per finished order between two readings; NaN everywhere when no order finished. The loop's Postgres figures are its apps' added up. */
 export function requestsPerOrder(before: RequestCounts, after: RequestCounts, orders: number): RequestsPerOrder {
   const n = orders > 0 ? orders : Number.NaN;
@@ -107,6 +129,7 @@ export async function readRequestCounts(apps: Record<string, CountedApp>, server
   const kafkaByApi: Record<string, number> = {};
   const httpByService: Record<string, number> = {};
   const postgresByService: Record<string, PostgresCounts> = {};
+  const shedBySignal: Record<string, number> = {};
   for (const [name, { baseUrl }] of Object.entries(apps)) {
     const text = await metricsText(baseUrl);
     postgresByService[name] = {
@@ -118,6 +141,8 @@ export async function readRequestCounts(apps: Record<string, CountedApp>, server
       kafkaByApi[api] = (kafkaByApi[api] ?? 0) + count;
     const http = sumByLabel(text, 'http_request_duration_seconds_count', 'service', (labels) => OPERATIONS_ROUTES.has(labels.route));
     httpByService[name] = total(http);
+    for (const [signal, count] of Object.entries(sumByLabel(text, 'http_requests_shed_total', 'signal')))
+      shedBySignal[signal] = (shedBySignal[signal] ?? 0) + count;
   }
   const client = new pg.Client({ connectionString: serverUrl, application_name: 'bench-observer' });
   await client.connect();
@@ -131,7 +156,7 @@ export async function readRequestCounts(apps: Record<string, CountedApp>, server
     );
     for (const [name, { database }] of Object.entries(apps))
       postgresByService[name].transactions = Number(rows.find((row) => row.datname === database)?.xacts ?? 0);
-    return { kafkaByApi, postgresByService, httpByService };
+    return { kafkaByApi, postgresByService, httpByService, shedBySignal };
   } finally {
     await client.end();
   }

@@ -1,5 +1,6 @@
 // bench/results/latest.md: the same figures as latest.json, as tables a person reads. Pure.
 import { type BenchResults, LOOP_APPS } from './bench-results.js';
+import { describeShed } from './request-counts.js';
 
 const num = (value: number, digits = 0) =>
   Number.isFinite(value) ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : 'n/a';
@@ -193,13 +194,24 @@ export function resultsMarkdown(results: BenchResults, chartFile: string): strin
       `## Overload: multiples of ${num(results.overload[0].offeredPerSec / results.overload[0].multiple)}/s (the sustained maximum, else the fixed rate), shed at the door`,
       '',
       ...markdownTable(
-        ['multiple', 'offered/s', 'goodput/s', 'accepted/s', 'shed share', 'accepted lost', 'p99', '201 p99'],
+        [
+          'multiple',
+          'offered/s',
+          'goodput/s',
+          'accepted/s',
+          'shed share',
+          'shed by (figure past its bound: requests)',
+          'accepted lost',
+          'p99',
+          '201 p99',
+        ],
         results.overload.map((run) => [
           `${run.multiple}x`,
           num(run.offeredPerSec),
           num(run.goodputPerSec, 1),
           num(run.acceptedPerSec, 1),
           `${num(run.shedShare * 100, 1)} %`,
+          describeShed(run.shedBySignal),
           num(run.lostAccepted),
           ms(run.p99Ms),
           ms(run.answerP99Ms),

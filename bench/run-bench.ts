@@ -156,6 +156,7 @@ async function runOverload(stack: E2eStack, profile: BenchProfile, results: Benc
       offeredPerSec,
       goodputPerSec: run.achievedPerSec,
       shedShare: run.sent > 0 ? run.shedRequests / run.sent : Number.NaN,
+      shedBySignal: run.shedBySignal,
       acceptedPerSec: run.acceptedPerSec,
       lostAccepted: run.unfinished,
       p99Ms: run.p99Ms,
