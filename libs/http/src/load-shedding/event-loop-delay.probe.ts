@@ -9,9 +9,11 @@ const CHECK_INTERVAL_MS = 20;
  * in milliseconds. It sees what the in-flight count cannot: requests still in the kernel's socket
  * buffers because the loop is too busy to read them. The mean, not the maximum, so one garbage
  * collection pause does not shed; a loop that is late all the time does. Measured with its own
- * timer: `monitorEventLoopDelay` of Node 24 did not record a 300 ms synchronous block (its samples
- * stayed at the resolution). The timer starts when the probe is made (never at import), does not
- * keep the process alive, and stops on `close`.
+ * timer rather than `monitorEventLoopDelay`: that histogram's samples are whole intervals (its
+ * resolution plus the lateness), and on Node 24 it never samples its first interval, so a 300 ms
+ * block right after `enable()` left no trace in it (checked: a block 200 ms later is recorded).
+ * The timer starts when the probe is made (never at import), does not keep the process alive, and
+ * stops on `close`.
  */
 export function eventLoopDelayProbe(boundMs: number): BacklogProbe {
   let last = performance.now();
