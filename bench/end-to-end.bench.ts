@@ -47,6 +47,16 @@ export async function startE2eStack(infrastructure: BenchInfrastructure, service
   return { orders, inventory, loyalty, databases, serverUrl: infrastructure.serverUrl, brokers: infrastructure.brokers, tokens };
 }
 
+/** Loyalty on a fresh database, then {@link startE2eStack} calling it: the whole loop, for a run that starts its own (a soak, the idle figure). */
+export async function startLoop(infrastructure: BenchInfrastructure, services: ServiceSet): Promise<E2eStack> {
+  const loyalty = await services.start({
+    service: 'loyalty',
+    database: await services.createDatabase('bench_loyalty'),
+    env: benchAppEnv(),
+  });
+  return startE2eStack(infrastructure, services, loyalty);
+}
+
 /** The app processes by name (their CPU and RSS is also reported per app, as before). */
 const APPS = ['orders', 'inventory', 'loyalty'] as const;
 

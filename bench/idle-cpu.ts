@@ -6,8 +6,8 @@
 // x / 100 × 1000 / rate ms per order at that rate. Postgres (the loop's databases' backends and the
 // server's own processes) and the broker are counted too; the broker's own idle, with no client,
 // is most of its figure. Run after a build: `node dist/bench/idle-cpu.js`; BENCH_APP_ENV applies.
-import { benchAppEnv, benchServices, provisionInfrastructure, releaseInfrastructure } from './bench-infrastructure.js';
-import { runE2eRate, startE2eStack, waitUntilIdle } from './end-to-end.bench.js';
+import { benchServices, provisionInfrastructure, releaseInfrastructure } from './bench-infrastructure.js';
+import { runE2eRate, startLoop, waitUntilIdle } from './end-to-end.bench.js';
 import { brokerPorts, listeningPids, postgresPids } from './loop-processes.js';
 import { ProcessSampler } from './process-usage.js';
 
@@ -24,12 +24,7 @@ async function main(): Promise<void> {
   const infrastructure = await provisionInfrastructure(log);
   const services = benchServices(infrastructure);
   try {
-    const loyalty = await services.start({
-      service: 'loyalty',
-      database: await services.createDatabase('bench_loyalty'),
-      env: benchAppEnv(),
-    });
-    const stack = await startE2eStack(infrastructure, services, loyalty);
+    const stack = await startLoop(infrastructure, services);
     await runE2eRate(stack, WARM_UP, log);
     if (!(await waitUntilIdle(stack, WARM_UP.settleMs))) throw new Error('the warm-up did not settle');
     // Whatever the last orders scheduled (a linger, a paced commit) runs out first.

@@ -40,7 +40,7 @@ import {
 } from './bench-profiles.js';
 import { type AutovacuumState, autovacuumAsInProduction } from './autovacuum-as-in-production.js';
 import { runBacklogDrain } from './backlog-drain.bench.js';
-import { type E2eStack, runE2eRate, startE2eStack, waitUntilIdle } from './end-to-end.bench.js';
+import { type E2eStack, runE2eRate, startE2eStack, startLoop, waitUntilIdle } from './end-to-end.bench.js';
 import { runInboxBench } from './inbox-consumer.bench.js';
 import { latencyChartSvg } from './latency-chart.js';
 import { runRelayBench } from './outbox-relay.bench.js';
@@ -231,12 +231,7 @@ async function soakMain(options: SoakOptions, profile: BenchProfile): Promise<vo
     notes: autovacuum.state.on ? [] : ['Not a soak: autovacuum was off for the whole run, so dead tuples could only grow.'],
   };
   try {
-    const loyalty = await services.start({
-      service: 'loyalty',
-      database: await services.createDatabase('bench_loyalty'),
-      env: benchAppEnv(),
-    });
-    const stack = await startE2eStack(infrastructure, services, loyalty);
+    const stack = await startLoop(infrastructure, services);
     Object.assign(
       results,
       await runSoak(stack, { offeredPerSec, durationMs: options.minutes * 60_000, sampleIntervalMs: SOAK_SAMPLE_INTERVAL_MS }, log),
