@@ -61,13 +61,13 @@ export async function startLoop(infrastructure: BenchInfrastructure, services: S
 const APPS = ['orders', 'inventory', 'loyalty'] as const;
 
 /** The bench process itself: the open-model load and the observers' queries, reported apart. */
-const LOAD_GENERATOR = 'loadGenerator';
+export const LOAD_GENERATOR = 'loadGenerator';
 
 /**
  * Every process of the loop: the three apps, Postgres (postmaster, background processes and the
  * backends of the run's databases) and the broker(s), plus the load generator, counted apart.
  */
-function loopProcesses(stack: E2eStack) {
+export function loopProcesses(stack: E2eStack) {
   const databases = [stack.databases.orders, stack.databases.inventory, stack.loyalty.database];
   const brokerPids = listeningPids(brokerPorts(stack.brokers));
   return {

@@ -7,15 +7,14 @@
 // server's own processes) and the broker are counted too; the broker's own idle, with no client,
 // is most of its figure. Run after a build: `node dist/bench/idle-cpu.js`; BENCH_APP_ENV applies.
 import { benchServices, provisionInfrastructure, releaseInfrastructure } from './bench-infrastructure.js';
-import { runE2eRate, startLoop, waitUntilIdle } from './end-to-end.bench.js';
-import { brokerPorts, listeningPids, postgresPids } from './loop-processes.js';
+import { LOAD_GENERATOR, loopProcesses, runE2eRate, startLoop, waitUntilIdle } from './end-to-end.bench.js';
 import { ProcessSampler } from './process-usage.js';
 
 const WARM_UP = { offeredPerSec: 150, durationMs: 30_000, settleMs: 60_000 };
 const WINDOW_MS = 30_000;
 const WINDOWS = 2;
-/** The rate the per-order share is stated at: the end-to-end figure's fixed rate. */
-const SHARE_AT_PER_SEC = 150;
+/** The rate the per-order share is stated at: the warm-up's, the end-to-end figure's fixed rate. */
+const SHARE_AT_PER_SEC = WARM_UP.offeredPerSec;
 
 const log = (text: string) => console.error(`[idle-cpu] ${text}`);
 const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -29,17 +28,11 @@ async function main(): Promise<void> {
     if (!(await waitUntilIdle(stack, WARM_UP.settleMs))) throw new Error('the warm-up did not settle');
     // Whatever the last orders scheduled (a linger, a paced commit) runs out first.
     await pause(5000);
-    const databases = [stack.databases.orders, stack.databases.inventory, stack.loyalty.database];
-    const brokerPids = listeningPids(brokerPorts(stack.brokers));
+    // Every process of the loop, as the end-to-end figure counts them; this process is not part of it.
+    const groups = Object.fromEntries(Object.entries(loopProcesses(stack)).filter(([name]) => name !== LOAD_GENERATOR));
     const percents: Record<string, number[]> = {};
     for (let window = 0; window < WINDOWS; window += 1) {
-      const sampler = new ProcessSampler({
-        orders: stack.orders.process.child.pid!,
-        inventory: stack.inventory.process.child.pid!,
-        loyalty: stack.loyalty.process.child.pid!,
-        postgres: () => postgresPids(stack.serverUrl, databases),
-        kafka: () => brokerPids,
-      });
+      const sampler = new ProcessSampler(groups);
       await sampler.start();
       await pause(WINDOW_MS);
       for (const [name, { cpuMs }] of Object.entries(await sampler.stop())) (percents[name] ??= []).push((cpuMs / WINDOW_MS) * 100);

@@ -13,8 +13,9 @@ import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
+import { problemBody, RequestErrorCodes } from '@app/http';
+import { waitFor } from '@tools/local-stack';
 import { benchAppEnv, benchServices, provisionInfrastructure, releaseInfrastructure } from './bench-infrastructure.js';
-import { listeningPids } from './loop-processes.js';
 import { openModelLoad } from './open-model-load.js';
 import { CustomerTokens, orderBody, postOrder, seedBenchPrices } from './order-requests.js';
 import { ProcessSampler } from './process-usage.js';
@@ -22,15 +23,15 @@ import { ProcessSampler } from './process-usage.js';
 const RATES_PER_SEC = [1000, 2000];
 const SECONDS = 8;
 const ROUNDS = 3;
-/** What the door answers, near enough in size: the baseline writes the same bytes per answer. */
-const REFUSAL = JSON.stringify({
-  type: 'urn:problem-type:SERVER.OVERLOADED',
-  title: 'Service Unavailable',
-  status: 503,
-  detail:
-    'Too much work is waiting (in_flight is 98, past its bound of 97); nothing was done, send the same request again after Retry-After',
-  code: 'SERVER.OVERLOADED',
-});
+/** What the door answers, built as the door builds it (a sample detail): the baseline writes the same bytes per answer. */
+const REFUSAL = JSON.stringify(
+  problemBody({
+    status: 503,
+    code: RequestErrorCodes.OVERLOADED,
+    detail:
+      'Too much work is waiting (in_flight is 98, past its bound of 97); nothing was done, send the same request again after Retry-After',
+  }),
+);
 
 const log = (text: string) => console.error(`[refusal-cost] ${text}`);
 
@@ -79,17 +80,17 @@ async function main(): Promise<void> {
     await seedBenchPrices(infrastructure.serverUrl, database);
     const tokens = await CustomerTokens.sign(infrastructure.issuer);
     // Two orders stay pending (no inventory answers), past the bound of 1: the door closes within a sample interval.
-    for (let n = 0; ; n += 1) {
-      const posted = await postOrder(orders.baseUrl, orderBody(n), tokens);
-      if (posted.status === 503) break;
-      if (n > 100) throw new Error(`no refusal after ${n} orders: ${posted.status} ${posted.error ?? ''}`);
-      await new Promise((resolve) => setTimeout(resolve, 60));
-    }
+    let n = 0;
+    await waitFor(async () => (await postOrder(orders.baseUrl, orderBody((n += 1)), tokens)).status === 503, {
+      timeoutMs: 30_000,
+      intervalMs: 60,
+      description: "the orders app's door to close",
+    });
     const port = await baselinePort;
     const targets: Record<string, Target> = {
       'orders app (the door)': {
         baseUrl: orders.baseUrl,
-        pid: listeningPids([Number(new URL(orders.baseUrl).port)])[0],
+        pid: orders.process.child.pid!,
       },
       'bare node:http': { baseUrl: `http://127.0.0.1:${port}`, pid: child.pid! },
     };
