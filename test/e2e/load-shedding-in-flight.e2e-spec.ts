@@ -98,6 +98,11 @@ describe('load shedding in flight (orders as a real process, flooded by concurre
       idempotency_keys: created.length,
     });
     expect(await scrapeMetric(orders.baseUrl, 'http_requests_shed_total', { signal: 'in_flight' })).toBe(shed.length);
+    // Refused before Fastify routes them (the front door) or by its hook, every 503 counts in the
+    // request metric as any other answer does.
+    expect(await scrapeMetric(orders.baseUrl, 'http_request_duration_seconds_count', { route: '/orders', status: '503' })).toBe(
+      shed.length,
+    );
 
     // Every refusal is counted in the log, on a line that names the figure past its bound: the
     // first at once, the rest together once the interval has passed, so at most one line for the

@@ -1,6 +1,7 @@
-import { createServer, STATUS_CODES } from 'node:http';
+import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
 import type { EnvConfig } from '@app/config';
+import { createRoutingServer } from './before-routing.js';
 import type { httpEnv } from './http.config.js';
 import { PROBLEM_JSON, type ProblemDetails, problemType } from './problem-details.js';
 import { RequestErrorCodes } from './request-error-codes.js';
@@ -42,13 +43,14 @@ function frameworkError(error: FastifyError, request: FastifyRequest, reply: Fas
 /**
  * What every app passes to `new FastifyAdapter(...)`: the Node HTTP server with bounds on how long
  * and how many connections a client may hold (Fastify's defaults: no request or connection
- * timeout, no cap), and {@link frameworkError} for the answers Fastify writes itself.
+ * timeout, no cap), and {@link frameworkError} for the answers Fastify writes itself. The server
+ * lets a request be answered before Fastify routes it (`answerBeforeRouting`).
  */
 export function httpServerOptions(config: HttpServerConfig): FastifyServerOptions {
   return {
     frameworkErrors: frameworkError,
     serverFactory: (handler) => {
-      const server = createServer(
+      const server = createRoutingServer(
         {
           requestTimeout: config.HTTP_REQUEST_TIMEOUT_MS,
           headersTimeout: config.HTTP_REQUEST_TIMEOUT_MS,

@@ -1,3 +1,4 @@
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import helmet from 'helmet';
 
@@ -35,6 +36,8 @@ const docs = helmet({
   },
 });
 
+const helmetFor = (url: string) => (isDocsPage(url) ? docs : api);
+
 /**
  * Security headers on every answer, errors and 404s included (an error page is a page a browser renders too): `X-Content-Type-Options:
  * nosniff`, `X-Frame-Options: DENY` and CSP `frame-ancestors 'none'`, `Referrer-Policy:
@@ -45,7 +48,11 @@ const docs = helmet({
  * sends, errors and 404s included. Register first, before anything may answer.
  */
 export function securityHeaders() {
-  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
-    (isDocsPage(request.url) ? docs : api)(request.raw, reply.raw, (error) => done(error as Error | undefined));
-  };
+  return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void =>
+    helmetFor(request.url)(request.raw, reply.raw, (error) => done(error as Error | undefined));
+}
+
+/** What {@link securityHeaders} does, on Node's own request and response: for answers given before Fastify routes a request. */
+export function setSecurityHeaders(request: IncomingMessage, response: ServerResponse, done: (error?: Error) => void): void {
+  helmetFor(request.url ?? '')(request, response, (error) => done(error as Error | undefined));
 }

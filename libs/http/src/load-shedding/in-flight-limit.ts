@@ -43,8 +43,9 @@ const CAPACITY_MEMORY_MS = 10_000;
  * is refused until it is back within the target. A fixed number would have to be tuned per machine
  * and per deployment (150/s on two cores, several thousand on a larger host); λ·W follows whatever
  * the process achieves, and the only setting is a latency, which an operator can reason about.
- * Counted from Fastify's `onRequest`, so requests waiting behind body parsing, authentication and
- * the database pool count too, unlike the sampled figures, which lag by a sample interval.
+ * Counted from arrival (the front door, or Fastify's `onRequest`), so requests waiting behind body
+ * parsing, authentication and the database pool count too, unlike the sampled figures, which lag
+ * by a sample interval.
  */
 export class InFlightLimit {
   private inFlight = 0;

@@ -1,25 +1,13 @@
 import { HttpStatus } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
 import { omitRequestLine } from '@app/telemetry';
-import { problemBody } from '../problem-body.js';
 import { PROBLEM_JSON } from '../problem-details.js';
-import { RequestErrorCodes } from '../request-error-codes.js';
-import type { BacklogReading } from './backlog-reading.js';
 import type { BacklogSampler } from './backlog-sampler.js';
+import type { FrontDoor } from './front-door.js';
+import { overloadedBody } from './overloaded-answer.js';
 
 /** Key of the Fastify route config that `@ShedWhenBacklogged()` sets on the routes it marks. */
 export const SHED_ROUTE_CONFIG = 'shedWhenBacklogged';
-
-/** The body of the 503 `SERVER.OVERLOADED`, naming the figure past its bound: what the problem filter would write. */
-function overloadedBody(over: BacklogReading): string {
-  return JSON.stringify(
-    problemBody({
-      status: HttpStatus.SERVICE_UNAVAILABLE,
-      code: RequestErrorCodes.OVERLOADED,
-      detail: `Too much work is waiting (${over.signal} is ${Math.round(over.value)}, past its bound of ${over.bound}); nothing was done, send the same request again after Retry-After`,
-    }),
-  );
-}
 
 /**
  * The door of the routes marked `@ShedWhenBacklogged()`, as a Fastify `onRequest` hook: it runs
@@ -35,14 +23,18 @@ function overloadedBody(over: BacklogReading): string {
  * An admitted request leaves the in-flight count when its response closes: `close` fires once
  * whether the answer was sent or the client went away, where `onResponse` misses the latter and
  * would leak a count for every abandoned request.
+ *
+ * With a `frontDoor` (the server lets requests be answered before Fastify routes them), the hook
+ * shows it each shed route it meets, and lets pass what the front door already admitted.
  */
-export function loadSheddingHook(sampler: BacklogSampler) {
+export function loadSheddingHook(sampler: BacklogSampler, frontDoor?: FrontDoor) {
   return (request: FastifyRequest, reply: FastifyReply, done: HookHandlerDoneFunction): void => {
     const config = request.routeOptions.config as unknown as Record<string, unknown> | undefined;
-    if (config?.[SHED_ROUTE_CONFIG] !== true) {
+    if (config?.[SHED_ROUTE_CONFIG] !== true || frontDoor?.admittedHere(request.raw)) {
       done();
       return;
     }
+    frontDoor?.learn(request.method, request.routeOptions.url ?? '', request.url);
     const over = sampler.admit();
     if (over) {
       omitRequestLine(request);
