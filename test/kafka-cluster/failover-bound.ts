@@ -19,7 +19,11 @@ const CLIENT_FAILOVER_ALLOWANCE_MS = 4000;
  * CI): kafkajs consumers crashed in the failover (their 5-retry default, and heartbeats kept going
  * to a dead coordinator) and rejoined as new members, which the coordinator held until the old
  * members' sessions expired. kafkaServerOptions gives the consumer the client's retry policy, and
- * libs/kafka/src/coordinator-rediscovery.ts finds the new coordinator.
+ * libs/kafka/src/coordinator-rediscovery.ts finds the new coordinator. Later a slowest order still
+ * missed its bound on CI (10.8 s against 8.5 s, 7 s of it in inventory after its OrderCreated was
+ * published): the consumer's fetch loop waited for the new coordinator (its heartbeat and the
+ * inbox's offset commit) and the runner stopped every fetcher while one fetched from the dead
+ * leader. Neither waits now (docs/kafka-cluster.md).
  */
 export function expectFailoverWithinBound(result: BrokerCrashResult, log: (line: string) => void = console.log): void {
   const bound = Math.round(result.brokerFailoverMs) + CLIENT_FAILOVER_ALLOWANCE_MS;

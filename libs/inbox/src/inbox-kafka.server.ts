@@ -30,7 +30,8 @@ export interface InboxKafkaPacing {
  * offset commit, instead of a fetch, a transaction and a commit per record at a moderate rate.
  * The wait comes after the handling: a record after a quiet spell is handled at once, and a batch
  * that took longer than `lingerMs` is followed by a fetch at once. Offsets are committed at most
- * once per `commitIntervalMs` while busy, at once after a quiet spell ({@link PacedOffsetCommits}).
+ * once per `commitIntervalMs` while busy, at once after a quiet spell, and never while the batches
+ * wait ({@link PacedOffsetCommits}).
  */
 export class InboxKafkaServer extends ServerKafka implements CustomTransportStrategy {
   private closing = false;
@@ -59,6 +60,8 @@ export class InboxKafkaServer extends ServerKafka implements CustomTransportStra
       eachBatchAutoResolve: false,
       eachBatch: (payload) => this.handleBatch(payload),
     };
+    // An offset commit runs beside the fetch loop; one that failed for a generation the group has left must not make kafkajs rejoin again.
+    consumer.on(consumer.events.GROUP_JOIN, () => this.commits.rejoined());
     // A crash kafkajs does not restart (a leader or coordinator change can cause one) would
     // otherwise leave the app running without a consumer.
     restartAfterCrash(consumer, runConfig, { isClosing: () => this.closing, log: (line) => this.logger.error(line) });

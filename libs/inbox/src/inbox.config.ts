@@ -40,7 +40,7 @@ export const inboxEnv = {
   }),
   INBOX_COMMIT_INTERVAL_MS: env.integer({
     description:
-      'Least time between two offset commits of a busy consumer: the first batch after a quiet spell is committed at once, then what is handled meanwhile goes in one commit per interval (a trailing one for the last). Fewer OffsetCommit requests; a crash or a rebalance redelivers up to this much of what was already handled, which the inbox skips as duplicates; 0 commits after every batch',
+      'Least time between two offset commits of a busy consumer: the first batch after a quiet spell is committed at once, then what is handled meanwhile goes in one commit per interval (a trailing one for the last). Fewer OffsetCommit requests; a crash or a rebalance redelivers up to this much of what was already handled, which the inbox skips as duplicates. A commit runs beside the fetch loop, one at a time, never holding a batch; 0 commits after every batch, or as soon as the commit before it is answered',
     default: 100,
     min: 0,
     max: 10_000,

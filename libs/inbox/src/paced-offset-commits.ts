@@ -1,6 +1,12 @@
 import type { EachBatchPayload } from 'kafkajs';
 
 /**
+ * kafkajs' error types that mean this member's place in its group is gone or moving: its runner
+ * rejoins the group when one of them reaches it from a batch.
+ */
+const GROUP_MEMBERSHIP_ERRORS = new Set(['REBALANCE_IN_PROGRESS', 'NOT_COORDINATOR_FOR_GROUP', 'ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID']);
+
+/**
  * When the offsets the inbox resolved go to Kafka (the consumer runs with `autoCommit: false`).
  * kafkajs on its own commits after every batch: at a moderate rate that is an OffsetCommit request
  * per record and per consumer, each a write to the broker's `__consumer_offsets` log, and a round
@@ -9,18 +15,29 @@ import type { EachBatchPayload } from 'kafkajs';
  * - After a batch, the offsets are committed at once when the last commit is `intervalMs` old: the
  *   first record after a quiet spell is committed as before.
  * - Under load, at most one commit per `intervalMs`: what was resolved meanwhile goes in the next
- *   one, or in a trailing commit `intervalMs` after the batch that left offsets uncommitted, so a
- *   quiet partition's last offsets are committed too.
+ *   one, or in a trailing commit `intervalMs` after the last, so a quiet partition's last offsets
+ *   are committed too (also after a commit that failed).
+ * - A commit never holds a batch: it runs beside the fetch loop, one at a time. While the group's
+ *   coordinator is being elected again (its broker died) a commit waits for the election; had the
+ *   batch waited for it, every partition of the consumer would have stood still, though their
+ *   leaders were alive. A commit that fails because the member's place in the group moved (a
+ *   rebalance) is thrown from the next batch, so kafkajs rejoins as it would after its own commit.
  *
  * What it costs: a crash, or a rebalance that moves a partition, redelivers up to `intervalMs`
- * of records that were handled and committed in Postgres but not yet in Kafka; the inbox finds
- * their ids and skips them (the guarantee never rested on the offset: "offset after commit"
- * holds, since only committed records are resolved). 0 commits after every batch.
+ * of records that were handled and committed in Postgres but not yet in Kafka (more while a
+ * coordinator is elected); the inbox finds their ids and skips them (the guarantee never rested on
+ * the offset: "offset after commit" holds, since only committed records are resolved). 0 commits
+ * after every batch.
  */
 export class PacedOffsetCommits {
   private trailing: NodeJS.Timeout | undefined;
   private latest: EachBatchPayload | undefined;
   private lastCommitAt = Number.NEGATIVE_INFINITY;
+  private inFlight: Promise<void> | undefined;
+  private lostMembership: Error | undefined;
+  /** Counts the group joins, so that a commit that failed for a generation already left behind throws nothing. */
+  private generation = 0;
+  private stopped = false;
 
   constructor(
     private readonly intervalMs: number,
@@ -32,31 +49,84 @@ export class PacedOffsetCommits {
     return { autoCommit: false };
   }
 
-  /** After a batch was handled: commits now if the interval passed (a failure is the batch's, as kafkajs' own commit's), else later. */
-  async afterBatch(payload: EachBatchPayload): Promise<void> {
+  /**
+   * After a batch was handled: commits now if the interval passed and no commit is under way, else
+   * later. Throws what an earlier commit learnt of the group (a rebalance), for kafkajs to rejoin.
+   */
+  afterBatch(payload: EachBatchPayload): Promise<void> {
     this.latest = payload;
+    const lost = this.lostMembership;
+    this.lostMembership = undefined;
+    if (lost !== undefined) return Promise.reject(lost);
+    this.schedule();
+    return Promise.resolve();
+  }
+
+  /** The consumer joined its group (again): what an earlier commit learnt of the old generation is stale. */
+  rejoined(): void {
+    this.generation += 1;
+    this.lostMembership = undefined;
+  }
+
+  /** The last commit, before the consumer leaves its group: what is under way, then every resolved offset not committed yet. */
+  async flush(): Promise<void> {
+    this.stopped = true;
+    this.clearTrailing();
+    await this.inFlight;
+    this.clearTrailing();
+    const payload = this.latest;
+    const offsets = payload?.uncommittedOffsets();
+    if (payload === undefined || offsets === undefined || offsets.topics.length === 0) return;
+    await payload.commitOffsetsIfNecessary(offsets);
+  }
+
+  /** A commit now, or a trailing one when the interval is not over; none while one is under way (it schedules the next when it ends). */
+  private schedule(): void {
+    if (this.stopped || this.inFlight !== undefined || this.trailing !== undefined) return;
+    if (this.latest === undefined || this.latest.uncommittedOffsets().topics.length === 0) return;
     const dueIn = this.lastCommitAt + this.intervalMs - performance.now();
-    if (dueIn <= 0) return this.flush();
-    if (this.trailing !== undefined || payload.uncommittedOffsets().topics.length === 0) return;
+    if (dueIn <= 0) return this.start(this.latest);
     this.trailing = setTimeout(() => {
       this.trailing = undefined;
-      // A failed trailing commit (a rebalance, a coordinator move) is carried by the next batch's;
-      // what it leaves uncommitted is at worst redelivered and skipped.
-      this.flush().catch((error: Error) => this.warn(`trailing offset commit failed (${error.message}); the next commit carries it`));
+      if (this.latest !== undefined && !this.stopped) this.start(this.latest);
     }, dueIn);
     // A pending commit never keeps a stopping process alive: on close, flush() runs first.
     this.trailing.unref();
   }
 
-  /** Commits every resolved offset not committed yet: the paced and trailing commits, and the last one before the consumer leaves. */
-  async flush(): Promise<void> {
-    clearTimeout(this.trailing);
-    this.trailing = undefined;
-    const payload = this.latest;
-    const offsets = payload?.uncommittedOffsets();
-    if (payload === undefined || offsets === undefined || offsets.topics.length === 0) return;
+  private start(payload: EachBatchPayload): void {
+    const offsets = payload.uncommittedOffsets();
+    if (offsets.topics.length === 0) return;
     // Before the request: a batch handled while it is in flight waits for the next interval, not for this answer.
     this.lastCommitAt = performance.now();
-    await payload.commitOffsetsIfNecessary(offsets);
+    const generation = this.generation;
+    this.inFlight = payload
+      .commitOffsetsIfNecessary(offsets)
+      .then(
+        () => true,
+        (error: Error & { type?: string }) => this.failed(error, payload, generation),
+      )
+      .then((again) => {
+        this.inFlight = undefined;
+        if (again) this.schedule();
+      });
+  }
+
+  /** Whether to commit again what a failed commit left; a lost place in the group goes to the next batch instead. */
+  private failed(error: Error & { type?: string }, payload: EachBatchPayload, generation: number): boolean {
+    if (error.type === undefined || !GROUP_MEMBERSHIP_ERRORS.has(error.type)) {
+      this.warn(`offset commit failed (${error.message}); the next commit carries it`);
+      return true;
+    }
+    if (generation === this.generation) this.lostMembership = error;
+    // The first batch after the rejoin commits these offsets in the new generation; this payload
+    // would commit them in the one the group has left.
+    if (this.latest === payload) this.latest = undefined;
+    return false;
+  }
+
+  private clearTrailing(): void {
+    clearTimeout(this.trailing);
+    this.trailing = undefined;
   }
 }

@@ -37,6 +37,22 @@ async function liveCoordinator(holder: CoordinatorHolder): Promise<CoordinatorBr
   return holder.coordinator;
 }
 
+/** The lookup each consumer group has under way in the background, so that beats in a row start one. */
+const lookups = new WeakMap<CoordinatorHolder, Promise<unknown>>();
+
+/**
+ * Starts a lookup of the group's coordinator unless one is under way; it sets the coordinator the
+ * next heartbeat goes to. A lookup that fails (no coordinator elected within kafkajs' retries)
+ * leaves the next beat to start another.
+ */
+function rediscoverInBackground(holder: CoordinatorHolder): void {
+  if (lookups.has(holder)) return;
+  const lookup = liveCoordinator(holder)
+    .catch(() => undefined)
+    .finally(() => lookups.delete(holder));
+  lookups.set(holder, lookup);
+}
+
 let installed = false;
 
 /**
@@ -55,9 +71,19 @@ let installed = false;
  *
  * Patched, the heartbeat (ConsumerGroup) and the commits (OffsetManager) check the connection first
  * and find the coordinator again when it is down: the member keeps its id and generation, commits
- * on the new coordinator, and rejoins there if that one asks for a rebalance. Installed once per
- * process, by `createKafka` and `kafkaServerOptions`. kafkajs is pinned to 2.2.4 in package.json:
- * a new version must be checked against this before the pin moves.
+ * on the new coordinator, and rejoins there if that one asks for a rebalance.
+ *
+ * The heartbeat does not wait for that lookup: kafkajs beats from the fetch loop (after every batch
+ * and every empty fetch), so a beat that waited for an election held every partition of the
+ * consumer, though their leaders were alive, for the seconds until a new coordinator was elected
+ * (measured in test/kafka-cluster/leader-kill.e2e-spec.ts, the killed node leading a partition and
+ * coordinating the group: no fetch for 4.9 s). While the coordinator is unknown a beat is skipped
+ * and the lookup runs in the background, as the Java client's heartbeat thread does; there is no
+ * coordinator to beat to, and the new one counts the member's session from when it took the group
+ * over. Commits wait for the lookup, off the fetch loop (the inbox commits in the background).
+ *
+ * Installed once per process, by `createKafka` and `kafkaServerOptions`. kafkajs is pinned to
+ * 2.2.4 in package.json: a new version must be checked against this before the pin moves.
  */
 export function installCoordinatorRediscovery(): void {
   if (installed) return;
@@ -68,7 +94,10 @@ export function installCoordinatorRediscovery(): void {
   const heartbeat = ConsumerGroup.prototype.heartbeat;
   ConsumerGroup.prototype.heartbeat = async function (this: CoordinatorHolder, options: { interval: number }) {
     // Before the first join there is no coordinator and nothing to beat for (kafkajs skips it too).
-    if (this.coordinator) await liveCoordinator(this);
+    if (this.coordinator && !this.coordinator.isConnected()) {
+      rediscoverInBackground(this);
+      return;
+    }
     return heartbeat.call(this, options);
   };
   OffsetManager.prototype.getCoordinator = function (this: CoordinatorHolder) {

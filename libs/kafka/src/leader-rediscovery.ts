@@ -1,4 +1,6 @@
 import { createRequire } from 'node:module';
+import { setTimeout } from 'node:timers/promises';
+import { KAFKA_CLIENT_TIMING_DEFAULTS } from './kafka-client-timing.js';
 
 /** kafkajs' cluster, the one call this workaround makes on it. */
 interface KafkaCluster {
@@ -21,24 +23,36 @@ interface ConsumerGroupPrototype {
  */
 const LINK_ERRORS = new Set(['KafkaJSConnectionError', 'KafkaJSRequestTimeoutError']);
 
+/**
+ * How long a fetcher whose broker is gone waits before it fetches again (with the metadata just
+ * refreshed): kafkajs' first retry backoff, so a dead broker costs a few requests a second per
+ * consumer while it is being fenced.
+ */
+const LINK_RETRY_PAUSE_MS = KAFKA_CLIENT_TIMING_DEFAULTS.retryInitialMs;
+
 let installed = false;
 
 /**
  * Makes a kafkajs 2.2.4 consumer refresh its cluster metadata when a fetch fails because the link to
- * a broker is gone, as the Java client does (a disconnect requests a metadata update), so that its
- * next fetch goes to the partition's new leader.
+ * a broker is gone, as the Java client does (a disconnect requests a metadata update), and fetch
+ * again from that broker's partitions alone, so that its next fetch goes to the partition's new
+ * leader while its other partitions go on.
  *
  * Unpatched, kafkajs rethrows the connection error to the consumer's runner, which backs off and
  * fetches again from the leader its metadata names: the dead one, until the metadata grows older
  * than `metadataMaxAge` (30 s here) or a rejoin happens to refresh it (kafkajs#950). Measured in
  * test/kafka-cluster/coordinator-kill.e2e-spec.ts: one inventory replica kept fetching from the
- * killed node every second for 2 s after its partitions had new leaders, and the slowest order
- * was answered 1.5-5.2 s after the brokers' failover (nine runs; 1.1-3.1 s in five runs patched).
+ * killed node every second for 2 s after its partitions had new leaders. And the runner's retry
+ * stops every fetcher of the consumer (kafkajs runs one per broker and restarts them together), so
+ * until the dead node was fenced, the partitions of live leaders were fetched only between backoffs
+ * of up to `KAFKA_RETRY_MAX_MS`, and the first fetch after the election could come that late.
  *
- * Patched, the error still goes to the runner (its backoff spaces the retries), but the metadata
- * is fresh first: once the controller has elected the successor, the next fetch goes there. A
- * refresh that fails too (no broker answers) changes nothing: the runner retries as before.
- * Installed once per process by `prepareKafkajs`; kafkajs is pinned to 2.2.4 in package.json.
+ * Patched, the metadata is refreshed and the fetch of that one broker ends empty after
+ * {@link LINK_RETRY_PAUSE_MS}: kafkajs' fetcher for it fetches again, from the leaders the fresh
+ * metadata names (a partition whose leader moved is fetched by the new leader's fetcher; once the
+ * dead node leaves the metadata, kafkajs rebuilds its fetchers), and the others never stop. A
+ * refresh that fails too (no broker answers) changes nothing: the fetcher tries again after the
+ * pause. Installed once per process by `prepareKafkajs`; kafkajs is pinned to 2.2.4 in package.json.
  */
 export function installLeaderRediscovery(): void {
   if (installed) return;
@@ -50,9 +64,9 @@ export function installLeaderRediscovery(): void {
     try {
       await this.cluster.refreshMetadata();
     } catch {
-      // No broker answered either: the retry that follows tries again, with the metadata it has.
+      // No broker answered either: the fetch after the pause tries again, with the metadata it has.
     }
-    throw error;
+    await setTimeout(LINK_RETRY_PAUSE_MS);
   };
   installed = true;
 }
