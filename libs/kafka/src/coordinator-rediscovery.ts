@@ -37,8 +37,8 @@ async function liveCoordinator(holder: CoordinatorHolder): Promise<CoordinatorBr
   return holder.coordinator;
 }
 
-/** The lookup each consumer group has under way in the background, so that beats in a row start one. */
-const lookups = new WeakMap<CoordinatorHolder, Promise<unknown>>();
+/** The consumer groups with a lookup under way in the background, so that beats in a row start one. */
+const lookingUp = new WeakSet<CoordinatorHolder>();
 
 /**
  * Starts a lookup of the group's coordinator unless one is under way; it sets the coordinator the
@@ -46,11 +46,11 @@ const lookups = new WeakMap<CoordinatorHolder, Promise<unknown>>();
  * leaves the next beat to start another.
  */
 function rediscoverInBackground(holder: CoordinatorHolder): void {
-  if (lookups.has(holder)) return;
-  const lookup = liveCoordinator(holder)
+  if (lookingUp.has(holder)) return;
+  lookingUp.add(holder);
+  liveCoordinator(holder)
     .catch(() => undefined)
-    .finally(() => lookups.delete(holder));
-  lookups.set(holder, lookup);
+    .finally(() => lookingUp.delete(holder));
 }
 
 let installed = false;
