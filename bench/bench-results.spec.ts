@@ -10,6 +10,7 @@ import {
 import { loopCpu } from './loop-cpu.js';
 import { latencyChartSvg } from './latency-chart.js';
 import { resultsMarkdown } from './results-markdown.js';
+import { judgeTargets } from './targets.js';
 
 function run(offeredPerSec: number, p50Ms: number, backlogGrowing = false): E2eRun {
   return {
@@ -60,7 +61,7 @@ const CPU = loopCpu(
 );
 
 function results(): BenchResults {
-  return {
+  const value: BenchResults = {
     mode: 'quick',
     startedAt: '2026-12-01T00:00:00.000Z',
     finishedAt: '2026-12-01T00:04:00.000Z',
@@ -120,8 +121,11 @@ function results(): BenchResults {
       },
     ],
     cpu: CPU,
+    targets: [],
     notes: [],
   };
+  value.targets = judgeTargets(value);
+  return value;
 }
 
 describe('latest.json', () => {
@@ -192,6 +196,7 @@ describe('latest.json', () => {
     value.e2e.runs[0].postgres.byService.loyalty.transactionsPerOrder = 'x';
     delete value.overload[0].goodputPerSec;
     delete value.overload[0].shedBySignal;
+    value.targets[1].met = 'yes';
     expect(resultsShapeProblems(value)).toEqual([
       'e2e.runs.0.postgres.byService.loyalty.transactionsPerOrder is not a number',
       'e2e.runs.1.kafkaRequestsPerOrder is missing',
@@ -202,6 +207,7 @@ describe('latest.json', () => {
       'e2e.runs.2.postgres.byService.inventory.roundTripsPerOrder is not a number',
       'overload.0.goodputPerSec is not a number',
       'overload.0.shedBySignal is missing',
+      'targets.1.met is neither a boolean nor null',
     ]);
   });
 
@@ -212,6 +218,7 @@ describe('latest.json', () => {
         'processes.orders is missing',
         'machine.nodeVersion is not a string',
         'machine.postgresAutovacuum.on is not a boolean',
+        'targets is not a non-empty array',
       ]),
     );
   });
@@ -240,6 +247,9 @@ describe('latency chart and Markdown report', () => {
     expect(markdown).toContain('| 150 | 3.0 / 8.0 / 5.0 | 2.5 / 5.0 / 3.0 | 0.5 / 1.0 / 1.0 |');
     expect(markdown).toContain('| 2x | 600 | 290.0 | 300.0 | 50.0 % | in_flight 8000, event_loop_delay_ms 1000 | 0 | 900 ms | 40 ms |');
     expect(markdown).toContain('taken after');
+    expect(markdown).toContain(
+      '| backlog drain | ≥ 1,000/s | 500/s | 50 % short | [the CPU per order, at full batches](../../docs/performance.md#',
+    );
   });
 
   it('when autovacuum stayed off, then the Markdown says so beside the machine', () => {

@@ -5,6 +5,7 @@ import type { AutovacuumState } from './autovacuum-as-in-production.js';
 import type { DrainResult } from './backlog-drain.bench.js';
 import type { LoopCpu } from './loop-cpu.js';
 import type { RequestsPerOrder } from './request-counts.js';
+import type { TargetVerdict } from './targets.js';
 
 /**
  * One offered rate of the end-to-end run. Latencies: scheduled send → order RESERVED/REJECTED committed.
@@ -125,6 +126,8 @@ export interface BenchResults {
   processes: Record<'orders' | 'inventory' | 'loyalty', ProcessCost | Record<string, never>>;
   /** The loop's CPU per order at the fixed offered rate (the first end-to-end run). */
   cpu: LoopCpu;
+  /** Each of the project's targets against this run (targets.ts): met, missed by how much, or not measured. */
+  targets: TargetVerdict[];
   notes: string[];
 }
 
@@ -195,6 +198,14 @@ export function resultsShapeProblems(value: unknown): string[] {
     const cost = at(`processes.${service}`);
     if (!cost || typeof cost !== 'object') problems.push(`processes.${service} is missing`);
   }
+  const targets = at('targets');
+  if (!Array.isArray(targets) || targets.length === 0) problems.push('targets is not a non-empty array');
+  else
+    targets.forEach((verdict: Record<string, unknown>, index) => {
+      if (typeof verdict?.id !== 'string') problems.push(`targets.${index}.id is not a string`);
+      if (!(typeof verdict?.met === 'boolean' || verdict?.met === null))
+        problems.push(`targets.${index}.met is neither a boolean nor null`);
+    });
   if (typeof at('machine.nodeVersion') !== 'string') problems.push('machine.nodeVersion is not a string');
   if (typeof at('machine.postgresAutovacuum.on') !== 'boolean') problems.push('machine.postgresAutovacuum.on is not a boolean');
   return problems;

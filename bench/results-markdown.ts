@@ -1,6 +1,7 @@
 // bench/results/latest.md: the same figures as latest.json, as tables a person reads. Pure.
 import { type BenchResults, LOOP_APPS } from './bench-results.js';
 import { describeShed } from './request-counts.js';
+import { targetsTable } from './targets.js';
 
 const num = (value: number, digits = 0) =>
   Number.isFinite(value) ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : 'n/a';
@@ -41,6 +42,10 @@ export function resultsMarkdown(results: BenchResults, chartFile: string): strin
       `autovacuum ${machine.postgresAutovacuum.on ? 'on' : 'OFF'} (${machine.postgresAutovacuum.note}).`,
     '',
     'Each figure is a ratio against a baseline measured in the same run, or a percentile at a fixed offered rate. Nothing here is asserted.',
+    '',
+    "## Against the project's targets (set for a full run; a quick run's shorter figures are indicative)",
+    '',
+    ...targetsTable(results.targets, '../../docs/performance.md'),
     '',
     '## Ratios against same-run baselines',
     '',

@@ -47,6 +47,7 @@ import { runRelayBench } from './outbox-relay.bench.js';
 import { runHttpBench } from './place-order-http.bench.js';
 import { isSustained, maxSustained, nextOfferedRate, type RateTrial } from './rate-search.js';
 import { resultsMarkdown } from './results-markdown.js';
+import { judgeTargets } from './targets.js';
 import { runSoak, SOAK_SAMPLE_INTERVAL_MS } from './soak.bench.js';
 import { soakChartSvg } from './soak-chart.js';
 import { driftVerdict, soakDrift } from './soak-drift.js';
@@ -369,6 +370,7 @@ async function main(): Promise<void> {
     overload: [],
     processes: { orders: {}, inventory: {}, loyalty: {} },
     cpu: loopCpuPlaceholder(cpus().length),
+    targets: [],
     notes: [],
   };
   try {
@@ -464,6 +466,7 @@ async function main(): Promise<void> {
 async function writeResults(repoRoot: string, results: BenchResults): Promise<void> {
   const directory = join(repoRoot, 'bench/results');
   mkdirSync(directory, { recursive: true });
+  results.targets = judgeTargets(results);
   const problems = resultsShapeProblems(JSON.parse(toJson(results)));
   if (problems.length > 0) results.notes.push(`Figures missing from this run: ${problems.join('; ')}.`);
   const chartFile = 'latency-vs-load.svg';

@@ -7,7 +7,7 @@ const SOAK_WARM_UP_MINUTES = 1;
 /** Each window compared: the first five minutes after the warm-up, and the last five of the run. */
 const SOAK_WINDOW_MINUTES = 5;
 /** How far the last window's mean may stray from the first's and still count as flat. */
-const SOAK_FLAT_TOLERANCE = 0.1;
+export const SOAK_FLAT_TOLERANCE = 0.1;
 
 /** One figure: its mean in each window, their ratio, and whether that ratio lies within the tolerance. */
 interface DriftFigure {

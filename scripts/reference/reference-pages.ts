@@ -7,6 +7,8 @@ import { ASYNCAPI_PATH, renderAsyncApiDocument } from '../asyncapi-document.js';
 import { ENV_EXAMPLE_PATH, renderEnvExampleFile } from '../env-example-file.js';
 import { withGeneratedSection } from './generated-section.js';
 import { libraryOptions, renderLibraryOptions } from './library-options.js';
+import { renderTargetsSection } from './performance-targets.js';
+import { renderThroughputPerReplica } from './throughput-per-replica.js';
 import { renderConfigurationTable, renderFailpointsTable, renderTablesTable, renderTopicsTable } from './service-reference.js';
 
 /** A generated page: its path from the repository root, and its text rendered from the committed one. */
@@ -43,6 +45,12 @@ export function referencePages(): ReferencePage[] {
         ),
     },
     { path: 'docs/security.md', render: async (committed) => withKafkaAclTable(committed) },
+    { path: 'README.md', render: async (committed) => withGeneratedSection(committed, 'README.md', 'targets', renderTargetsSection()) },
+    {
+      path: 'docs/scaling.md',
+      render: async (committed) =>
+        withGeneratedSection(committed, 'docs/scaling.md', 'throughput-per-replica', renderThroughputPerReplica()),
+    },
     { path: ASYNCAPI_PATH, render: async () => renderAsyncApiDocument() },
     { path: ENV_EXAMPLE_PATH, render: async () => renderEnvExampleFile() },
   ];

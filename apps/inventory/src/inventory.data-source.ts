@@ -1,7 +1,12 @@
-import { createCommandsTable } from '@app/commands';
-import { createDataSource, type DatabaseConfig, databaseSsl, vacuumByRowCount } from '@app/database';
-import { CreateInboxMessages1764460800020, InboxMessage } from '@app/inbox';
-import { AddOutboxPendingRetryIndex1764460800410, CreateOutboxMessages1764460800010, OutboxMessage } from '@app/outbox';
+import { commandsUnfilteredColumns, createCommandsTable } from '@app/commands';
+import { createDataSource, type DatabaseConfig, databaseSsl, skipColumnStatistics, vacuumByRowCount } from '@app/database';
+import { CreateInboxMessages1764460800020, INBOX_UNFILTERED_COLUMNS, InboxMessage } from '@app/inbox';
+import {
+  AddOutboxPendingRetryIndex1764460800410,
+  CreateOutboxMessages1764460800010,
+  OUTBOX_UNFILTERED_COLUMNS,
+  OutboxMessage,
+} from '@app/outbox';
 import { CreateStock1764460800300 } from './migrations/1764460800300-create-stock.js';
 import { CreateCancelledOrders1764460800320 } from './migrations/1764460800320-create-cancelled-orders.js';
 import { AddLoyaltyCommandAccrualColumns1764460800310 } from './migrations/1764460800310-add-loyalty-command-accrual-columns.js';
@@ -25,6 +30,12 @@ const inventoryMigrations = [
   AddReservationLoyaltyPoints1764460800430,
   AddCancelledOrdersCustomers1764460800450,
   vacuumByRowCount(['reservations', 'cancelled_orders', LOYALTY_COMMANDS_TABLE, 'outbox_messages', 'inbox_messages']),
+  skipColumnStatistics({
+    ...OUTBOX_UNFILTERED_COLUMNS,
+    ...INBOX_UNFILTERED_COLUMNS,
+    ...commandsUnfilteredColumns(LOYALTY_COMMANDS_TABLE),
+    reservations: ['items'],
+  }),
 ];
 
 export function createInventoryDataSource(config: DatabaseConfig) {

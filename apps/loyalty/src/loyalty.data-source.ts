@@ -1,8 +1,9 @@
-import { createDataSource, type DatabaseConfig, databaseSsl, vacuumByRowCount } from '@app/database';
+import { createDataSource, type DatabaseConfig, databaseSsl, skipColumnStatistics, vacuumByRowCount } from '@app/database';
 import {
   AddIdempotencyKeysCreatedAtIndex1764460800400,
   AddIdempotencyKeysPrincipalCreatedAtIndex1764460800710,
   CreateIdempotencyKeys1764460800000,
+  IDEMPOTENCY_UNFILTERED_COLUMNS,
   IdempotencyKey,
   ScopeIdempotencyKeysByPrincipal1764460800620,
 } from '@app/idempotency';
@@ -22,6 +23,7 @@ const loyaltyMigrations = [
   AddAccrualsOrderIdUnique1764460800700,
   AddIdempotencyKeysPrincipalCreatedAtIndex1764460800710,
   vacuumByRowCount(['accruals', 'reversals', 'idempotency_keys']),
+  skipColumnStatistics(IDEMPOTENCY_UNFILTERED_COLUMNS),
 ];
 
 export function createLoyaltyDataSource(config: DatabaseConfig) {

@@ -1,13 +1,19 @@
-import { createDataSource, type DatabaseConfig, databaseSsl, vacuumByRowCount } from '@app/database';
+import { createDataSource, type DatabaseConfig, databaseSsl, skipColumnStatistics, vacuumByRowCount } from '@app/database';
 import {
   AddIdempotencyKeysCreatedAtIndex1764460800400,
   AddIdempotencyKeysPrincipalCreatedAtIndex1764460800710,
   CreateIdempotencyKeys1764460800000,
+  IDEMPOTENCY_UNFILTERED_COLUMNS,
   IdempotencyKey,
   ScopeIdempotencyKeysByPrincipal1764460800620,
 } from '@app/idempotency';
-import { CreateInboxMessages1764460800020, InboxMessage } from '@app/inbox';
-import { AddOutboxPendingRetryIndex1764460800410, CreateOutboxMessages1764460800010, OutboxMessage } from '@app/outbox';
+import { CreateInboxMessages1764460800020, INBOX_UNFILTERED_COLUMNS, InboxMessage } from '@app/inbox';
+import {
+  AddOutboxPendingRetryIndex1764460800410,
+  CreateOutboxMessages1764460800010,
+  OUTBOX_UNFILTERED_COLUMNS,
+  OutboxMessage,
+} from '@app/outbox';
 import { CreateOrders1764460800200 } from './migrations/1764460800200-create-orders.js';
 import { CreateProducts1764460800420 } from './migrations/1764460800420-create-products.js';
 import { AddOrdersPendingIndex1764460800800 } from './migrations/1764460800800-add-orders-pending-index.js';
@@ -27,6 +33,7 @@ const ordersMigrations = [
   AddIdempotencyKeysPrincipalCreatedAtIndex1764460800710,
   AddOrdersPendingIndex1764460800800,
   vacuumByRowCount(['orders', 'order_items', 'outbox_messages', 'inbox_messages', 'idempotency_keys']),
+  skipColumnStatistics({ ...OUTBOX_UNFILTERED_COLUMNS, ...INBOX_UNFILTERED_COLUMNS, ...IDEMPOTENCY_UNFILTERED_COLUMNS }),
 ];
 
 export function createOrdersDataSource(config: DatabaseConfig) {

@@ -12,6 +12,11 @@ const TIMESTAMP = 1764460800030;
  * (`CreateCommandsTable_loyalty_commands1764460800030`), so an app with two tables has two
  * migrations. An app may add columns of its own in later migrations of its own.
  */
+/** The columns of a commands table read back whole and never filtered, joined or sorted on: see skipColumnStatistics. */
+export function commandsUnfilteredColumns(table: string): Record<string, readonly string[]> {
+  return { [checkedCommandsTable(table)]: ['body'] };
+}
+
 export function createCommandsTable(table: string): new () => MigrationInterface {
   const checked = checkedCommandsTable(table);
   // An index name is never schema-qualified: it lives in its table's schema.

@@ -12,3 +12,4 @@ export { deleteInBatches, type BatchedDelete } from './delete-in-batches.js';
 export { RetentionJob, retentionJob, type RetentionPolicy } from './retention-job.js';
 export { isConnectionUnavailable } from './connection-unavailable.js';
 export { vacuumByRowCount, VACUUM_BY_ROW_COUNT } from './vacuum-by-row-count.migration.js';
+export { skipColumnStatistics } from './skip-column-statistics.migration.js';

@@ -1,5 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
+/** The columns of `idempotency_keys` read back whole and never filtered, joined or sorted on: see skipColumnStatistics. */
+export const IDEMPOTENCY_UNFILTERED_COLUMNS = { idempotency_keys: ['request_fingerprint', 'response_body'] } as const;
+
 /** Creates `idempotency_keys`. Apps list this class among their own migrations. */
 export class CreateIdempotencyKeys1764460800000 implements MigrationInterface {
   name = 'CreateIdempotencyKeys1764460800000';

@@ -1,5 +1,5 @@
 export { IdempotencyKey } from './idempotency-key.entity.js';
-export { CreateIdempotencyKeys1764460800000 } from './create-idempotency-keys.migration.js';
+export { CreateIdempotencyKeys1764460800000, IDEMPOTENCY_UNFILTERED_COLUMNS } from './create-idempotency-keys.migration.js';
 export { requestFingerprint } from './request-fingerprint.js';
 export { IdempotencyStore, type IdempotentOutcome } from './idempotency.store.js';
 export { Idempotent } from './idempotent.decorator.js';

@@ -1,5 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
+/** The columns of `inbox_messages` read back whole and never filtered, joined or sorted on: see skipColumnStatistics. */
+export const INBOX_UNFILTERED_COLUMNS = { inbox_messages: ['payload_hash'] } as const;
+
 /** Creates `inbox_messages`. Apps that consume events list this class among their migrations. */
 export class CreateInboxMessages1764460800020 implements MigrationInterface {
   name = 'CreateInboxMessages1764460800020';

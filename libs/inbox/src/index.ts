@@ -1,5 +1,5 @@
 export { InboxMessage } from './inbox-message.entity.js';
-export { CreateInboxMessages1764460800020 } from './create-inbox-messages.migration.js';
+export { CreateInboxMessages1764460800020, INBOX_UNFILTERED_COLUMNS } from './create-inbox-messages.migration.js';
 export { inboxEnv, type InboxConfig } from './inbox.config.js';
 export type { InboxEnvelope, RawInboxMessage } from './inbox-envelope.js';
 export { DeadLetterPublisher, type DeadLetter } from './dead-letter.publisher.js';

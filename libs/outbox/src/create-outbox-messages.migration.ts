@@ -1,5 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
+/** The columns of `outbox_messages` read back whole and never filtered, joined or sorted on: see skipColumnStatistics. */
+export const OUTBOX_UNFILTERED_COLUMNS = { outbox_messages: ['payload', 'headers'] } as const;
+
 /** Creates `outbox_messages`. Apps that publish events list this class among their migrations. */
 export class CreateOutboxMessages1764460800010 implements MigrationInterface {
   name = 'CreateOutboxMessages1764460800010';

@@ -1,5 +1,5 @@
 export { OutboxMessage } from './outbox-message.entity.js';
-export { CreateOutboxMessages1764460800010 } from './create-outbox-messages.migration.js';
+export { CreateOutboxMessages1764460800010, OUTBOX_UNFILTERED_COLUMNS } from './create-outbox-messages.migration.js';
 export { AddOutboxPendingRetryIndex1764460800410 } from './add-outbox-pending-retry-index.migration.js';
 export { outboxEnv, type OutboxConfig } from './outbox.config.js';
 export type { OutboxEvent } from './outbox-event.js';
