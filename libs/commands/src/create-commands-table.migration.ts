@@ -4,6 +4,11 @@ import { checkedCommandsTable } from './commands.options.js';
 /** Where the commands table sorts among the libraries' migrations (outbox ...010, inbox ...020). */
 const TIMESTAMP = 1764460800030;
 
+/** The columns of a commands table read back whole and never filtered, joined or sorted on: see skipColumnStatistics. */
+export function commandsUnfilteredColumns(table: string): Record<string, readonly string[]> {
+  return { [checkedCommandsTable(table)]: ['body'] };
+}
+
 /**
  * The migration that creates one commands table, `table` (the name given to `CommandsModule`), with
  * the columns the library reads and writes (docs/commands.md, "The table"): list
@@ -12,11 +17,6 @@ const TIMESTAMP = 1764460800030;
  * (`CreateCommandsTable_loyalty_commands1764460800030`), so an app with two tables has two
  * migrations. An app may add columns of its own in later migrations of its own.
  */
-/** The columns of a commands table read back whole and never filtered, joined or sorted on: see skipColumnStatistics. */
-export function commandsUnfilteredColumns(table: string): Record<string, readonly string[]> {
-  return { [checkedCommandsTable(table)]: ['body'] };
-}
-
 export function createCommandsTable(table: string): new () => MigrationInterface {
   const checked = checkedCommandsTable(table);
   // An index name is never schema-qualified: it lives in its table's schema.
