@@ -1,9 +1,8 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { assertMigrationTimestamp, SQL_NAME } from './migration-factory-checks.js';
 
 /** Where the apps' first such migration sorts: after `vacuumByRowCount`'s, whose tables it tunes. */
 const FIRST_TIMESTAMP = 1764460800910;
-
-const IDENTIFIER = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/;
 
 /**
  * The migration that stops `ANALYZE` from sampling `columns` (by table): message bodies, headers and
@@ -20,16 +19,13 @@ export function skipColumnStatistics(
   timestamp: number = FIRST_TIMESTAMP,
 ): new () => MigrationInterface {
   const pairs = Object.entries(columns).flatMap(([table, names]) => names.map((column) => [table, column] as const));
-  const invalid = pairs.filter(([table, column]) => !IDENTIFIER.test(table) || !IDENTIFIER.test(column) || column.includes('.'));
+  const invalid = pairs.filter(([table, column]) => !SQL_NAME.test(table) || !SQL_NAME.test(column) || column.includes('.'));
   if (pairs.length === 0 || invalid.length > 0) {
     throw new Error(
       `skipColumnStatistics needs columns by table (lower-case names, tables optionally schema-qualified); got ${JSON.stringify(invalid.map((pair) => pair.join('.')))}`,
     );
   }
-  // TypeORM orders migrations by the last 13 digits of their names.
-  if (!Number.isSafeInteger(timestamp) || String(timestamp).length !== 13) {
-    throw new Error(`skipColumnStatistics needs a 13-digit millisecond timestamp; got ${timestamp}`);
-  }
+  assertMigrationTimestamp('skipColumnStatistics', timestamp);
   // One ALTER TABLE per table: its columns in one statement, one lock.
   const statement = (target: number) =>
     Object.entries(columns).map(

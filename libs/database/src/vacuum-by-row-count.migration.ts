@@ -1,4 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
+import { assertMigrationTimestamp, SQL_NAME } from './migration-factory-checks.js';
 
 /** Where the apps' first such migration sorts: after every table it tunes exists. */
 const FIRST_TIMESTAMP = 1764460800900;
@@ -22,7 +23,6 @@ export const VACUUM_BY_ROW_COUNT = {
 } as const;
 
 const settings = Object.entries(VACUUM_BY_ROW_COUNT);
-const IDENTIFIER = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/;
 
 /**
  * The migration that sets {@link VACUUM_BY_ROW_COUNT} on `tables`, the tables of an app that grow
@@ -33,14 +33,11 @@ const IDENTIFIER = /^[a-z_][a-z0-9_]*(\.[a-z_][a-z0-9_]*)?$/;
  * migration under the first one's name would be taken as applied and never run).
  */
 export function vacuumByRowCount(tables: readonly string[], timestamp: number = FIRST_TIMESTAMP): new () => MigrationInterface {
-  const invalid = tables.filter((table) => !IDENTIFIER.test(table));
+  const invalid = tables.filter((table) => !SQL_NAME.test(table));
   if (tables.length === 0 || invalid.length > 0) {
     throw new Error(`vacuumByRowCount needs table names (lower case, optionally schema-qualified); got ${JSON.stringify(invalid)}`);
   }
-  // TypeORM orders migrations by the last 13 digits of their names.
-  if (!Number.isSafeInteger(timestamp) || String(timestamp).length !== 13) {
-    throw new Error(`vacuumByRowCount needs a 13-digit millisecond timestamp; got ${timestamp}`);
-  }
+  assertMigrationTimestamp('vacuumByRowCount', timestamp);
   return class VacuumByRowCount implements MigrationInterface {
     name = `VacuumByRowCount${timestamp}`;
 
