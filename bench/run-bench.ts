@@ -293,6 +293,17 @@ function writeSoak(repoRoot: string, results: SoakResults): void {
         })),
       },
       {
+        title: 'WAL written per order finished (the server, every database)',
+        unit: 'kB',
+        series: [
+          { label: 'WAL', values: results.samples.map((s) => (s.server?.walBytesPerOrder ?? Number.NaN) / 1024) },
+          {
+            label: 'full page images × 8 kB',
+            values: results.samples.map((s) => ((s.server?.walFullPageImagesPerOrder ?? Number.NaN) * 8192) / 1024),
+          },
+        ],
+      },
+      {
         title: 'rows held (count)',
         unit: 'rows',
         series: tableNames.map((name) => ({ label: name, values: results.samples.map((s) => s.tables[name]?.rows ?? Number.NaN) })),

@@ -1,6 +1,7 @@
 // The shape of bench/results/soak.json (`npm run bench -- --soak <minutes>`), and a check of it.
 // Pure, unit-tested in soak-results.spec.ts.
 import type { AutovacuumState } from './autovacuum-as-in-production.js';
+import type { ServerWrites } from './server-writes.js';
 import type { SoakDrift } from './soak-drift.js';
 
 /** One table of one database at one sample. */
@@ -35,6 +36,8 @@ export interface SoakSample {
   rssMb: Record<string, number>;
   /** By `<database role>.<table>`: `orders.outbox_messages`, `inventory.inbox_messages`, ... */
   tables: Record<string, TableSample>;
+  /** What the server wrote since the previous sample; absent in files written before it was read. */
+  server?: ServerWrites;
 }
 
 export interface SoakResults {

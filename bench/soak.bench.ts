@@ -1,7 +1,7 @@
 // `npm run bench -- --soak <minutes> [--rate=<n>]`: a steady 70 % of the maximum for that long,
-// sampled every 30 s: created → final p99, RSS per app, and the live and dead rows and
+// sampled every 30 s: created → final p99, RSS per app, the live and dead rows and
 // autovacuum runs of the tables that grow with every order (outbox, inbox, commands, idempotency
-// keys). What a soak finds is a slope: memory, dead tuples or latency that keep rising at a rate
+// keys), and the WAL the server wrote per order (server-writes.ts). What a soak finds is a slope: memory, dead tuples or latency that keep rising at a rate
 // the loop sustains. Autovacuum must run for that to mean anything; see autovacuum-as-in-production.ts.
 import pg from 'pg';
 import { databaseUrl } from '@app/database';
@@ -11,6 +11,7 @@ import { orderBody, postOrder } from './order-requests.js';
 import { summarizeLatencies } from './percentiles.js';
 import { rssMb } from './process-usage.js';
 import { DEAD_TUPLE_READ_INTERVAL_MS, ReadingMeans } from './reading-means.js';
+import { readServerCounters, serverWrites } from './server-writes.js';
 import type { SoakResults, SoakSample, TableSample } from './soak-results.js';
 
 /** The tables that grow with every order, by the database role that holds them. */
@@ -131,12 +132,16 @@ export async function runSoak(
   const samples: SoakSample[] = [];
   const deadTupleMeans = new ReadingMeans();
   const deadTupleReader = readDeadTuples(stack.serverUrl, databases, deadTupleMeans, log);
+  const observer = new pg.Client({ connectionString: databaseUrl(stack.serverUrl, databases.orders), application_name: 'bench-observer' });
+  await observer.connect();
+  let counters = await readServerCounters(observer);
   const start = Date.now();
   let last = start;
   let sampling = true;
   const sample = async () => {
     const now = Date.now();
     const latencies = await finishedLatencies(stack.serverUrl, stack.databases.orders, last, now);
+    const countersNow = await readServerCounters(observer);
     last = now;
     const entry: SoakSample = {
       atMinutes: (now - start) / 60_000,
@@ -144,14 +149,20 @@ export async function runSoak(
       p99Ms: summarizeLatencies(latencies).p99,
       rssMb: Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, rssMb(pid)])),
       tables: await tableStats(stack.serverUrl, databases),
+      server: serverWrites(counters, countersNow, latencies.length),
     };
+    counters = countersNow;
     const means = deadTupleMeans.take();
     for (const [name, table] of Object.entries(entry.tables)) if (name in means) table.deadTuplesMean = means[name];
     samples.push(entry);
     const dead = Object.entries(entry.tables)
       .map(([name, table]) => `${name} ${table.deadTuples} (mean ${Math.round(table.deadTuplesMean ?? Number.NaN)})`)
       .join(', ');
-    log(`soak ${entry.atMinutes.toFixed(1)} min: ${entry.finished} finished, p99 ${Math.round(entry.p99Ms)} ms; dead tuples ${dead}`);
+    const { walBytesPerOrder, walFullPageImagesPerOrder, checkpoints } = entry.server!;
+    const wal = `WAL ${Math.round(walBytesPerOrder)} B/order, ${walFullPageImagesPerOrder.toFixed(2)} full pages/order, ${checkpoints} checkpoint(s)`;
+    log(
+      `soak ${entry.atMinutes.toFixed(1)} min: ${entry.finished} finished, p99 ${Math.round(entry.p99Ms)} ms; ${wal}; dead tuples ${dead}`,
+    );
   };
   const sampler = (async () => {
     while (sampling) {
@@ -168,6 +179,7 @@ export async function runSoak(
     sampling = false;
     await sampler;
     await deadTupleReader.stop();
+    await observer.end().catch(() => undefined);
   }
   const accepted = load.requests.filter((request) => request.result.orderId).length;
   const shedRequests = load.requests.filter((request) => request.result.status === 503).length;
