@@ -78,6 +78,8 @@ describe('OutboxWriter (real Postgres)', () => {
     const id = await tx.run(() => writer.add(event(aggregateId, { occurredAt, causationId: 'cause-1', correlationId: 'corr-1' })));
 
     const [row] = await rowsOf(aggregateId);
+    // Time-ordered (UUID version 7), so the outbox's and the consumers' inbox keys stay append-only.
+    expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
     expect(row).toMatchObject({
       id,
       aggregate_type: 'thing',

@@ -1,7 +1,7 @@
-import { randomBytes, randomUUID } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
 import { Headers, schemaProblems } from '@app/envelope';
-import { TransactionContext } from '@app/database';
+import { timeOrderedUuid, TransactionContext } from '@app/database';
 import { currentTraceparent } from '@app/telemetry';
 import type { OutboxEvent } from './outbox-event.js';
 import { OutboxEventRejectedError } from './outbox-event-rejected.error.js';
@@ -66,7 +66,8 @@ export class OutboxWriter {
   private row(event: OutboxEvent) {
     const problems = schemaProblems(event.message.schema, event.payload, 'payload');
     if (problems.length > 0) throw new OutboxEventRejectedError(event, problems);
-    const id = randomUUID();
+    // Time-ordered: the outbox's primary key and every consumer's inbox key stay append-only.
+    const id = timeOrderedUuid();
     const occurredAt = (event.occurredAt ?? new Date()).toISOString();
     const headers: Record<string, string> = {
       [Headers.messageId]: id,

@@ -1,7 +1,7 @@
 import { Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '@app/auth';
-import { ApiErrors, uuidV4Param } from '@app/http';
+import { ApiErrors, uuidParam } from '@app/http';
 import { annotateLog } from '@app/telemetry';
 import { OrdersErrorCodes } from '../../orders.error-codes.js';
 import { OrderResponse } from '../order.response.js';
@@ -20,12 +20,12 @@ export class CancelOrderController {
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiOkResponse({ type: OrderResponse, description: 'The order, now CANCELLED' })
   @ApiErrors(
-    { 400: 'id is not a UUID v4' },
+    { 400: 'id is not a UUID (version 7 or 4)' },
     { 404: OrdersErrorCodes.NOT_FOUND },
     { 409: `${OrdersErrorCodes.NOT_CANCELLABLE}: the order is REJECTED` },
   )
   @HttpCode(200)
-  cancel(@Param('id', uuidV4Param('id')) id: string, @CurrentPrincipal() principal: Principal) {
+  cancel(@Param('id', uuidParam('id')) id: string, @CurrentPrincipal() principal: Principal) {
     annotateLog({ orderId: id });
     return this.service.cancel(id, principal.subject);
   }

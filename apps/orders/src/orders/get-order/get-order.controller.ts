@@ -2,7 +2,7 @@ import { Controller, Get, HttpStatus, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '@app/auth';
 import { TransactionContext } from '@app/database';
-import { ApiErrors, ProblemException, uuidV4Param } from '@app/http';
+import { ApiErrors, ProblemException, uuidParam } from '@app/http';
 import { annotateLog } from '@app/telemetry';
 import { OrdersErrorCodes } from '../../orders.error-codes.js';
 import { Order } from '../order.entity.js';
@@ -20,8 +20,8 @@ export class GetOrderController {
   })
   @ApiParam({ name: 'id', format: 'uuid' })
   @ApiOkResponse({ type: OrderResponse })
-  @ApiErrors({ 400: 'id is not a UUID v4' }, { 404: OrdersErrorCodes.NOT_FOUND })
-  async get(@Param('id', uuidV4Param('id')) id: string, @CurrentPrincipal() principal: Principal) {
+  @ApiErrors({ 400: 'id is not a UUID (version 7 or 4)' }, { 404: OrdersErrorCodes.NOT_FOUND })
+  async get(@Param('id', uuidParam('id')) id: string, @CurrentPrincipal() principal: Principal) {
     annotateLog({ orderId: id });
     // The owner is part of the lookup: another customer's order answers exactly as a missing one,
     // so ids cannot be probed for existence.

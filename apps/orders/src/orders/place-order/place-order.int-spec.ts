@@ -91,6 +91,16 @@ describe('POST /orders atomicity (real HTTP app, real Postgres)', () => {
     expect(Math.min(...counts)).toBe(3);
   });
 
+  it('when orders are placed one after another, then their ids are time-ordered UUIDs (version 7), each minted no earlier than the one before', async () => {
+    const ids: string[] = [];
+    for (let n = 0; n < 5; n += 1) ids.push((await post({ 'Idempotency-Key': randomUUID() })).body.id as string);
+
+    for (const id of ids) expect(id).toMatch(/^[0-9a-f]{8}-[0-9a-f]{4}-7[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+    // The first 48 bits are the millisecond: the orders' primary key grows at one end.
+    const minted = ids.map((id) => Number.parseInt(id.replace(/-/g, '').slice(0, 12), 16));
+    expect(minted).toEqual([...minted].sort((a, b) => a - b));
+  });
+
   it('when the outbox insert fails inside the transaction, then the answer is 5xx and neither the order, its items nor an outbox row exist', async () => {
     const before = await count();
     await breakTable('outbox_messages', 'false');

@@ -1,9 +1,8 @@
-import { randomUUID } from 'node:crypto';
 import { HttpStatus, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
 import { AuthErrorCodes, type Principal } from '@app/auth';
 import { type OrderCreated, OrderEvents, OrderFields, type OrderLine, OrderLimits, orderTotalCents } from '@app/contracts';
-import { TransactionContext } from '@app/database';
+import { timeOrderedUuid, TransactionContext } from '@app/database';
 import { ProblemException } from '@app/http';
 import { OutboxWriter } from '@app/outbox';
 import { annotateLog } from '@app/telemetry';
@@ -33,7 +32,8 @@ export class PlaceOrderService {
       throw new ProblemException(HttpStatus.FORBIDDEN, AuthErrorCodes.FORBIDDEN, "the token's subject is not a valid customer id");
     }
     return this.tx.run(async (manager) => {
-      const id = randomUUID();
+      // Time-ordered: orders, order_items and inventory's reservations are keyed by it, and stay append-only.
+      const id = timeOrderedUuid();
       annotateLog({ orderId: id });
       const { items, createdAt } = await this.priceAndWrite(manager, id, customerId, request);
       const totalCents = orderTotalCents(items);
