@@ -16,7 +16,7 @@ export interface BenchProfile {
     maxSteps: number;
     settleMs: number;
     search: { minPerSec: number; maxPerSec: number; resolutionPerSec: number };
-    /** The search stops starting new steps once the suite has run this long. */
+    /** The search stops starting new steps once the end-to-end section (warm-up and fixed run included) has run this long. */
     searchBudgetMs: number;
     /** Load at the fixed rate before anything is measured (JIT, pools, first fetches): every CPU figure is taken after it. */
     warmUpMs: number;
