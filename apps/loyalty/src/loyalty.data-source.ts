@@ -11,6 +11,7 @@ import { Accrual } from './accruals/accrual.entity.js';
 import { CreateAccruals1764460800100 } from './migrations/1764460800100-create-accruals.js';
 import { CreateReversals1764460800420 } from './migrations/1764460800420-create-reversals.js';
 import { AddAccrualsOrderIdUnique1764460800700 } from './migrations/1764460800700-add-accruals-order-id-unique.js';
+import { TimeOrderedAccrualIds1764460800920 } from './migrations/1764460800920-time-ordered-accrual-ids.js';
 import { Reversal } from './reversals/reversal.entity.js';
 
 const loyaltyEntities = [Accrual, Reversal, IdempotencyKey];
@@ -24,6 +25,7 @@ const loyaltyMigrations = [
   AddIdempotencyKeysPrincipalCreatedAtIndex1764460800710,
   vacuumByRowCount(['accruals', 'reversals', 'idempotency_keys']),
   skipColumnStatistics(IDEMPOTENCY_UNFILTERED_COLUMNS),
+  TimeOrderedAccrualIds1764460800920,
 ];
 
 export function createLoyaltyDataSource(config: DatabaseConfig) {
