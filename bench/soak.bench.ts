@@ -1,8 +1,8 @@
 // `npm run bench -- --soak <minutes> [--rate=<n>]`: a steady 70 % of the maximum for that long,
-// sampled every 30 s: created → final p99, RSS per app, the live and dead rows and
-// autovacuum runs of the tables that grow with every order (outbox, inbox, commands, idempotency
-// keys), and the WAL the server wrote per order (server-writes.ts). What a soak finds is a slope: memory, dead tuples or latency that keep rising at a rate
-// the loop sustains. Autovacuum must run for that to mean anything; see autovacuum-as-in-production.ts.
+// sampled every 30 s: created → final p99, RSS per app, the live and dead rows and autovacuum runs
+// of the tables that grow with every order (outbox, inbox, commands, idempotency keys), and the WAL
+// the server wrote per order (server-writes.ts). What a soak finds is a slope: memory, dead tuples,
+// WAL or latency that keep rising at a rate the loop sustains. Autovacuum must run for that to mean anything; see autovacuum-as-in-production.ts.
 import pg from 'pg';
 import { databaseUrl } from '@app/database';
 import { type E2eStack } from './end-to-end.bench.js';
