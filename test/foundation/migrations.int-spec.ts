@@ -49,6 +49,15 @@ async function columns(dataSource: DataSource, filter: { types: string[] } | 'wi
   return rows.map((row) => row.name);
 }
 
+/** `table.column` of every column whose default mints a random UUID, which would land anywhere in its index. */
+async function randomUuidDefaults(dataSource: DataSource): Promise<string[]> {
+  const rows: { name: string }[] = await dataSource.query(
+    `SELECT table_name || '.' || column_name AS name FROM information_schema.columns
+     WHERE table_schema = 'public' AND column_default LIKE '%gen_random_uuid()%' ORDER BY 1`,
+  );
+  return rows.map((row) => row.name);
+}
+
 async function tables(dataSource: DataSource): Promise<string[]> {
   const rows: { name: string }[] = await dataSource.query(
     "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'typeorm_migrations' ORDER BY 1",
@@ -63,7 +72,7 @@ describe.each(apps)('%s migrations', (app, createDataSource, expectedTables) => 
     if (database) await dropTestDatabase(serverUrl, database);
   });
 
-  it('when applied, reverted and applied again, then the schema is created (every table that grows with traffic vacuumed by row count, no JSON document analysed), removed and created identically', async () => {
+  it('when applied, reverted and applied again, then the schema is created (every table that grows with traffic vacuumed by row count, no JSON document analysed, no random id default), removed and created identically', async () => {
     database = await createTestDatabase(serverUrl, `migrate_${app}`);
     const config = { DATABASE_URL: serverUrl, DATABASE_NAME: database, DATABASE_POOL_SIZE: 2 };
 
@@ -92,6 +101,9 @@ describe.each(apps)('%s migrations', (app, createDataSource, expectedTables) => 
       const documents = await columns(dataSource, { types: ['json', 'jsonb'] });
       expect(documents.length).toBeGreaterThan(0);
       expect(withoutStatistics).toEqual(expect.arrayContaining(documents));
+
+      // Ids the database mints are time-ordered (time_ordered_uuid()), as those the apps mint are.
+      expect(await randomUuidDefaults(dataSource)).toEqual([]);
 
       expect(await revertAllMigrations(dataSource)).toBe(applied.length);
       expect(await tables(dataSource)).toEqual([]);
