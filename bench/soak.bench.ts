@@ -98,20 +98,14 @@ async function tableStats(serverUrl: string, databases: Record<string, string>):
   return tables;
 }
 
-/** created → final latencies (ms) of the orders that became final in (sinceMs, untilMs]. */
-async function finishedLatencies(serverUrl: string, database: string, sinceMs: number, untilMs: number): Promise<number[]> {
-  const client = new pg.Client({ connectionString: databaseUrl(serverUrl, database), application_name: 'bench-observer' });
-  await client.connect();
-  try {
-    const { rows } = await client.query<{ ms: number }>(
-      `SELECT (extract(epoch FROM updated_at - created_at) * 1000)::float8 AS ms FROM orders
-       WHERE status IN ('RESERVED', 'REJECTED') AND updated_at > to_timestamp($1 / 1000.0) AND updated_at <= to_timestamp($2 / 1000.0)`,
-      [sinceMs, untilMs],
-    );
-    return rows.map((row) => row.ms);
-  } finally {
-    await client.end();
-  }
+/** created → final latencies (ms) of the orders that became final in (sinceMs, untilMs], over `client` (orders' database). */
+async function finishedLatencies(client: pg.Client, sinceMs: number, untilMs: number): Promise<number[]> {
+  const { rows } = await client.query<{ ms: number }>(
+    `SELECT (extract(epoch FROM updated_at - created_at) * 1000)::float8 AS ms FROM orders
+     WHERE status IN ('RESERVED', 'REJECTED') AND updated_at > to_timestamp($1 / 1000.0) AND updated_at <= to_timestamp($2 / 1000.0)`,
+    [sinceMs, untilMs],
+  );
+  return rows.map((row) => row.ms);
 }
 
 export interface SoakRunOptions {
@@ -135,6 +129,7 @@ export async function runSoak(
   const samples: SoakSample[] = [];
   const deadTupleMeans = new ReadingMeans();
   const deadTupleReader = readDeadTuples(stack.serverUrl, databases, deadTupleMeans, log);
+  // One connection to orders' database for the whole soak: each sample's latencies and the server's counters.
   const observer = new pg.Client({ connectionString: databaseUrl(stack.serverUrl, databases.orders), application_name: 'bench-observer' });
   await observer.connect();
   let counters = await readServerCounters(observer);
@@ -143,7 +138,7 @@ export async function runSoak(
   let sampling = true;
   const sample = async () => {
     const now = Date.now();
-    const latencies = await finishedLatencies(stack.serverUrl, stack.databases.orders, last, now);
+    const latencies = await finishedLatencies(observer, last, now);
     const countersNow = await readServerCounters(observer);
     last = now;
     const entry: SoakSample = {
