@@ -45,6 +45,21 @@ describe('soak drift: the last five minutes against the first five after the war
     expect(driftVerdict(drift)).toBe('flat (minutes 15-20 against 1-6, within 10 %)');
   });
 
+  it('when samples land late, then each counts in the window it describes: the warm-up stays out of the first', () => {
+    // Each p99 covers the half-minute before its sample. The warm-up's (minutes 0-1) is slow; the
+    // samples land 0.2 s after their nominal time, as a loaded machine's do, so the one that
+    // describes minutes 0.5-1 lands at 1.003, past the warm-up's end.
+    const late = samples(20, (minute) => ({ p99: minute <= 1 ? 1000 : 300, rss: 250, dead: 1000 })).map((sample) => ({
+      ...sample,
+      atMinutes: sample.atMinutes + 0.003,
+    }));
+    const drift = soakDrift(late, 20)!;
+    expect(drift.p99Ms).toEqual({ first: 300, last: 300, ratio: 1, flat: true });
+    // Counted by where they land, the first window would hold that sample: (1000 + 9 × 300) / 10.
+    const byLanding = late.filter((sample) => sample.atMinutes > 1 && sample.atMinutes <= 6).map((sample) => sample.p99Ms);
+    expect(byLanding.reduce((sum, p99) => sum + p99, 0) / byLanding.length).toBe(370);
+  });
+
   it('when memory climbs and dead tuples appear from none, then those figures are not flat, and the findings name them', () => {
     const drift = soakDrift(
       samples(20, (minute) => ({ p99: 300, rss: 200 + minute * 10, dead: 1000, otherDead: minute > 10 ? 500 : 0 })),

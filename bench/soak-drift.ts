@@ -41,13 +41,22 @@ function figure(first: number[], last: number[]): DriftFigure {
   return { first: a, last: b, ratio, flat: Math.abs(ratio - 1) <= SOAK_FLAT_TOLERANCE + 1e-9 };
 }
 
+/** The middle of the span each sample covers, from the sample before it (the first, from the start of the load). */
+function coveredMiddles(samples: readonly SoakSample[]): number[] {
+  return samples.map((sample, index) => ((index === 0 ? 0 : samples[index - 1].atMinutes) + sample.atMinutes) / 2);
+}
+
 /** The drift of `samples` (a soak of `minutes`); undefined when either window holds no sample. */
 export function soakDrift(samples: readonly SoakSample[], minutes: number): SoakDrift | undefined {
   const firstWindow: [number, number] = [SOAK_WARM_UP_MINUTES, SOAK_WARM_UP_MINUTES + SOAK_WINDOW_MINUTES];
   const lastWindow: [number, number] = [Math.max(0, minutes - SOAK_WINDOW_MINUTES), minutes];
-  // Samples land a little after their nominal time; the last one may come after `minutes`.
-  const inFirst = samples.filter((s) => s.atMinutes > firstWindow[0] && s.atMinutes <= firstWindow[1]);
-  const inLast = samples.filter((s) => s.atMinutes > lastWindow[0]);
+  // A sample's p99 and dead-tuple mean cover the time since the sample before it, and it lands a
+  // little after its nominal time: the one taken at 1.003 minutes describes minutes 0.5-1, the
+  // warm-up. So a sample counts where the middle of what it covers falls, not where it lands; the
+  // last one may land after `minutes`.
+  const middles = coveredMiddles(samples);
+  const inFirst = samples.filter((_, i) => middles[i] > firstWindow[0] && middles[i] <= firstWindow[1]);
+  const inLast = samples.filter((_, i) => middles[i] > lastWindow[0]);
   if (inFirst.length === 0 || inLast.length === 0) return undefined;
   const each = <T>(pick: (s: SoakSample) => Record<string, T>) => [...new Set(samples.flatMap((s) => Object.keys(pick(s))))].sort();
   const series = (window: SoakSample[], value: (s: SoakSample) => number | undefined) =>

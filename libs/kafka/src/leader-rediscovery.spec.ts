@@ -5,7 +5,7 @@ import { KAFKA_CLIENT_TIMING_DEFAULTS } from './kafka-client-timing.js';
 import { installLeaderRediscovery } from './leader-rediscovery.js';
 
 interface Group {
-  cluster: { refreshMetadata(): Promise<void> };
+  cluster: { refreshMetadata(): Promise<void>; brokerPool?: { metadataExpireAt: number | null; metadataMaxAge: number } };
 }
 
 const load = createRequire(import.meta.url);
@@ -51,6 +51,26 @@ describe("kafkajs' consumer after a fetch lost its broker", () => {
     const consumer = group(() => Promise.reject(new KafkaJSConnectionError('no broker answers')));
     await expect(ConsumerGroup.prototype.recoverFromFetch.call(consumer, error)).resolves.toBeUndefined();
     expect(consumer.refreshes).toBe(1);
+  });
+
+  it('when kafkajs refreshed the metadata itself just before (it could not connect), then it is not refreshed again', async () => {
+    installLeaderRediscovery();
+    const error = new KafkaJSConnectionError('Connection error: connect ECONNREFUSED 127.0.0.1:9092', { code: 'ECONNREFUSED' });
+    const maxAge = KAFKA_CLIENT_TIMING_DEFAULTS.metadataMaxAgeMs;
+    const fresh = group();
+    // As kafkajs' BrokerPool.refreshMetadata leaves it: expiring one maximum age from now.
+    fresh.cluster.brokerPool = { metadataExpireAt: Date.now() + maxAge, metadataMaxAge: maxAge };
+    await ConsumerGroup.prototype.recoverFromFetch.call(fresh, error);
+    expect(fresh.refreshes).toBe(0);
+    // Refreshed a second ago, or dropped since (a broker removed sets it to null): refreshed now.
+    const older = group();
+    older.cluster.brokerPool = { metadataExpireAt: Date.now() + maxAge - 1000, metadataMaxAge: maxAge };
+    await ConsumerGroup.prototype.recoverFromFetch.call(older, error);
+    expect(older.refreshes).toBe(1);
+    const dropped = group();
+    dropped.cluster.brokerPool = { metadataExpireAt: null, metadataMaxAge: maxAge };
+    await ConsumerGroup.prototype.recoverFromFetch.call(dropped, error);
+    expect(dropped.refreshes).toBe(1);
   });
 
   it('when the error is not of the link, then kafkajs handles it as before, without a refresh', async () => {

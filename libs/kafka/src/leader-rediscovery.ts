@@ -2,9 +2,14 @@ import { createRequire } from 'node:module';
 import { setTimeout } from 'node:timers/promises';
 import { KAFKA_CLIENT_TIMING_DEFAULTS } from './kafka-client-timing.js';
 
-/** kafkajs' cluster, the one call this workaround makes on it. */
+/** kafkajs' cluster: the one call this workaround makes on it, and when its metadata was last refreshed. */
 interface KafkaCluster {
   refreshMetadata(): Promise<void>;
+  brokerPool?: {
+    /** When the metadata expires: set to now + `metadataMaxAge` by each refresh, null once a broker was dropped. */
+    metadataExpireAt: number | null;
+    metadataMaxAge: number;
+  };
 }
 
 /** A kafkajs 2.2.4 ConsumerGroup, the part of it this workaround reads. */
@@ -33,6 +38,18 @@ const LINK_RETRY_PAUSE_MS = KAFKA_CLIENT_TIMING_DEFAULTS.retryInitialMs;
 let installed = false;
 
 /**
+ * Whether the metadata was refreshed within the last pause. kafkajs refreshes it itself when it
+ * cannot connect to the broker a fetch goes to (`Cluster.findBroker`), just before the error reaches
+ * {@link installLeaderRediscovery}'s patch, and one consumer's fetchers share their cluster: a
+ * second refresh would only repeat the Metadata request.
+ */
+function refreshedJustNow(cluster: KafkaCluster): boolean {
+  const pool = cluster.brokerPool;
+  if (pool?.metadataExpireAt == null) return false;
+  return pool.metadataExpireAt - pool.metadataMaxAge > Date.now() - LINK_RETRY_PAUSE_MS;
+}
+
+/**
  * Makes a kafkajs 2.2.4 consumer refresh its cluster metadata when a fetch fails because the link to
  * a broker is gone, as the Java client does (a disconnect requests a metadata update), and fetch
  * again from that broker's partitions alone, so that its next fetch goes to the partition's new
@@ -47,7 +64,7 @@ let installed = false;
  * until the dead node was fenced, the partitions of live leaders were fetched only between backoffs
  * of up to `KAFKA_RETRY_MAX_MS`, and the first fetch after the election could come that late.
  *
- * Patched, the metadata is refreshed and the fetch of that one broker ends empty after
+ * Patched, the metadata is refreshed (unless kafkajs just did) and the fetch of that one broker ends empty after
  * {@link LINK_RETRY_PAUSE_MS}: kafkajs' fetcher for it fetches again, from the leaders the fresh
  * metadata names (a partition whose leader moved is fetched by the new leader's fetcher; once the
  * dead node leaves the metadata, kafkajs rebuilds its fetchers), and the others never stop. A
@@ -62,7 +79,7 @@ export function installLeaderRediscovery(): void {
   ConsumerGroup.prototype.recoverFromFetch = async function (this: FetchingGroup, error: Error) {
     if (!LINK_ERRORS.has(error.name)) return recoverFromFetch.call(this, error);
     try {
-      await this.cluster.refreshMetadata();
+      if (!refreshedJustNow(this.cluster)) await this.cluster.refreshMetadata();
     } catch {
       // No broker answered either: the fetch after the pause tries again, with the metadata it has.
     }
