@@ -16,10 +16,16 @@ export interface BenchProfile {
     maxSteps: number;
     settleMs: number;
     search: { minPerSec: number; maxPerSec: number; resolutionPerSec: number };
-    /** The search stops starting new steps once the end-to-end section (warm-up and fixed run included) has run this long. */
+    /** The search stops starting new steps once the fixed run and the steps (not the warm-up) have run this long. */
     searchBudgetMs: number;
-    /** Load at the fixed rate before anything is measured (JIT, pools, first fetches): every CPU figure is taken after it. */
+    /** Load at the fixed rate before the warm-up's windows, not measured (`--warm-up`). */
     warmUpMs: number;
+    /**
+     * Then windows of this length at the fixed rate until the loop's CPU per order settles
+     * (warm-up.ts), for at most `warmUpMaxMs` of windows: every figure is taken after them.
+     */
+    warmUpWindowMs: number;
+    warmUpMaxMs: number;
     /** Length of each overload run (2x and 4x the sustained maximum). */
     overloadDurationMs: number;
   };
@@ -42,6 +48,8 @@ export const QUICK: BenchProfile = {
     search: { minPerSec: 25, maxPerSec: 1200, resolutionPerSec: 25 },
     searchBudgetMs: 120_000,
     warmUpMs: 5000,
+    warmUpWindowMs: 10_000,
+    warmUpMaxMs: 90_000,
     overloadDurationMs: 12_000,
   },
   drain: { orders: 500, timeoutMs: 45_000 },
@@ -61,6 +69,8 @@ export const FULL: BenchProfile = {
     search: { minPerSec: 25, maxPerSec: 1200, resolutionPerSec: 25 },
     searchBudgetMs: 30 * 60_000,
     warmUpMs: 15_000,
+    warmUpWindowMs: 15_000,
+    warmUpMaxMs: 240_000,
     overloadDurationMs: 45_000,
   },
   drain: { orders: 3000, timeoutMs: 300_000 },

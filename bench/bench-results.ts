@@ -6,6 +6,7 @@ import type { DrainResult } from './backlog-drain.bench.js';
 import type { LoopCpu } from './loop-cpu.js';
 import type { RequestsPerOrder } from './request-counts.js';
 import type { TargetVerdict } from './targets.js';
+import type { WarmUp } from './warm-up.js';
 
 /**
  * One offered rate of the end-to-end run. Latencies: scheduled send → order RESERVED/REJECTED committed.
@@ -115,6 +116,8 @@ export interface BenchResults {
     durationSec: number;
   };
   e2e: {
+    /** The load before the fixed run, until the loop's CPU per order settled; absent when the section did not run. */
+    warmUp?: WarmUp;
     runs: E2eRun[];
     maxSustainablePerSec: number;
     drainPerSec: number;

@@ -2,6 +2,7 @@
 import { type BenchResults, LOOP_APPS } from './bench-results.js';
 import { describeShed } from './request-counts.js';
 import { targetsTable } from './targets.js';
+import { warmUpSummary } from './warm-up.js';
 
 const num = (value: number, digits = 0) =>
   Number.isFinite(value) ? value.toLocaleString('en-US', { minimumFractionDigits: digits, maximumFractionDigits: digits }) : 'n/a';
@@ -81,6 +82,7 @@ export function resultsMarkdown(results: BenchResults, chartFile: string): strin
     '',
     `## CPU per order of the whole loop, at ${num(results.cpu.orders)} orders of the fixed-rate run (taken after the loop's warm-up)`,
     '',
+    ...(results.e2e.warmUp ? [`The ${warmUpSummary(results.e2e.warmUp)}.`, ''] : []),
     ...markdownTable(
       ['process', 'CPU ms per order'],
       [

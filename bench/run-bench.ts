@@ -52,6 +52,7 @@ import { runSoak, SOAK_SAMPLE_INTERVAL_MS } from './soak.bench.js';
 import { soakChartSvg } from './soak-chart.js';
 import { driftVerdict, soakDrift } from './soak-drift.js';
 import { sampleDeadTuples, type SoakResults, soakShapeProblems } from './soak-results.js';
+import { type WarmUp, warmUpSettled, warmUpSummary } from './warm-up.js';
 
 const { values: flags } = parseCommandLine({
   name: 'bench',
@@ -77,7 +78,7 @@ const { values: flags } = parseCommandLine({
       type: 'string',
       placeholder: 'seconds',
       description:
-        'load at the fixed rate before anything is measured (quick 5, full 15): longer when the e2e figure runs first (--only=e2e), so that the broker and Postgres are warm too',
+        "load at the fixed rate before the warm-up's measured windows (quick 5, full 15), which then go on until the loop's CPU per order settles (at most quick 90, full 240)",
     },
   },
 });
@@ -93,15 +94,34 @@ const sections = (() => {
 const suiteStart = Date.now();
 const log = (text: string) => console.error(`[bench ${((Date.now() - suiteStart) / 1000).toFixed(0).padStart(4)} s] ${text}`);
 
+/**
+ * Loads the loop at the fixed rate until it is warm: a first stretch not measured (JIT, pools, first
+ * fetches), then windows until their CPU per order settles or the cap is reached. A loop just
+ * started spends its first minutes compiling, and a CPU figure taken in them is the warm-up's.
+ */
+async function warmUpLoop(stack: E2eStack, profile: BenchProfile): Promise<WarmUp> {
+  const { e2e } = profile;
+  const rate = (durationMs: number) => runE2eRate(stack, { offeredPerSec: e2e.fixedPerSec, durationMs, settleMs: e2e.settleMs }, log);
+  await rate(e2e.warmUpMs);
+  const warmUp: WarmUp = { initialMs: e2e.warmUpMs, windowMs: e2e.warmUpWindowMs, cpuMsPerOrder: [], settled: false };
+  while (!warmUp.settled && (warmUp.cpuMsPerOrder.length + 1) * e2e.warmUpWindowMs <= e2e.warmUpMaxMs) {
+    warmUp.cpuMsPerOrder.push((await rate(e2e.warmUpWindowMs)).cpu.totalMsPerOrder);
+    warmUp.settled = warmUpSettled(warmUp.cpuMsPerOrder);
+  }
+  log(warmUpSummary(warmUp));
+  return warmUp;
+}
+
 async function runE2e(stack: E2eStack, profile: BenchProfile, results: BenchResults): Promise<void> {
   const { e2e } = profile;
-  // The search's budget is its own: timed from the suite's start, it was spent by the sections
-  // before it on a machine with a cold broker, and a quick run then reported no maximum at all.
-  const sectionStart = Date.now();
   const runs: E2eRun[] = [];
-  // Not measured: a loop just started runs its first seconds slower (JIT, pools, first fetches).
-  await runE2eRate(stack, { offeredPerSec: e2e.fixedPerSec, durationMs: e2e.warmUpMs, settleMs: e2e.settleMs }, log);
+  results.e2e.warmUp = await warmUpLoop(stack, profile);
+  if (!results.e2e.warmUp.settled) results.notes.push(`The end-to-end ${warmUpSummary(results.e2e.warmUp)}.`);
   await waitUntilIdle(stack, e2e.settleMs);
+  // The search's budget is its own: timed from the suite's start, it was spent by the sections
+  // before it on a machine with a cold broker, and a quick run then reported no maximum at all;
+  // timed with the warm-up, a slow machine's longer warm-up would leave the search no steps.
+  const sectionStart = Date.now();
   const fixed = await runE2eRate(stack, { offeredPerSec: e2e.fixedPerSec, durationMs: e2e.fixedDurationMs, settleMs: e2e.settleMs }, log);
   runs.push(fixed);
   results.processes = fixed.processes;
