@@ -24,8 +24,8 @@ export interface WarmUp {
  * started cold spends its first minutes compiling (V8 in each app, the JIT of the broker's JVM) and
  * filling caches, so its figure falls by more than the noise, window after window: measured on 2 AMD
  * EPYC cores at 150/s, 7.0 ms per order in the first 30 s and 4.75 after two minutes
- * (docs/performance.md). Once warm, windows scatter a few per cent either way, and only a fall
- * counts: a window above the others is noise, not warm-up.
+ * (docs/performance.md). Once warm, 10-s windows scatter by up to a tenth either way, so only a
+ * fall counts: a window above the others is noise, not warm-up.
  */
 export function warmUpSettled(cpuMsPerOrder: readonly number[]): boolean {
   if (cpuMsPerOrder.length <= WARM_UP_QUIET_WINDOWS) return false;
