@@ -6,7 +6,8 @@ export interface BenchProfile {
   /** BENCH_* variables of the relay comparison (outbox-relay.bench.ts); the caller's environment wins. */
   relay: Record<string, string>;
   inbox: { messages: number; plainConcurrency: number; timeoutMs: number };
-  http: { concurrency: number; durationMs: number; warmUpMs: number };
+  /** Each server warmed for `warmUpMs`, then `rounds` interleaved rounds of `durationMs`, the median of each kept. */
+  http: { concurrency: number; durationMs: number; warmUpMs: number; rounds: number };
   e2e: {
     /** The fixed rate every run reports (the issue's target is set at it). */
     fixedPerSec: number;
@@ -38,7 +39,7 @@ export const QUICK: BenchProfile = {
   inbox: { messages: 500, plainConcurrency: 3, timeoutMs: 60_000 },
   // The warm-up matters: a Nest app just started runs its first seconds of requests at a third of
   // its speed (JIT, pool connections, TypeORM metadata).
-  http: { concurrency: 16, durationMs: 4000, warmUpMs: 3000 },
+  http: { concurrency: 16, durationMs: 2000, warmUpMs: 5000, rounds: 3 },
   e2e: {
     fixedPerSec: 150,
     fixedDurationMs: 30_000,
@@ -59,7 +60,7 @@ export const FULL: BenchProfile = {
   mode: 'full',
   relay: {},
   inbox: { messages: 5000, plainConcurrency: 3, timeoutMs: 300_000 },
-  http: { concurrency: 16, durationMs: 15_000, warmUpMs: 5000 },
+  http: { concurrency: 16, durationMs: 5000, warmUpMs: 10_000, rounds: 4 },
   e2e: {
     fixedPerSec: 150,
     fixedDurationMs: 60_000,

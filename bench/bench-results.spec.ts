@@ -94,6 +94,7 @@ function results(): BenchResults {
       dualWritePerSec: 200,
       plainWithOutboxPerSec: 500,
       concurrency: 16,
+      rounds: 4,
       durationSec: 4,
     },
     e2e: {

@@ -113,7 +113,11 @@ export interface BenchResults {
     /** The plain server with the outbox row too: the outbox's own cost without Nest and TypeORM. */
     plainWithOutboxPerSec: number;
     concurrency: number;
+    /** Length of one round; each figure above is the median of `rounds` interleaved rounds. */
     durationSec: number;
+    rounds: number;
+    /** Each server's requests/s in each round; absent in files written before the rounds were interleaved. */
+    perRound?: Record<'orders' | 'insert' | 'outbox' | 'dualWrite', number[]>;
   };
   e2e: {
     /** The load before the fixed run, until the loop's CPU per order settled; absent when the section did not run. */

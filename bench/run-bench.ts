@@ -399,6 +399,7 @@ async function main(): Promise<void> {
       plainWithOutboxPerSec: nan,
       concurrency: profile.http.concurrency,
       durationSec: profile.http.durationMs / 1000,
+      rounds: profile.http.rounds,
     },
     e2e: { runs: [], maxSustainablePerSec: 0, drainPerSec: nan, drain: backlogDrainPlaceholder() },
     overload: [],
