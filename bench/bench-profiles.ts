@@ -1,4 +1,4 @@
-// The two sizes of `npm run bench`: `--quick` fits in about four minutes on a 2-core machine (every
+// The two sizes of `npm run bench`: `--quick` fits in about five minutes on a 2-core machine (every
 // figure, fewer samples, shorter runs); the full run takes its time for steadier numbers.
 
 export interface BenchProfile {

@@ -1,4 +1,4 @@
-// `npm run bench` (full) and `npm run bench -- --quick` (about four minutes): every figure of
+// `npm run bench` (full) and `npm run bench -- --quick` (about five minutes): every figure of
 // the benchmark suite in one run, each a ratio against a baseline measured in the same run or a percentile at
 // a fixed offered rate, written to bench/results/latest.json, latest.md and latency-vs-load.svg.
 // Infrastructure is provisioned as the tests do; every database is a throw-away one (its name
@@ -58,9 +58,9 @@ const { values: flags } = parseCommandLine({
   name: 'bench',
   usage: 'npm run bench --',
   summary:
-    'Every figure of the benchmark suite in one run (full: about nine minutes), written to bench/results/latest.json, latest.md and latency-vs-load.svg.',
+    'Every figure of the benchmark suite in one run (full: about 13 minutes), written to bench/results/latest.json, latest.md and latency-vs-load.svg.',
   flags: {
-    quick: { type: 'boolean', description: 'the short profile (about four minutes)' },
+    quick: { type: 'boolean', description: 'the short profile (about five minutes)' },
     only: { type: 'string', placeholder: SECTIONS.join(','), description: 'run only these sections (comma-separated)' },
     soak: { type: 'string', placeholder: 'minutes', description: 'a soak instead of the suite: 70 % of the maximum rate for this long' },
     rate: {
