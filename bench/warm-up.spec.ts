@@ -34,10 +34,10 @@ describe('the warm-up of the end-to-end section', () => {
 
   it('when summarised, then the line gives the length, each window and the verdict', () => {
     expect(warmUpSummary({ initialMs: 15_000, windowMs: 15_000, cpuMsPerOrder: [6.1, 5.0, 4.9, 4.95], settled: true })).toBe(
-      'warm-up 75 s, CPU per order of its 15-s windows 6.10, 5.00, 4.90, 4.95 ms (settled: the last 3 none more than 5 % below the lowest before them)',
+      'warm-up of 75 s: CPU per order of its 15-s windows 6.10, 5.00, 4.90, 4.95 ms (settled: the last 3 none more than 5 % below the lowest before them)',
     );
     expect(warmUpSummary({ initialMs: 5000, windowMs: 10_000, cpuMsPerOrder: [7, 6, 5], settled: false })).toBe(
-      'warm-up 35 s, CPU per order of its 10-s windows 7.00, 6.00, 5.00 ms (not settled within 35 s: the figures may still hold some warm-up)',
+      'warm-up of 35 s: CPU per order of its 10-s windows 7.00, 6.00, 5.00 ms (not settled within 35 s: the figures may still hold some warm-up)',
     );
   });
 });

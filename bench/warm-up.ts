@@ -42,5 +42,5 @@ export function warmUpSummary(warmUp: WarmUp): string {
   const verdict = warmUp.settled
     ? `settled: the last ${WARM_UP_QUIET_WINDOWS} none more than ${WARM_UP_TOLERANCE * 100} % below the lowest before them`
     : `not settled within ${seconds} s: the figures may still hold some warm-up`;
-  return `warm-up ${seconds} s, CPU per order of its ${warmUp.windowMs / 1000}-s windows ${series} ms (${verdict})`;
+  return `warm-up of ${seconds} s: CPU per order of its ${warmUp.windowMs / 1000}-s windows ${series} ms (${verdict})`;
 }
