@@ -78,7 +78,8 @@ const { values: flags } = parseCommandLine({
       type: 'string',
       placeholder: 'seconds',
       description:
-        "load at the fixed rate before the warm-up's measured windows (quick 5, full 15), which then go on until the loop's CPU per order settles (at most quick 90, full 240)",
+        `load at the fixed rate before the warm-up's measured windows (quick ${QUICK.e2e.warmUpMs / 1000}, full ${FULL.e2e.warmUpMs / 1000}), ` +
+        `which then go on until the loop's CPU per order stops falling (at most quick ${QUICK.e2e.warmUpMaxMs / 1000}, full ${FULL.e2e.warmUpMaxMs / 1000})`,
     },
   },
 });
