@@ -1,9 +1,11 @@
 import { describe, expect, it } from '@jest/globals';
 import {
+  appMemoryPlaceholder,
   backlogDrainPlaceholder,
   type BenchResults,
   type E2eRun,
   loopCpuPlaceholder,
+  peakRssAtMaximum,
   resultsShapeProblems,
   toJson,
 } from './bench-results.js';
@@ -35,7 +37,11 @@ function run(offeredPerSec: number, p50Ms: number, backlogGrowing = false): E2eR
     unfinished: 0,
     finalTimestampNotMoved: 0,
     stages: { 'orders relay': { count: 10, p50Ms: 20, p95Ms: 40, p99Ms: 60 } },
-    processes: { orders: { cpuMsPerOrder: 7, peakRssMb: 150 } },
+    processes: {
+      orders: { cpuMsPerOrder: 7, peakRssMb: 140 + offeredPerSec / 10 },
+      inventory: { cpuMsPerOrder: 6, peakRssMb: 130 + offeredPerSec / 20 },
+      loyalty: { cpuMsPerOrder: 2, peakRssMb: 120 },
+    },
     cpu: CPU,
     kafkaRequestsPerOrder: { Fetch: 0.5, Produce: 0.25 },
     postgres: {
@@ -108,6 +114,7 @@ function results(): BenchResults {
       inventory: { cpuMsPerOrder: 6, peakRssMb: 140 },
       loyalty: { cpuMsPerOrder: 2, peakRssMb: 100 },
     },
+    memory: { idleRssMb: { orders: 131, inventory: 129, loyalty: 126 }, peakRssMbAtMaximum: { orders: 170, inventory: 145, loyalty: 120 } },
     overload: [
       {
         multiple: 2,
@@ -212,11 +219,38 @@ describe('latest.json', () => {
     ]);
   });
 
+  it('when the memory was not measured, then its figures are null and named as problems', () => {
+    const broken = results();
+    broken.memory = appMemoryPlaceholder();
+    const written = JSON.parse(toJson(broken));
+    expect(written.memory.idleRssMb.orders).toBeNull();
+    expect(resultsShapeProblems(written)).toEqual([
+      'memory.idleRssMb.orders is not a number',
+      'memory.peakRssMbAtMaximum.orders is not a number',
+      'memory.idleRssMb.inventory is not a number',
+      'memory.peakRssMbAtMaximum.inventory is not a number',
+      'memory.idleRssMb.loyalty is not a number',
+      'memory.peakRssMbAtMaximum.loyalty is not a number',
+    ]);
+  });
+
+  it('when the peak at the maximum is read, then it is the last run at the sustained rate, not the largest of the runs', () => {
+    const runs = [run(150, 80), run(600, 9000, true), run(300, 120), run(450, 4000, true), run(300, 110)];
+    runs[2].processes.orders.peakRssMb = 155;
+    runs[4].processes.orders.peakRssMb = 161;
+
+    expect(peakRssAtMaximum({ runs, maxSustainablePerSec: 300 })).toEqual({ orders: 161, inventory: 145, loyalty: 120 });
+    // The 600/s run's peak (200 MB) is the largest, and not the figure asked for.
+    expect(Math.max(...runs.map((one) => one.processes.orders.peakRssMb))).toBe(200);
+    expect(peakRssAtMaximum({ runs, maxSustainablePerSec: 0 })).toEqual({ orders: NaN, inventory: NaN, loyalty: NaN });
+  });
+
   it('when a part is missing altogether, then the check names it', () => {
     expect(resultsShapeProblems({})).toEqual(
       expect.arrayContaining([
         'relay.ratio is not a number',
         'processes.orders is missing',
+        'memory.idleRssMb.loyalty is not a number',
         'machine.nodeVersion is not a string',
         'machine.postgresAutovacuum.on is not a boolean',
         'targets is not a non-empty array',
@@ -248,6 +282,8 @@ describe('latency chart and Markdown report', () => {
     expect(markdown).toContain('| 150 | 3.0 / 8.0 / 5.0 | 2.5 / 5.0 / 3.0 | 0.5 / 1.0 / 1.0 |');
     expect(markdown).toContain('| 2x | 600 | 290.0 | 300.0 | 50.0 % | in_flight 8000, event_loop_delay_ms 1000 | 0 | 900 ms | 40 ms |');
     expect(markdown).toContain('taken after');
+    expect(markdown).toContain('### Memory per app: idle before the load, and peak at the sustained maximum (300/s)');
+    expect(markdown).toContain('| orders | 131 | 170 |');
     expect(markdown).toContain(
       '| backlog drain | ≥ 1,000/s | 500/s | 50 % short | [the CPU per order, at full batches](../../docs/performance.md#',
     );

@@ -56,6 +56,18 @@ export interface ProcessCost {
   peakRssMb: number;
 }
 
+/** What each app holds resident with no order in flight, and at the highest rate the loop sustained. */
+export interface AppMemory {
+  /**
+   * VmRSS of each app before the end-to-end load, MB: the median of readings taken after
+   * `IDLE_SETTLE_MS` with nothing in flight (bench/idle-rss.ts). Orders and inventory were just
+   * started; loyalty already served the inbox section's calls, if it ran.
+   */
+  idleRssMb: Record<LoopApp, number>;
+  /** The peak VmRSS of each app during the run at `e2e.maxSustainablePerSec`, MB. */
+  peakRssMbAtMaximum: Record<LoopApp, number>;
+}
+
 /** A run past the sustained maximum: does the door keep goodput near the maximum, and lose nothing? */
 interface OverloadRun {
   /** The offered rate as a multiple of `e2e.maxSustainablePerSec` (2, 4). */
@@ -131,6 +143,8 @@ export interface BenchResults {
   /** 2x and 4x the sustained maximum, when the overload section ran. */
   overload: OverloadRun[];
   processes: Record<'orders' | 'inventory' | 'loyalty', ProcessCost | Record<string, never>>;
+  /** Resident memory per app, at idle and at the sustained maximum; NaN (null in the file) when not measured. */
+  memory: AppMemory;
   /** The loop's CPU per order at the fixed offered rate (the first end-to-end run). */
   cpu: LoopCpu;
   /** Each of the project's targets against this run (targets.ts): met, missed by how much, or not measured. */
@@ -145,6 +159,23 @@ const LOOP_PROCESS_GROUPS = ['orders', 'inventory', 'loyalty', 'postgres', 'kafk
 /** The apps of the loop, each with its own database. */
 export const LOOP_APPS = ['orders', 'inventory', 'loyalty'] as const;
 const POSTGRES_FIGURES = ['transactionsPerOrder', 'statementsPerOrder', 'roundTripsPerOrder'] as const;
+
+type LoopApp = (typeof LOOP_APPS)[number];
+
+/** The memory figures before anything was measured: NaN (null in the file). */
+export function appMemoryPlaceholder(): AppMemory {
+  const unmeasured = () => Object.fromEntries(LOOP_APPS.map((app) => [app, Number.NaN])) as Record<LoopApp, number>;
+  return { idleRssMb: unmeasured(), peakRssMbAtMaximum: unmeasured() };
+}
+
+/**
+ * Each app's peak RSS in the run at the sustained maximum (the last run at that offered rate, the
+ * one the search settled on); NaN for every app when no rate was sustained.
+ */
+export function peakRssAtMaximum(e2e: Pick<BenchResults['e2e'], 'runs' | 'maxSustainablePerSec'>): Record<LoopApp, number> {
+  const atMaximum = e2e.runs.filter((run) => run.offeredPerSec === e2e.maxSustainablePerSec).at(-1);
+  return Object.fromEntries(LOOP_APPS.map((app) => [app, atMaximum?.processes[app]?.peakRssMb ?? Number.NaN])) as Record<LoopApp, number>;
+}
 
 /** The loop's CPU before anything was measured: unmeasured, so NaN (null in the file). */
 export function loopCpuPlaceholder(cores: number): LoopCpu {
@@ -204,6 +235,8 @@ export function resultsShapeProblems(value: unknown): string[] {
   for (const service of LOOP_APPS) {
     const cost = at(`processes.${service}`);
     if (!cost || typeof cost !== 'object') problems.push(`processes.${service} is missing`);
+    expectNumber(`memory.idleRssMb.${service}`);
+    expectNumber(`memory.peakRssMbAtMaximum.${service}`);
   }
   const targets = at('targets');
   if (!Array.isArray(targets) || targets.length === 0) problems.push('targets is not a non-empty array');

@@ -37,7 +37,8 @@ export const benchEnv = {
     default: '',
   }),
   IDLE_SETTLE_MS: env.integer({
-    description: 'How long bench/idle-memory.ts lets the idle apps settle before sampling their memory',
+    description:
+      'How long the idle apps settle before their memory is read: by bench/idle-memory.ts, and by the suite before its end-to-end load (memory.idleRssMb)',
     default: 10_000,
     min: 0,
   }),

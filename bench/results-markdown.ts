@@ -190,6 +190,15 @@ export function resultsMarkdown(results: BenchResults, chartFile: string): strin
       ]),
     ),
   ];
+  lines.push(
+    '',
+    `### Memory per app: idle before the load, and peak at the sustained maximum (${num(e2e.maxSustainablePerSec)}/s)`,
+    '',
+    ...markdownTable(
+      ['app', 'idle RSS MB', 'peak RSS MB at the maximum'],
+      LOOP_APPS.map((app) => [app, num(results.memory.idleRssMb[app]), num(results.memory.peakRssMbAtMaximum[app])]),
+    ),
+  );
   if (results.overload.length > 0)
     lines.push(
       '',

@@ -8,11 +8,14 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { dropUndroppedTestDatabases, parseCommandLine, queryTestDatabase, type ServiceProcess } from '@tools/local-stack';
+import { loadConfig } from '@app/config';
 import {
+  appMemoryPlaceholder,
   backlogDrainPlaceholder,
   type BenchResults,
   type E2eRun,
   loopCpuPlaceholder,
+  peakRssAtMaximum,
   resultsShapeProblems,
   toJson,
 } from './bench-results.js';
@@ -40,7 +43,9 @@ import {
 } from './bench-profiles.js';
 import { type AutovacuumState, autovacuumAsInProduction } from './autovacuum-as-in-production.js';
 import { runBacklogDrain } from './backlog-drain.bench.js';
+import { benchEnv } from './bench.env.js';
 import { type E2eStack, runE2eRate, startE2eStack, startLoop, waitUntilIdle } from './end-to-end.bench.js';
+import { IDLE_RSS_READINGS, idleRssMb } from './idle-rss.js';
 import { runInboxBench } from './inbox-consumer.bench.js';
 import { latencyChartSvg } from './latency-chart.js';
 import { runRelayBench } from './outbox-relay.bench.js';
@@ -91,6 +96,14 @@ const sections = (() => {
     process.exit(2);
   }
 })();
+
+const { IDLE_SETTLE_MS } = loadConfig({ IDLE_SETTLE_MS: benchEnv.IDLE_SETTLE_MS });
+
+/** `orders 131 MB, inventory 128 MB, ...`: a figure per app for the log. */
+const describeMb = (figures: Record<string, number>) =>
+  Object.entries(figures)
+    .map(([app, mb]) => `${app} ${mb.toFixed(0)} MB`)
+    .join(', ');
 
 const suiteStart = Date.now();
 const log = (text: string) => console.error(`[bench ${((Date.now() - suiteStart) / 1000).toFixed(0).padStart(4)} s] ${text}`);
@@ -405,6 +418,7 @@ async function main(): Promise<void> {
     e2e: { runs: [], maxSustainablePerSec: 0, drainPerSec: nan, drain: backlogDrainPlaceholder() },
     overload: [],
     processes: { orders: {}, inventory: {}, loyalty: {} },
+    memory: appMemoryPlaceholder(),
     cpu: loopCpuPlaceholder(cpus().length),
     targets: [],
     notes: [],
@@ -447,7 +461,15 @@ async function main(): Promise<void> {
       let stack: E2eStack | undefined;
       await section(results, 'end to end', async () => {
         stack = await startE2eStack(infrastructure, services, running);
-        if (sections.has('e2e')) await runE2e(stack, profile, results);
+        results.memory.idleRssMb = await idleRssMb(
+          { orders: stack.orders.process.child.pid!, inventory: stack.inventory.process.child.pid!, loyalty: running.process.child.pid! },
+          { settleMs: IDLE_SETTLE_MS, ...IDLE_RSS_READINGS },
+        );
+        log(`idle RSS before the load: ${describeMb(results.memory.idleRssMb)}`);
+        if (sections.has('e2e')) {
+          await runE2e(stack, profile, results);
+          results.memory.peakRssMbAtMaximum = peakRssAtMaximum(results.e2e);
+        }
       });
       if (stack && sections.has('overload')) {
         const started = stack;

@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { findRepoRoot, services, withKafkaAclTable } from '@tools/local-stack';
 import { ASYNCAPI_PATH, renderAsyncApiDocument } from '../asyncapi-document.js';
 import { ENV_EXAMPLE_PATH, renderEnvExampleFile } from '../env-example-file.js';
+import { renderBenchSizes } from './bench-sizes.js';
 import { withGeneratedSection } from './generated-section.js';
 import { libraryOptions, renderLibraryOptions } from './library-options.js';
 import { renderTargetsSection } from './performance-targets.js';
@@ -46,6 +47,10 @@ export function referencePages(): ReferencePage[] {
     },
     { path: 'docs/security.md', render: async (committed) => withKafkaAclTable(committed) },
     { path: 'README.md', render: async (committed) => withGeneratedSection(committed, 'README.md', 'targets', renderTargetsSection()) },
+    {
+      path: 'bench/README.md',
+      render: async (committed) => withGeneratedSection(committed, 'bench/README.md', 'sizes', renderBenchSizes()),
+    },
     {
       path: 'docs/scaling.md',
       render: async (committed) =>
