@@ -317,6 +317,14 @@ function writeSoak(repoRoot: string, results: SoakResults): void {
         series: [{ label: 'p99', values: results.samples.map((s) => s.p99Ms) }],
       },
       {
+        title: 'CPU per order finished since the previous sample, each process of the loop',
+        unit: 'ms',
+        series: [...new Set(results.samples.flatMap((sample) => Object.keys(sample.cpu?.byProcess ?? {})))].map((name) => ({
+          label: name,
+          values: results.samples.map((s) => s.cpu?.byProcess[name] ?? Number.NaN),
+        })),
+      },
+      {
         title: 'resident memory',
         unit: 'MB',
         series: apps.map((app) => ({ label: app, values: results.samples.map((s) => s.rssMb[app]) })),

@@ -1,6 +1,7 @@
 // The shape of bench/results/soak.json (`npm run bench -- --soak <minutes>`), and a check of it.
 // Pure, unit-tested in soak-results.spec.ts.
 import type { AutovacuumState } from './autovacuum-as-in-production.js';
+import type { LoopCpu } from './loop-cpu.js';
 import type { ServerWrites } from './server-writes.js';
 import type { SoakDrift } from './soak-drift.js';
 
@@ -42,6 +43,12 @@ export interface SoakSample {
   tables: Record<string, TableSample>;
   /** What the server wrote since the previous sample; absent in files written before it was read. */
   server?: ServerWrites;
+  /**
+   * CPU milliseconds per order finished since the previous sample: the loop's processes, each
+   * (`orders`, `inventory`, `loyalty`, `postgres`, `kafka`) and in total, and the bench apart. Says
+   * which process a stretch of higher p99 made busier; absent in files written before it was read.
+   */
+  cpu?: Pick<LoopCpu, 'totalMsPerOrder' | 'byProcess' | 'loadGeneratorMsPerOrder'>;
 }
 
 export interface SoakResults {

@@ -1,15 +1,18 @@
 // `npm run bench -- --soak <minutes> [--rate=<n>]`: a steady 70 % of the maximum for that long,
 // sampled every 30 s: created → final p99, RSS per app, the live and dead rows and autovacuum runs
 // of the tables that grow with every order (outbox, inbox, commands, idempotency keys), and the WAL
-// the server wrote per order (server-writes.ts). What a soak finds is a slope: memory, dead tuples,
+// the server wrote per order (server-writes.ts), and the CPU each process of the loop spent per order
+// finished (loop-cpu.ts). What a soak finds is a slope: memory, dead tuples,
 // WAL or latency that keep rising at a rate the loop sustains. Autovacuum must run for that to mean anything; see autovacuum-as-in-production.ts.
 import pg from 'pg';
 import { databaseUrl } from '@app/database';
-import { type E2eStack } from './end-to-end.bench.js';
+import { cpus } from 'node:os';
+import { type E2eStack, LOAD_GENERATOR, loopProcesses } from './end-to-end.bench.js';
+import { loopCpu } from './loop-cpu.js';
 import { openModelLoad } from './open-model-load.js';
 import { orderBody, postOrder } from './order-requests.js';
 import { summarizeLatencies } from './percentiles.js';
-import { rssMb } from './process-usage.js';
+import { ProcessSampler, rssMb } from './process-usage.js';
 import { DEAD_TUPLE_READ_INTERVAL_MS, ReadingMeans } from './reading-means.js';
 import { readServerCounters, serverWrites } from './server-writes.js';
 import type { SoakResults, SoakSample, TableSample } from './soak-results.js';
@@ -133,6 +136,10 @@ export async function runSoak(
   const observer = new pg.Client({ connectionString: databaseUrl(stack.serverUrl, databases.orders), application_name: 'bench-observer' });
   await observer.connect();
   let counters = await readServerCounters(observer);
+  // CPU of every process of the loop over each sample's interval: a new sampler per interval.
+  const processes = loopProcesses(stack);
+  let usage = new ProcessSampler(processes);
+  await usage.start();
   const start = Date.now();
   let last = start;
   let sampling = true;
@@ -140,6 +147,15 @@ export async function runSoak(
     const now = Date.now();
     const latencies = await finishedLatencies(observer, last, now);
     const countersNow = await readServerCounters(observer);
+    const used = await usage.stop();
+    usage = new ProcessSampler(processes);
+    await usage.start();
+    const cpu = loopCpu(
+      Object.fromEntries(Object.entries(used).map(([name, { cpuMs }]) => [name, cpuMs])),
+      latencies.length,
+      cpus().length,
+      LOAD_GENERATOR,
+    );
     last = now;
     const entry: SoakSample = {
       atMinutes: (now - start) / 60_000,
@@ -148,6 +164,7 @@ export async function runSoak(
       rssMb: Object.fromEntries(Object.entries(pids).map(([name, pid]) => [name, rssMb(pid)])),
       tables: await tableStats(stack.serverUrl, databases),
       server: serverWrites(counters, countersNow, latencies.length),
+      cpu: { totalMsPerOrder: cpu.totalMsPerOrder, byProcess: cpu.byProcess, loadGeneratorMsPerOrder: cpu.loadGeneratorMsPerOrder },
     };
     counters = countersNow;
     const means = deadTupleMeans.take();
@@ -158,8 +175,12 @@ export async function runSoak(
       .join(', ');
     const { walBytesPerOrder, walFullPageImagesPerOrder, checkpoints } = entry.server!;
     const wal = `WAL ${Math.round(walBytesPerOrder)} B/order, ${walFullPageImagesPerOrder.toFixed(2)} full pages/order, ${checkpoints} checkpoint(s)`;
+    const perProcess = Object.entries(cpu.byProcess)
+      .map(([name, ms]) => `${name} ${ms.toFixed(2)}`)
+      .join(', ');
     log(
-      `soak ${entry.atMinutes.toFixed(1)} min: ${entry.finished} finished, p99 ${Math.round(entry.p99Ms)} ms; ${wal}; dead tuples ${dead}`,
+      `soak ${entry.atMinutes.toFixed(1)} min: ${entry.finished} finished, p99 ${Math.round(entry.p99Ms)} ms; ` +
+        `CPU ${cpu.totalMsPerOrder.toFixed(2)} ms/order (${perProcess}); ${wal}; dead tuples ${dead}`,
     );
   };
   const sampler = (async () => {
@@ -176,6 +197,7 @@ export async function runSoak(
   } finally {
     sampling = false;
     await sampler;
+    await usage.stop();
     await deadTupleReader.stop();
     await observer.end().catch(() => undefined);
   }
