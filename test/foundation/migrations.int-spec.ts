@@ -1,6 +1,13 @@
 import { afterAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
-import { type DatabaseConfig, migrateDatabase, revertAllMigrations, VACUUM_BY_ROW_COUNT, waitUntilMigrated } from '@app/database';
+import {
+  type DatabaseConfig,
+  migrateDatabase,
+  revertAllMigrations,
+  SAMPLED_STATISTICS_TARGET,
+  VACUUM_BY_ROW_COUNT,
+  waitUntilMigrated,
+} from '@app/database';
 import { createInventoryDataSource } from '@apps/inventory';
 import { createLoyaltyDataSource } from '@apps/loyalty';
 import { createOrdersDataSource } from '@apps/orders';
@@ -37,14 +44,21 @@ async function storageParameters(dataSource: DataSource): Promise<Record<string,
   return Object.fromEntries(rows.map((row) => [row.name, [...(row.options ?? [])].sort()]));
 }
 
-/** `table.column` of every column whose type is one of `types`, or, without types, whose statistics ANALYZE skips. */
-async function columns(dataSource: DataSource, filter: { types: string[] } | 'without statistics'): Promise<string[]> {
-  const condition = filter === 'without statistics' ? 'a.attstattarget = 0' : 'format_type(a.atttypid, NULL) = ANY($1)';
+/** What `columns` can select by: a type, statistics skipped, or the server's default statistics target kept. */
+const STATISTICS_FILTERS = {
+  'without statistics': 'a.attstattarget = 0',
+  'at the default statistics target': '(a.attstattarget IS NULL OR a.attstattarget < 0)',
+  sampled: `a.attstattarget = ${SAMPLED_STATISTICS_TARGET}`,
+} as const;
+
+/** `table.column` of every column whose type is one of `types`, or that matches a statistics filter. */
+async function columns(dataSource: DataSource, filter: { types: string[] } | keyof typeof STATISTICS_FILTERS): Promise<string[]> {
+  const condition = typeof filter === 'string' ? STATISTICS_FILTERS[filter] : 'format_type(a.atttypid, NULL) = ANY($1)';
   const rows: { name: string }[] = await dataSource.query(
     `SELECT c.relname || '.' || a.attname AS name FROM pg_attribute a
        JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
      WHERE n.nspname = 'public' AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped AND ${condition} ORDER BY 1`,
-    filter === 'without statistics' ? [] : [filter.types],
+    typeof filter === 'string' ? [] : [filter.types],
   );
   return rows.map((row) => row.name);
 }
@@ -72,7 +86,7 @@ describe.each(apps)('%s migrations', (app, createDataSource, expectedTables) => 
     if (database) await dropTestDatabase(serverUrl, database);
   });
 
-  it('when applied, reverted and applied again, then the schema is created (every table that grows with traffic vacuumed by row count, no JSON document analysed, no random id default), removed and created identically', async () => {
+  it('when applied, reverted and applied again, then the schema is created (every table that grows with traffic vacuumed by row count and analysed from a sample, no JSON document analysed, no random id default), removed and created identically', async () => {
     database = await createTestDatabase(serverUrl, `migrate_${app}`);
     const config = { DATABASE_URL: serverUrl, DATABASE_NAME: database, DATABASE_POOL_SIZE: 2 };
 
@@ -102,6 +116,14 @@ describe.each(apps)('%s migrations', (app, createDataSource, expectedTables) => 
       expect(documents.length).toBeGreaterThan(0);
       expect(withoutStatistics).toEqual(expect.arrayContaining(documents));
 
+      // A table that grows with traffic is analysed from a sample: none of its columns keeps the
+      // server's default target (a sample ten times as large), and the catalogues keep it.
+      const atDefault = await columns(dataSource, 'at the default statistics target');
+      expect(atDefault.filter((name) => growing.includes(name.split('.')[0]))).toEqual([]);
+      const sampled = await columns(dataSource, 'sampled');
+      expect(sampled.length).toBeGreaterThan(0);
+      expect(sampled.filter((name) => !growing.includes(name.split('.')[0]))).toEqual([]);
+
       // Ids the database mints are time-ordered (time_ordered_uuid()), as those the apps mint are.
       expect(await randomUuidDefaults(dataSource)).toEqual([]);
 
@@ -114,6 +136,7 @@ describe.each(apps)('%s migrations', (app, createDataSource, expectedTables) => 
       expect(await tables(dataSource)).toEqual(created);
       expect(await storageParameters(dataSource)).toEqual(parameters);
       expect(await columns(dataSource, 'without statistics')).toEqual(withoutStatistics);
+      expect(await columns(dataSource, 'sampled')).toEqual(sampled);
     } finally {
       await dataSource.destroy();
     }
