@@ -4,6 +4,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
 import { commandsEnv } from '@app/commands';
 import type { EnvSchema } from '@app/config';
+import { SAMPLED_STATISTICS_TARGET } from '@app/database';
 import { messageSigningEnv } from '@app/envelope';
 import { inboxEnv } from '@app/inbox';
 import { outboxEnv } from '@app/outbox';
@@ -121,6 +122,15 @@ describe('what the docs say that the code states', () => {
     expect(
       namedIdentifiers('a handler may name `batchLocks`, see `INBOX_BATCH_SIZE=1` and `inbox_messages`\n```ts\nnotProse\n```'),
     ).toEqual(['batchLocks', 'INBOX_BATCH_SIZE']);
+  });
+
+  it("when a page says how many rows a growing table is analysed from, then it is 300 times the target sampleStatistics sets (Postgres' sample per unit of target)", () => {
+    const claims = pages.flatMap((page) =>
+      [...read(page).matchAll(/analysed\s+from\s+a\s+sample\s+of\s+([\d,]+)\s+rows/g)].map(([, rows]) => `${page}: ${rows}`),
+    );
+    expect(claims.length).toBeGreaterThanOrEqual(2);
+    const stated = (300 * SAMPLED_STATISTICS_TARGET).toLocaleString('en-US');
+    expect(claims.filter((claim) => !claim.endsWith(`: ${stated}`))).toEqual([]);
   });
 
   it('when the README counts the crash windows, then the number is the rows of its crash-window table', () => {
