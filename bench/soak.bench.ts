@@ -4,9 +4,9 @@
 // the server wrote per order (server-writes.ts), and the CPU each process of the loop spent per order
 // finished (loop-cpu.ts). What a soak finds is a slope: memory, dead tuples,
 // WAL or latency that keep rising at a rate the loop sustains. Autovacuum must run for that to mean anything; see autovacuum-as-in-production.ts.
+import { cpus } from 'node:os';
 import pg from 'pg';
 import { databaseUrl } from '@app/database';
-import { cpus } from 'node:os';
 import { type E2eStack, LOAD_GENERATOR, loopProcesses } from './end-to-end.bench.js';
 import { loopCpu } from './loop-cpu.js';
 import { openModelLoad } from './open-model-load.js';

@@ -33,16 +33,23 @@ const changes = new RegExp(
   'gi',
 );
 
+/** The timestamp TypeORM orders a migration by: the last 13 digits of its name. */
+const timestampOf = (name: string) => Number(/(\d{13})$/.exec(name)?.[1] ?? Number.NaN);
+
 /**
- * The tables `migrations` create, in migration order, each with the migrations that change it
- * afterwards (an `ALTER TABLE` or an index on it). Read from the SQL the migrations send, so the
- * service pages list what a database migrated by them holds.
+ * The tables `migrations` create, in the order TypeORM runs them (by timestamp, wherever they are
+ * listed), each with the migrations that change it afterwards (an `ALTER TABLE` or an index on it).
+ * Read from the SQL the migrations send, so the service pages list what a database migrated by them holds.
  */
 export async function tablesOf(migrations: readonly MigrationClass[]): Promise<OwnedTable[]> {
   const tables = new Map<string, { createdBy: string; changedBy: string[] }>();
-  for (const Migration of migrations) {
-    const migration = new Migration();
-    const name = migration.name ?? Migration.name;
+  const inRunOrder = migrations
+    .map((Migration) => {
+      const migration = new Migration();
+      return { migration, name: migration.name ?? Migration.name };
+    })
+    .sort((a, b) => timestampOf(a.name) - timestampOf(b.name));
+  for (const { migration, name } of inRunOrder) {
     const sql = (await statementsOf(migration)).join('\n');
     const created = new Set<string>();
     for (const [, table] of sql.matchAll(creates)) {

@@ -1,12 +1,5 @@
 import { commandsUnfilteredColumns, createCommandsTable } from '@app/commands';
-import {
-  createDataSource,
-  type DatabaseConfig,
-  databaseSsl,
-  sampleStatistics,
-  skipColumnStatistics,
-  vacuumByRowCount,
-} from '@app/database';
+import { createDataSource, type DatabaseConfig, databaseSsl, growingTableMigrations, skipColumnStatistics } from '@app/database';
 import { CreateInboxMessages1764460800020, INBOX_UNFILTERED_COLUMNS, InboxMessage } from '@app/inbox';
 import {
   AddOutboxPendingRetryIndex1764460800410,
@@ -26,7 +19,7 @@ import { StockItem } from './stock/stock-item.entity.js';
 // loyalty_commands has no entity: @app/commands creates it (createCommandsTable) and reads and writes
 // it with SQL, by the name the app gives.
 const inventoryEntities = [StockItem, Reservation, OutboxMessage, InboxMessage];
-/** The tables that grow with traffic: vacuumed by row count, analysed from a sample. */
+/** The tables that grow with traffic: vacuumed by row count and analysed from a sample (growingTableMigrations). */
 const GROWING_TABLES = ['reservations', 'cancelled_orders', LOYALTY_COMMANDS_TABLE, 'outbox_messages', 'inbox_messages'];
 const inventoryMigrations = [
   CreateOutboxMessages1764460800010,
@@ -38,14 +31,13 @@ const inventoryMigrations = [
   AddOutboxPendingRetryIndex1764460800410,
   AddReservationLoyaltyPoints1764460800430,
   AddCancelledOrdersCustomers1764460800450,
-  vacuumByRowCount(GROWING_TABLES),
+  ...growingTableMigrations(GROWING_TABLES),
   skipColumnStatistics({
     ...OUTBOX_UNFILTERED_COLUMNS,
     ...INBOX_UNFILTERED_COLUMNS,
     ...commandsUnfilteredColumns(LOYALTY_COMMANDS_TABLE),
     reservations: ['items'],
   }),
-  sampleStatistics(GROWING_TABLES),
 ];
 
 export function createInventoryDataSource(config: DatabaseConfig) {

@@ -1,11 +1,4 @@
-import {
-  createDataSource,
-  type DatabaseConfig,
-  databaseSsl,
-  sampleStatistics,
-  skipColumnStatistics,
-  vacuumByRowCount,
-} from '@app/database';
+import { createDataSource, type DatabaseConfig, databaseSsl, growingTableMigrations, skipColumnStatistics } from '@app/database';
 import {
   AddIdempotencyKeysCreatedAtIndex1764460800400,
   AddIdempotencyKeysPrincipalCreatedAtIndex1764460800710,
@@ -22,7 +15,7 @@ import { TimeOrderedAccrualIds1764460800920 } from './migrations/1764460800920-t
 import { Reversal } from './reversals/reversal.entity.js';
 
 const loyaltyEntities = [Accrual, Reversal, IdempotencyKey];
-/** The tables that grow with traffic: vacuumed by row count, analysed from a sample. */
+/** The tables that grow with traffic: vacuumed by row count and analysed from a sample (growingTableMigrations). */
 const GROWING_TABLES = ['accruals', 'reversals', 'idempotency_keys'];
 const loyaltyMigrations = [
   CreateIdempotencyKeys1764460800000,
@@ -32,10 +25,9 @@ const loyaltyMigrations = [
   ScopeIdempotencyKeysByPrincipal1764460800620,
   AddAccrualsOrderIdUnique1764460800700,
   AddIdempotencyKeysPrincipalCreatedAtIndex1764460800710,
-  vacuumByRowCount(GROWING_TABLES),
+  ...growingTableMigrations(GROWING_TABLES),
   skipColumnStatistics(IDEMPOTENCY_UNFILTERED_COLUMNS),
   TimeOrderedAccrualIds1764460800920,
-  sampleStatistics(GROWING_TABLES),
 ];
 
 export function createLoyaltyDataSource(config: DatabaseConfig) {

@@ -1,11 +1,4 @@
-import {
-  createDataSource,
-  type DatabaseConfig,
-  databaseSsl,
-  sampleStatistics,
-  skipColumnStatistics,
-  vacuumByRowCount,
-} from '@app/database';
+import { createDataSource, type DatabaseConfig, databaseSsl, growingTableMigrations, skipColumnStatistics } from '@app/database';
 import {
   AddIdempotencyKeysCreatedAtIndex1764460800400,
   AddIdempotencyKeysPrincipalCreatedAtIndex1764460800710,
@@ -28,7 +21,7 @@ import { OrderItem } from './orders/order-item.entity.js';
 import { Order } from './orders/order.entity.js';
 
 const ordersEntities = [Order, OrderItem, OutboxMessage, InboxMessage, IdempotencyKey];
-/** The tables that grow with traffic: vacuumed by row count, analysed from a sample. */
+/** The tables that grow with traffic: vacuumed by row count and analysed from a sample (growingTableMigrations). */
 const GROWING_TABLES = ['orders', 'order_items', 'outbox_messages', 'inbox_messages', 'idempotency_keys'];
 const ordersMigrations = [
   CreateIdempotencyKeys1764460800000,
@@ -41,9 +34,8 @@ const ordersMigrations = [
   ScopeIdempotencyKeysByPrincipal1764460800620,
   AddIdempotencyKeysPrincipalCreatedAtIndex1764460800710,
   AddOrdersPendingIndex1764460800800,
-  vacuumByRowCount(GROWING_TABLES),
+  ...growingTableMigrations(GROWING_TABLES),
   skipColumnStatistics({ ...OUTBOX_UNFILTERED_COLUMNS, ...INBOX_UNFILTERED_COLUMNS, ...IDEMPOTENCY_UNFILTERED_COLUMNS }),
-  sampleStatistics(GROWING_TABLES),
 ];
 
 export function createOrdersDataSource(config: DatabaseConfig) {

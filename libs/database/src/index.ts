@@ -14,4 +14,5 @@ export { isConnectionUnavailable } from './connection-unavailable.js';
 export { vacuumByRowCount, VACUUM_BY_ROW_COUNT } from './vacuum-by-row-count.migration.js';
 export { skipColumnStatistics } from './skip-column-statistics.migration.js';
 export { sampleStatistics, SAMPLED_STATISTICS_TARGET } from './sample-statistics.migration.js';
+export { growingTableMigrations } from './growing-table-migrations.js';
 export { timeOrderedUuid } from './time-ordered-uuid.js';

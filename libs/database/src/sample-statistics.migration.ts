@@ -39,7 +39,7 @@ export function sampleStatistics(tables: readonly string[], timestamp: number = 
        WHERE a.attrelid = $1::regclass AND a.attnum > 0 AND NOT a.attisdropped AND ${condition} ORDER BY a.attnum`,
       [table],
     );
-    return rows.map((row) => row.name);
+    return rows.map((row) => String(row.name));
   };
   // One ALTER TABLE per table: its columns in one statement, one lock.
   const setTarget = async (queryRunner: QueryRunner, table: string, columns: string[], target: number) => {
