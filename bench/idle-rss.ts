@@ -12,7 +12,7 @@ export interface IdleRssOptions {
   intervalMs: number;
 }
 
-/** How the suite and bench/idle-memory.ts read an idle process: ten readings half a second apart. */
+/** How the suite and bench/idle-memory.ts read an idle process, so that their figures compare. */
 export const IDLE_RSS_READINGS = { samples: 10, intervalMs: 500 } as const;
 
 /** The median VmRSS, MB, of each named process over `samples` readings after `settleMs`; NaN for one that is gone. */
