@@ -53,9 +53,11 @@ ARG APP
 RUN test -n "${APP}" || { echo 'build with --build-arg APP=orders|inventory|loyalty' >&2; exit 1; }
 # --enable-source-maps: the build writes .map files beside the .js; with this flag stack traces
 # name the TypeScript file and line instead of the compiled one. The heap sizes: see
-# tools/local-stack/src/processes/app-node-flags.ts (peak RSS under load, measured).
+# tools/local-stack/src/processes/app-node-flags.ts (peak RSS under load, measured). One malloc
+# arena for all threads: tools/local-stack/src/processes/app-process-env.ts (measured too).
 ENV NODE_ENV=production \
     NODE_OPTIONS="--enable-source-maps --max-semi-space-size=2 --max-old-space-size=128" \
+    MALLOC_ARENA_MAX=1 \
     APP=${APP}
 WORKDIR /app
 # Owned by root and read-only for the `node` user that runs the app: a compromised process cannot

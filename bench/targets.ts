@@ -50,7 +50,7 @@ const CPU_SECTION = 'where-the-cpu-goes-measured-with-perf-2-amd-epyc-cores-2026
 const MAXIMUM_SECTION = 'autovacuum-on-for-every-run-and-what-bounds-the-maximum-2-amd-epyc-cores-alternated';
 const LINGER_SECTION = 'lingers-of-40-ms-instead-of-10-2-amd-epyc-cores-2026-12-06-alternated';
 const REFUSAL_SECTION = 'what-bounds-4x-the-relay-and-the-idle-loop-measured-2-amd-epyc-cores-2026-12-06';
-const MEMORY_SECTION = 'memory-where-the-peak-sits-and-three-levers-that-do-not-move-it-2-amd-epyc-cores-2026-12-06';
+const MEMORY_SECTION = 'what-load-adds-to-an-apps-memory-and-one-malloc-arena-2-amd-epyc-cores-a-slower-host-2026-12-07';
 const SOAK_SECTION = 'a-warm-up-that-waits-for-the-loop-and-soak-windows-that-hold-what-they-say-2-amd-epyc-cores-2026-12-07';
 
 /** The run at `offeredPerSec` (the last, if the search offered it twice). */
@@ -217,7 +217,7 @@ const TARGETS: readonly Target[] = [
         ? largest(Object.fromEntries(Object.entries(run.processes).map(([app, cost]) => [app, cost.peakRssMb])), ' MB', true)
         : undefined;
     },
-    bound: "the dependencies' code loaded at start, not what load adds",
+    bound: "the dependencies' code loaded at start, and V8's room between full collections under load",
     boundSection: MEMORY_SECTION,
   },
 ];

@@ -16,6 +16,7 @@ import { databaseUrl } from '@app/database';
 import { Headers } from '@app/envelope';
 import { OrdersFailpoints } from '@apps/orders';
 import {
+  APP_PROCESS_ENV,
   compiledEntry,
   deleteConsumerGroups,
   describeExit,
@@ -293,6 +294,7 @@ async function crashWindow(): Promise<void> {
   cleanups.push(() => deleteConsumerGroups(brokers, groups));
   const processEnv = (group: string): NodeJS.ProcessEnv => ({
     ...env,
+    ...APP_PROCESS_ENV,
     ...ordersKafkaEnv,
     ...authEnv.orders,
     ORDERS_PORT: String(port),

@@ -8,6 +8,7 @@
 import { loadDotEnv } from '@app/config';
 import {
   APP_NODE_FLAGS,
+  APP_PROCESS_ENV,
   assertPortFree,
   ensurePostgres,
   type LocalPostgres,
@@ -200,7 +201,11 @@ async function start(): Promise<void> {
       entry: mainEntry(service),
       nodeArgs: NODE_ARGS,
       // Each app its own audience (DevIssuerClaims): a token for one API is refused by the others.
-      env: { ...authEnv[service.name], ...(principal && kafkaCredentials ? kafkaSaslEnv(kafkaCredentials, principal) : {}) },
+      env: {
+        ...APP_PROCESS_ENV,
+        ...authEnv[service.name],
+        ...(principal && kafkaCredentials ? kafkaSaslEnv(kafkaCredentials, principal) : {}),
+      },
       onLine: (line) => {
         if (watch && WATCH_APP_FAILED.test(line)) appDiedUnderWatch(service.name);
       },

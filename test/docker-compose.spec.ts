@@ -6,6 +6,7 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { envDefault } from '@app/config';
 import {
   APP_NODE_FLAGS,
+  APP_PROCESS_ENV,
   composeEnv,
   KAFKA_USERS,
   LocalDefaults,
@@ -129,6 +130,17 @@ describe('docker-compose as a whole', () => {
     const nodeOptions = (/NODE_OPTIONS="([^"]*)"/.exec(runtime)?.[1] ?? '').split(/\s+/);
     expect(APP_NODE_FLAGS.length).toBeGreaterThan(0);
     expect(APP_NODE_FLAGS.filter((flag) => !nodeOptions.includes(flag))).toEqual([]);
+  });
+
+  it('when the image starts a service, then it runs with the environment every app runs with locally and in tests', () => {
+    const dockerfile = readFileSync(repoFile('Dockerfile'), 'utf8');
+    const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    const env = /^ENV ((?:.*\\\n)*.*)$/m.exec(runtime)?.[1] ?? '';
+    const set = new Map(
+      [...env.matchAll(/([A-Z_][A-Z0-9_]*)=("[^"]*"|\S+)/g)].map(([, name, value]) => [name, value.replace(/^"|"$/g, '')]),
+    );
+    expect(Object.keys(APP_PROCESS_ENV).length).toBeGreaterThan(0);
+    expect(Object.entries(APP_PROCESS_ENV).filter(([name, value]) => set.get(name) !== value)).toEqual([]);
   });
 
   it('when any port is published, then it is bound to 127.0.0.1 only and its host port can be moved by a variable', () => {

@@ -21,6 +21,7 @@ export {
 export { uniqueName, uniqueSku } from './unique-name.js';
 export { NodeProcess, type NodeProcessOptions } from './processes/node-process.js';
 export { APP_NODE_FLAGS } from './processes/app-node-flags.js';
+export { APP_PROCESS_ENV } from './processes/app-process-env.js';
 export { describeExit, type ExitInfo } from './processes/exit-info.js';
 export { assertPortFree } from './ports/port-probe.js';
 export { freePort } from './ports/free-port.js';

@@ -6,6 +6,7 @@ import { type KafkaCredentials, kafkaSaslEnv } from '../kafka/local-kafka-creden
 import type { NetworkPlacement } from '../network/network-lab.js';
 import { freePort } from '../ports/free-port.js';
 import { assertTestDatabaseName } from '../postgres/test-database.js';
+import { APP_PROCESS_ENV } from '../processes/app-process-env.js';
 import { NodeProcess } from '../processes/node-process.js';
 import { uniqueName } from '../unique-name.js';
 import { compiledEntry } from './compiled-entry.js';
@@ -108,6 +109,7 @@ export class ServiceProcess {
     const principal = kafkaPrincipalOf(options.service);
     const env: NodeJS.ProcessEnv = {
       PATH: process.env.PATH,
+      ...APP_PROCESS_ENV,
       NODE_ENV: 'test',
       KAFKAJS_NO_PARTITIONER_WARNING: '1',
       DATABASE_URL: options.serverUrl,
