@@ -29,6 +29,11 @@ import {
 // it must agree with: each service's config schema, the Dockerfile's APP argument, and the broker
 // version of the Docker-free local Kafka (infra/kafka/pom.xml).
 const repoFile = (path: string) => new URL(`../${path}`, import.meta.url);
+/** The Dockerfile's last stage: the runtime one, so a plain `docker build` builds an app. */
+const runtimeStage = () => {
+  const dockerfile = readFileSync(repoFile('Dockerfile'), 'utf8');
+  return dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+};
 const compose = readComposeServices(repoFile('docker-compose.yml'));
 
 for (const service of services)
@@ -115,9 +120,7 @@ for (const service of services)
 
 describe('docker-compose as a whole', () => {
   it('when the image starts a service, then it serves without migrating (migrations are the one-shot services)', () => {
-    const dockerfile = readFileSync(repoFile('Dockerfile'), 'utf8');
-    // The runtime stage is the last one, so a plain `docker build` builds an app.
-    const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    const runtime = runtimeStage();
     expect(runtime).toMatch(/ AS runtime\n/);
     const cmd = /^CMD (.*)$/m.exec(runtime)?.[1] ?? '';
     expect(cmd).toContain('main.js');
@@ -125,16 +128,14 @@ describe('docker-compose as a whole', () => {
   });
 
   it('when the image starts a service, then node runs with the flags every app runs with locally and in tests', () => {
-    const dockerfile = readFileSync(repoFile('Dockerfile'), 'utf8');
-    const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    const runtime = runtimeStage();
     const nodeOptions = (/NODE_OPTIONS="([^"]*)"/.exec(runtime)?.[1] ?? '').split(/\s+/);
     expect(APP_NODE_FLAGS.length).toBeGreaterThan(0);
     expect(APP_NODE_FLAGS.filter((flag) => !nodeOptions.includes(flag))).toEqual([]);
   });
 
   it('when the image starts a service, then it runs with the environment every app runs with locally and in tests', () => {
-    const dockerfile = readFileSync(repoFile('Dockerfile'), 'utf8');
-    const runtime = dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
+    const runtime = runtimeStage();
     const env = /^ENV ((?:.*\\\n)*.*)$/m.exec(runtime)?.[1] ?? '';
     const set = new Map(
       [...env.matchAll(/([A-Z_][A-Z0-9_]*)=("[^"]*"|\S+)/g)].map(([, name, value]) => [name, value.replace(/^"|"$/g, '')]),
