@@ -3,7 +3,8 @@ import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/glo
 import { KafkaParser } from '@nestjs/microservices';
 import { Registry } from 'prom-client';
 import { z } from 'zod';
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
+import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel.js';
 import { TransactionContext } from '@app/database';
 import { loadConfig } from '@app/config';
 import { DeadLetterHeaders, Headers, type MessageDeclaration } from '@app/envelope';
@@ -72,12 +73,36 @@ function routeOf(handle: (envelope: InboxEnvelope<ThingHappened>) => Promise<voi
 let offset = 0;
 
 /**
+ * A transaction context that awaits `before(n)` ahead of its n-th transaction (from 1): a test
+ * orders one consumer's next claim after another consumer's step, which the scheduler would
+ * otherwise decide.
+ */
+class OrderedTransactions extends TransactionContext {
+  private started = 0;
+
+  constructor(
+    dataSource: DataSource,
+    private readonly before: (ordinal: number) => Promise<void>,
+  ) {
+    super(dataSource);
+  }
+
+  override async run<T>(work: (manager: EntityManager) => Promise<T>, isolation?: IsolationLevel): Promise<T> {
+    this.started += 1;
+    await this.before(this.started);
+    return super.run(work, isolation);
+  }
+}
+
+/**
  * A consumer in miniature: its own transaction context and metrics on `dataSource`, and `effect`,
  * the handler's visible work: a row in a table without a unique constraint, so doubles show.
- * `consume` hands `records` to the inbox as one partition's records, through `handle`.
+ * `consume` hands `records` to the inbox as one partition's records, through `handle`, redelivered
+ * as Kafka does when a handler fails (see {@link consumeRedelivered}). `beforeTransaction` orders
+ * its transactions after another consumer's steps.
  */
-function consumerOn(dataSource: DataSource, config: InboxConfig) {
-  const tx = new TransactionContext(dataSource);
+function consumerOn(dataSource: DataSource, config: InboxConfig, beforeTransaction?: (ordinal: number) => Promise<void>) {
+  const tx = beforeTransaction ? new OrderedTransactions(dataSource, beforeTransaction) : new TransactionContext(dataSource);
   const metrics = new InboxMetrics(new Registry());
   const inbox = new InboxConsumer(tx, stack.deadLetters, metrics, config);
   const effect = async (envelope: InboxEnvelope, worker: string) => {
@@ -85,18 +110,8 @@ function consumerOn(dataSource: DataSource, config: InboxConfig) {
       .requireManager('test effect')
       .query('INSERT INTO test_effects (message_id, worker) VALUES ($1, $2)', [envelope.messageId, worker]);
   };
-  /** `records` as one partition's records, redelivered as Kafka does when a handler fails (see {@link consumeRedelivered}). */
-  const consume = (
-    records: RawInboxMessage[],
-    handle: (envelope: InboxEnvelope<ThingHappened>) => Promise<void>,
-    resolved?: string[],
-    beforeRedelivery?: () => Promise<void>,
-  ) =>
-    consumeRedelivered(
-      records,
-      (pending, retryLater) => inbox.consume(batchOf(pending, resolved, retryLater), routeOf(handle)),
-      beforeRedelivery,
-    );
+  const consume = (records: RawInboxMessage[], handle: (envelope: InboxEnvelope<ThingHappened>) => Promise<void>, resolved?: string[]) =>
+    consumeRedelivered(records, (pending, retryLater) => inbox.consume(batchOf(pending, resolved, retryLater), routeOf(handle)));
   return { tx, metrics, inbox, effect, consume };
 }
 
@@ -216,40 +231,37 @@ describe.each(waysOfConsuming)('the inbox consuming $name (real Postgres and Kaf
      * would allow, and the assertions then catch it.
      */
     async function race(raw: RawInboxMessage, afterBQueued: (attempt: number) => void) {
-      const a = consumerOn(stack.main, config);
+      let settledB = false;
+      // A's every transaction after its first (its redelivery after the backoff; in batches, its
+      // replay alone right after the batch rolled back) starts only once B finished. Once A's first
+      // rolled back, which of B's woken claim and A's next claim reaches the key first is the
+      // scheduler's choice, not the inbox's (both orders came up in CI), and either way one effect
+      // must result: these tests pin the order in which B's claim is the one woken.
+      const a = consumerOn(stack.main, config, async (ordinal) => {
+        if (ordinal === 1) return;
+        await waitFor(() => settledB, { timeoutMs: 15_000, intervalMs: 5, description: "racer B to finish before A's next transaction" });
+      });
       const b = consumerOn(second, config);
       const contested = raw.headers[Headers.messageId] as string;
       let attemptsA = 0;
-      let settledB = false;
       let sawBBlocked = false;
       let claimedByA!: () => void;
       const aHoldsClaim = new Promise<void>((resolve) => (claimedByA = resolve));
 
-      const outcomeA = a.consume(
-        [raw, message()],
-        async (envelope) => {
-          await a.effect(envelope, 'a');
-          if (envelope.messageId !== contested) return;
-          attemptsA += 1;
-          if (attemptsA > 1) return;
-          claimedByA();
-          const state = await waitFor(async () => (settledB ? 'settled' : (await racerBBlocked()) ? 'blocked' : undefined), {
-            timeoutMs: 15_000,
-            intervalMs: 20,
-            description: 'racer B to block on the inbox key, or to finish',
-          });
-          sawBBlocked = state === 'blocked';
-          afterBQueued(attemptsA);
-        },
-        undefined,
-        // A redelivered after B finished: once A's transaction rolled back, which of B's woken claim
-        // and A's redelivery (its jittered delay can be 0 ms) reaches the key first is the
-        // scheduler's choice, not the inbox's, and either way one effect must result.
-        () =>
-          waitFor(() => settledB, { timeoutMs: 15_000, intervalMs: 5, description: 'racer B to finish before A is redelivered' }).then(
-            () => undefined,
-          ),
-      );
+      const outcomeA = a.consume([raw, message()], async (envelope) => {
+        await a.effect(envelope, 'a');
+        if (envelope.messageId !== contested) return;
+        attemptsA += 1;
+        if (attemptsA > 1) return;
+        claimedByA();
+        const state = await waitFor(async () => (settledB ? 'settled' : (await racerBBlocked()) ? 'blocked' : undefined), {
+          timeoutMs: 15_000,
+          intervalMs: 20,
+          description: 'racer B to block on the inbox key, or to finish',
+        });
+        sawBBlocked = state === 'blocked';
+        afterBQueued(attemptsA);
+      });
       await aHoldsClaim;
       const outcomeB = b
         .consume([raw, message()], (envelope) => b.effect(envelope, 'b'))
