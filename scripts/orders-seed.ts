@@ -1,7 +1,6 @@
-// `npm run orders:seed [file.json | SKU=cents ...]`: sets demo prices in orders' price list, with the local
-// defaults of npm start (the app's own seed entry, like its server, has no default DATABASE_URL).
-import { loadDotEnv } from '@app/config';
-import { compiledEntry, findRepoRoot, localEnvironment, NodeProcess, parseCommandLine } from '@tools/local-stack';
+// `npm run orders:seed [file.json | SKU=cents ...]`: sets demo prices in orders' price list (local-seed.ts).
+import { parseCommandLine } from '@tools/local-stack';
+import { runLocalSeed } from './local-seed.js';
 parseCommandLine({
   name: 'orders:seed',
   usage: 'npm run orders:seed --',
@@ -10,12 +9,4 @@ parseCommandLine({
   positionals: '[file.json | SKU=cents ...]',
 });
 
-const { code, stdout, stderr } = await NodeProcess.outcome({
-  entry: compiledEntry('orders', 'seed'),
-  args: process.argv.slice(2),
-  cwd: findRepoRoot(),
-  env: (loadDotEnv(), localEnvironment()),
-});
-process.stdout.write(stdout);
-process.stderr.write(stderr);
-process.exitCode = code ?? 1;
+await runLocalSeed('orders');

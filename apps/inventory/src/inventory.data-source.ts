@@ -1,5 +1,5 @@
 import { commandsUnfilteredColumns, createCommandsTable } from '@app/commands';
-import { createDataSource, type DatabaseConfig, databaseSsl, growingTableMigrations, skipColumnStatistics } from '@app/database';
+import { createDataSource, dataSourceOptions, type DatabaseConfig, growingTableMigrations, skipColumnStatistics } from '@app/database';
 import { CreateInboxMessages1764460800020, INBOX_UNFILTERED_COLUMNS, InboxMessage } from '@app/inbox';
 import {
   AddOutboxPendingRetryIndex1764460800410,
@@ -41,18 +41,7 @@ const inventoryMigrations = [
 ];
 
 export function createInventoryDataSource(config: DatabaseConfig) {
-  return createDataSource({
-    serverUrl: config.DATABASE_URL,
-    database: config.DATABASE_NAME,
-    poolSize: config.DATABASE_POOL_SIZE,
-    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
-    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
-    lockTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
-    idleInTransactionTimeoutMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
-    preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
-    ssl: databaseSsl(config),
-    entities: inventoryEntities,
-    migrations: inventoryMigrations,
-    applicationName: 'inventory',
-  });
+  return createDataSource(
+    dataSourceOptions(config, { entities: inventoryEntities, migrations: inventoryMigrations, applicationName: 'inventory' }),
+  );
 }

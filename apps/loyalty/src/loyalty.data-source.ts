@@ -1,4 +1,4 @@
-import { createDataSource, type DatabaseConfig, databaseSsl, growingTableMigrations, skipColumnStatistics } from '@app/database';
+import { createDataSource, dataSourceOptions, type DatabaseConfig, growingTableMigrations, skipColumnStatistics } from '@app/database';
 import {
   AddIdempotencyKeysCreatedAtIndex1764460800400,
   AddIdempotencyKeysPrincipalCreatedAtIndex1764460800710,
@@ -31,18 +31,7 @@ const loyaltyMigrations = [
 ];
 
 export function createLoyaltyDataSource(config: DatabaseConfig) {
-  return createDataSource({
-    serverUrl: config.DATABASE_URL,
-    database: config.DATABASE_NAME,
-    poolSize: config.DATABASE_POOL_SIZE,
-    connectTimeoutMs: config.DATABASE_CONNECT_TIMEOUT_MS,
-    statementTimeoutMs: config.DATABASE_STATEMENT_TIMEOUT_MS,
-    lockTimeoutMs: config.DATABASE_LOCK_TIMEOUT_MS,
-    idleInTransactionTimeoutMs: config.DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS,
-    preparedStatements: config.DATABASE_PREPARED_STATEMENTS,
-    ssl: databaseSsl(config),
-    entities: loyaltyEntities,
-    migrations: loyaltyMigrations,
-    applicationName: 'loyalty',
-  });
+  return createDataSource(
+    dataSourceOptions(config, { entities: loyaltyEntities, migrations: loyaltyMigrations, applicationName: 'loyalty' }),
+  );
 }
