@@ -2,7 +2,7 @@ export { databaseEnv, type DatabaseConfig } from './database.config.js';
 export { databaseUrl } from './database-url.js';
 export { databaseSsl, type DatabaseSsl } from './database-ssl.js';
 export { createDataSource, type DataSourceFactoryOptions } from './data-source.factory.js';
-export { dataSourceOptions } from './data-source-connection.js';
+export { dataSourceOptions } from './data-source-options.js';
 export { ensureDatabaseExists, dropDatabase } from './database-admin.js';
 export { migrateDatabase, revertAllMigrations, waitUntilMigrated, type WaitUntilMigratedOptions } from './migration-runner.js';
 export { TransactionContext, NoActiveTransactionError } from './transaction-context.js';

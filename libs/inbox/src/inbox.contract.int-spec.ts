@@ -73,7 +73,7 @@ function routeOf(handle: (envelope: InboxEnvelope<ThingHappened>) => Promise<voi
 let offset = 0;
 
 /**
- * A transaction context that awaits `before(n)` ahead of its n-th transaction (from 1): a test
+ * A transaction context that awaits `before(n)` ahead of its n-th outermost transaction (from 1): a test
  * orders one consumer's next claim after another consumer's step, which the scheduler would
  * otherwise decide.
  */
@@ -88,8 +88,11 @@ class OrderedTransactions extends TransactionContext {
   }
 
   override async run<T>(work: (manager: EntityManager) => Promise<T>, isolation?: IsolationLevel): Promise<T> {
-    this.started += 1;
-    await this.before(this.started);
+    // A nested call joins the open transaction (TransactionContext.run): only a new one is ordered.
+    if (!this.isActive) {
+      this.started += 1;
+      await this.before(this.started);
+    }
     return super.run(work, isolation);
   }
 }

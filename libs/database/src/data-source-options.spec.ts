@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { loadConfig } from '@app/config';
-import { dataSourceOptions } from './data-source-connection.js';
+import { dataSourceOptions } from './data-source-options.js';
 import { databaseEnv } from './database.config.js';
 
 class SomeEntity {}
