@@ -1,5 +1,5 @@
-import { env, envDefault } from '@app/config';
-import { outboxEnv } from '@app/outbox';
+import { env, envDefault } from '@libs/config';
+import { outboxEnv } from '@libs/outbox';
 
 /** What `npm run bench`'s relay benchmark reads (outbox-relay.bench.ts), beside the relay's own OUTBOX_* variables. */
 export const relayBenchEnv = {

@@ -4,9 +4,9 @@
 // after it travels as before). Prints a Markdown table. Run after a build, with the local broker
 // up (`npm start`, or `scripts/kafka-local.sh start`): `node dist/bench/bus-security-cost.js`.
 import { randomBytes } from 'node:crypto';
-import { Topics } from '@app/contracts';
-import { Headers, signatureHeaders, signatureProblem, type SigningKey } from '@app/envelope';
-import { createKafka } from '@app/kafka';
+import { Topics } from '@libs/contracts';
+import { Headers, signatureHeaders, signatureProblem, type SigningKey } from '@libs/envelope';
+import { createKafka } from '@libs/kafka';
 import { kafkaSaslSecurity, localEnvironment, localKafkaCredentials, uniqueName } from '@tools/local-stack';
 
 const RECORDS = 20_000;

@@ -4,7 +4,7 @@
 // grew, the per-stage breakdown, and CPU ms per order and peak RSS of each process.
 import { cpus } from 'node:os';
 import pg from 'pg';
-import { databaseUrl } from '@app/database';
+import { databaseUrl } from '@libs/database';
 import { queryTestDatabase, type ServiceProcess, type ServiceSet, waitFor } from '@tools/local-stack';
 import { type BacklogSample, backlogVerdict } from './backlog-trend.js';
 import type { E2eRun, ProcessCost } from './bench-results.js';

@@ -4,7 +4,7 @@
 // before its first order. Run after a build: `node dist/bench/idle-memory.js`; BENCH_APP_ENV (a JSON
 // object) adds variables to every app, e.g. '{"OTEL_EXPORTER_OTLP_ENDPOINT":"http://127.0.0.1:4318"}'
 // to see what span export costs.
-import { loadConfig } from '@app/config';
+import { loadConfig } from '@libs/config';
 import { benchAppEnv, benchServices, provisionInfrastructure, releaseInfrastructure } from './bench-infrastructure.js';
 import { benchEnv } from './bench.env.js';
 import { IDLE_RSS_READINGS, idleRssMb } from './idle-rss.js';

@@ -3,8 +3,8 @@
 // same offsets into its own database. The fair figure idles the app's relay and loyalty dispatcher
 // (the plain consumer has neither); the full-app figure runs them, as production does. Rate = reservations / (last reservation - first reservation), from the table's own
 // created_at, so neither process's start-up or group join counts.
-import { Topics } from '@app/contracts';
-import { createKafka } from '@app/kafka';
+import { Topics } from '@libs/contracts';
+import { createKafka } from '@libs/kafka';
 import {
   deleteConsumerGroups,
   migrateServiceDatabase,

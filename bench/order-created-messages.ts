@@ -1,9 +1,9 @@
 // The OrderCreated records the inbox benchmark pre-fills the orders topic with: what the orders
 // service would publish for a benchmark order, envelope headers included, without running it.
 import { randomUUID } from 'node:crypto';
-import { loadConfig } from '@app/config';
-import { OrderEvents, type OrderCreated, orderTotalCents, Topics } from '@app/contracts';
-import { Headers, messageSigning, messageSigningEnv, signatureHeaders } from '@app/envelope';
+import { loadConfig } from '@libs/config';
+import { OrderEvents, type OrderCreated, orderTotalCents, Topics } from '@libs/contracts';
+import { Headers, messageSigning, messageSigningEnv, signatureHeaders } from '@libs/envelope';
 import { type OrderBody, pricedLines } from './order-requests.js';
 
 /** A Kafka message of `OrderCreated` for `body`, keyed by its new order id, as the outbox relay sends it. */

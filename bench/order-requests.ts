@@ -1,7 +1,7 @@
 // The orders the benchmark places: a few lines over a small catalogue of SKUs with ample stock,
 // every total worth loyalty points, so every order takes the whole loop (reserve, answer, accrual).
 import { randomUUID } from 'node:crypto';
-import type { OrderLine } from '@app/contracts';
+import type { OrderLine } from '@libs/contracts';
 import { type DevIssuer, queryTestDatabase } from '@tools/local-stack';
 import { keepAlivePost } from './keep-alive-post.js';
 

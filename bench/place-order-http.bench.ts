@@ -8,8 +8,8 @@
 // run (0.41-0.64 of the plain insert with its outbox row, docs/performance.md).
 import { join } from 'node:path';
 import pg from 'pg';
-import { databaseUrl } from '@app/database';
-import { createKafka, ensureTopics } from '@app/kafka';
+import { databaseUrl } from '@libs/database';
+import { createKafka, ensureTopics } from '@libs/kafka';
 import { freePort, migrateServiceDatabase, NodeProcess, type ServiceSet, uniqueName, waitFor } from '@tools/local-stack';
 import { benchAppEnv, type BenchInfrastructure } from './bench-infrastructure.js';
 import { closedLoop } from './closed-loop-load.js';

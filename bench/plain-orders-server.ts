@@ -12,8 +12,8 @@ import { randomUUID } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import { createRemoteJWKSet, jwtVerify } from 'jose';
 import pg from 'pg';
-import { databaseUrl } from '@app/database';
-import { createKafka } from '@app/kafka';
+import { databaseUrl } from '@libs/database';
+import { createKafka } from '@libs/kafka';
 
 const mode = process.env.BENCH_PLAIN_MODE ?? 'insert';
 if (!['insert', 'outbox', 'dual-write'].includes(mode))

@@ -5,9 +5,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Consumer } from 'kafkajs';
 import pg from 'pg';
-import { type OrderCreated, Topics } from '@app/contracts';
-import { databaseUrl } from '@app/database';
-import { createKafka } from '@app/kafka';
+import { type OrderCreated, Topics } from '@libs/contracts';
+import { databaseUrl } from '@libs/database';
+import { createKafka } from '@libs/kafka';
 
 async function reserve(pool: pg.Pool, order: OrderCreated): Promise<void> {
   const totals = new Map<string, number>();

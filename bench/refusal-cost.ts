@@ -13,7 +13,7 @@ import { fork } from 'node:child_process';
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { fileURLToPath } from 'node:url';
-import { problemBody, RequestErrorCodes } from '@app/http';
+import { problemBody, RequestErrorCodes } from '@libs/http';
 import { waitFor } from '@tools/local-stack';
 import { benchAppEnv, benchServices, provisionInfrastructure, releaseInfrastructure } from './bench-infrastructure.js';
 import { openModelLoad } from './open-model-load.js';

@@ -8,7 +8,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, platform, release, totalmem } from 'node:os';
 import { join } from 'node:path';
 import { dropUndroppedTestDatabases, parseCommandLine, queryTestDatabase, type ServiceProcess } from '@tools/local-stack';
-import { loadConfig } from '@app/config';
+import { loadConfig } from '@libs/config';
 import {
   appMemoryPlaceholder,
   backlogDrainPlaceholder,

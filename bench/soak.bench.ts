@@ -6,7 +6,7 @@
 // WAL or latency that keep rising at a rate the loop sustains. Autovacuum must run for that to mean anything; see autovacuum-as-in-production.ts.
 import { cpus } from 'node:os';
 import pg from 'pg';
-import { databaseUrl } from '@app/database';
+import { databaseUrl } from '@libs/database';
 import { type E2eStack, LOAD_GENERATOR, loopProcesses } from './end-to-end.bench.js';
 import { loopCpu } from './loop-cpu.js';
 import { openModelLoad } from './open-model-load.js';

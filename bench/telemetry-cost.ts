@@ -19,7 +19,7 @@ import {
   SpanKind,
   startTracing,
   withContext,
-} from '@app/telemetry';
+} from '@libs/telemetry';
 
 const PER_SECOND = 2000;
 const SECONDS = 6;

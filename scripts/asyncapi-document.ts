@@ -5,8 +5,8 @@
 // `npm run asyncapi` writes it; test/asyncapi.spec.ts fails when the committed copy is stale.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { timestamp, uuid } from '@app/contracts';
-import { DeadLetterHeaders, deadLetterTopic, Headers, jsonSchemaOf, type MessageDeclaration } from '@app/envelope';
+import { timestamp, uuid } from '@libs/contracts';
+import { DeadLetterHeaders, deadLetterTopic, Headers, jsonSchemaOf, type MessageDeclaration } from '@libs/envelope';
 import { findRepoRoot, type ServiceDescriptor, services } from '@tools/local-stack';
 
 /** Where the document is committed, relative to the repository root. */

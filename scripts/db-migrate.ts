@@ -1,6 +1,6 @@
 // `npm run db:migrate`: creates each service's database when missing and applies its migrations,
 // against DATABASE_URL (default: the local server, see tools/local-stack/src/environment/local-defaults.ts).
-import { loadDotEnv } from '@app/config';
+import { loadDotEnv } from '@libs/config';
 import {
   assertPostgresAnswers,
   findRepoRoot,

@@ -10,10 +10,10 @@
 // the customer's for orders and accruals, an operator's to seed stock.
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
-import { ADMIN_SCOPE } from '@app/auth';
-import { Topics } from '@app/contracts';
-import { databaseUrl } from '@app/database';
-import { Headers } from '@app/envelope';
+import { ADMIN_SCOPE } from '@libs/auth';
+import { Topics } from '@libs/contracts';
+import { databaseUrl } from '@libs/database';
+import { Headers } from '@libs/envelope';
 import { OrdersFailpoints } from '@apps/orders';
 import {
   APP_PROCESS_ENV,

@@ -1,4 +1,4 @@
-import { renderEnvExample } from '@app/config';
+import { renderEnvExample } from '@libs/config';
 import { services, toolingEnvSections } from '@tools/local-stack';
 import { benchEnv } from '../bench/bench.env.js';
 import { kafkaAclsEnv } from './kafka-acls.env.js';

@@ -1,4 +1,4 @@
-import { env } from '@app/config';
+import { env } from '@libs/config';
 
 /** What `npm run kafka:acls` (scripts/kafka-acls.ts) reads besides the KAFKA_* client variables. */
 export const kafkaAclsEnv = {

@@ -8,8 +8,8 @@
 // It waits for the brokers (a Job may start before them) until KAFKA_ACLS_TIMEOUT_MS (default
 // 120000), but gives up at once on a refused password or a principal that may not create ACLs:
 // waiting would not change either. Exit codes: 0 applied, 1 failed, 2 configuration missing.
-import { ConfigValidationError, envDefault, loadDotEnv } from '@app/config';
-import { kafkaSecurityFromEnvironment, type KafkaSecurity } from '@app/kafka';
+import { ConfigValidationError, envDefault, loadDotEnv } from '@libs/config';
+import { kafkaSecurityFromEnvironment, type KafkaSecurity } from '@libs/kafka';
 import { applyKafkaAcls, kafkaAclRules, parseCommandLine } from '@tools/local-stack';
 import { kafkaAclsEnv } from './kafka-acls.env.js';
 parseCommandLine({

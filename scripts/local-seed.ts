@@ -1,6 +1,6 @@
 // The body of the npm seed commands: an app's own seed entry, run with the local defaults of npm
 // start (the entry, like the app's server, has no default DATABASE_URL), its output passed through.
-import { loadDotEnv } from '@app/config';
+import { loadDotEnv } from '@libs/config';
 import { compiledEntry, findRepoRoot, localEnvironment, NodeProcess } from '@tools/local-stack';
 
 /** Runs `service`'s built seed entry with this command's arguments; its exit code becomes this process's. */

@@ -1,10 +1,10 @@
 // `npm run ops -- <command>`: what an operator needs when the dashboards say something is wrong.
 // Runs against DATABASE_URL and KAFKA_BROKERS (local defaults as for npm start; `.env` is read
 // when present). Exit codes: 0 done, 1 failed or nothing matched, 2 bad command line.
-import { loadConfig, loadDotEnv } from '@app/config';
-import { databaseUrl } from '@app/database';
-import { messageSigning, messageSigningEnv } from '@app/envelope';
-import { createKafka, kafkaSecurityFromEnvironment } from '@app/kafka';
+import { loadConfig, loadDotEnv } from '@libs/config';
+import { databaseUrl } from '@libs/database';
+import { messageSigning, messageSigningEnv } from '@libs/envelope';
+import { createKafka, kafkaSecurityFromEnvironment } from '@libs/kafka';
 import { kafkaSaslEnv, localEnvironment, localKafkaCredentials, localSigningEnv, usesLocalKafkaCredentials } from '@tools/local-stack';
 import pg from 'pg';
 import {

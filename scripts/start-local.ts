@@ -5,7 +5,7 @@
 // environment with local defaults filled in (tools/local-stack/src/environment/local-defaults.ts), and `.env`.
 // `--watch` (`npm run dev`): also runs the compiler in watch mode and each app under `node --watch`,
 // so a saved .ts file is recompiled into dist/ and the apps that import it restart.
-import { loadDotEnv } from '@app/config';
+import { loadDotEnv } from '@libs/config';
 import {
   APP_NODE_FLAGS,
   APP_PROCESS_ENV,

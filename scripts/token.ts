@@ -6,8 +6,8 @@
 // audience; default: orders for a customer, inventory for --admin, loyalty for --service);
 // `--ttl <seconds>` sets its lifetime (default 3600). Only for this machine: a real deployment gets
 // tokens from its OIDC provider (docs/auth.md).
-import { ADMIN_SCOPE } from '@app/auth';
-import { loadDotEnv } from '@app/config';
+import { ADMIN_SCOPE } from '@libs/auth';
+import { loadDotEnv } from '@libs/config';
 import { DevServiceClient, localIssuer, parseCommandLine, type ServiceName } from '@tools/local-stack';
 
 const APIS: readonly string[] = ['orders', 'inventory', 'loyalty'] satisfies ServiceName[];

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
 import Ajv from 'ajv';
-import { OrderLimits, oneOf, RejectionCodes, ReservationLimits, text, Topics } from '@app/contracts';
-import { DeadLetterHeaders, deadLetterTopic, Headers, jsonSchemaOf, schemaProblems } from '@app/envelope';
+import { OrderLimits, oneOf, RejectionCodes, ReservationLimits, text, Topics } from '@libs/contracts';
+import { DeadLetterHeaders, deadLetterTopic, Headers, jsonSchemaOf, schemaProblems } from '@libs/envelope';
 import { messageCatalog } from '@tools/local-stack';
 import { ASYNCAPI_PATH, buildAsyncApiDocument, type JsonSchema, renderAsyncApiDocument } from '../scripts/asyncapi-document.js';
 

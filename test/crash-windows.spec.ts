@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
-import { DispatcherFailpoints } from '@app/commands';
-import { InboxFailpoints } from '@app/inbox';
-import { RelayFailpoints } from '@app/outbox';
+import { DispatcherFailpoints } from '@libs/commands';
+import { InboxFailpoints } from '@libs/inbox';
+import { RelayFailpoints } from '@libs/outbox';
 import { InventoryFailpoints } from '@apps/inventory';
 import { LoyaltyFailpoints } from '@apps/loyalty';
 import { OrdersFailpoints } from '@apps/orders';

@@ -2,12 +2,12 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
-import { commandsEnv } from '@app/commands';
-import type { EnvSchema } from '@app/config';
-import { SAMPLED_STATISTICS_TARGET } from '@app/database';
-import { messageSigningEnv } from '@app/envelope';
-import { inboxEnv } from '@app/inbox';
-import { outboxEnv } from '@app/outbox';
+import { commandsEnv } from '@libs/commands';
+import type { EnvSchema } from '@libs/config';
+import { SAMPLED_STATISTICS_TARGET } from '@libs/database';
+import { messageSigningEnv } from '@libs/envelope';
+import { inboxEnv } from '@libs/inbox';
+import { outboxEnv } from '@libs/outbox';
 import { documentationPages } from './support/documentation-pages.js';
 
 // What the docs say that the code can state: the kinds of contradiction a read of the docs against

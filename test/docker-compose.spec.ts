@@ -3,7 +3,7 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { envDefault } from '@app/config';
+import { envDefault } from '@libs/config';
 import {
   APP_NODE_FLAGS,
   APP_PROCESS_ENV,

@@ -1,6 +1,6 @@
 import type { IHeaders, Kafka } from 'kafkajs';
-import { checkEnvelope, DeadLetterHeaders, DeadLetterStubHeaders, Headers, type MessageSigning } from '@app/envelope';
-import { ACKS_ALL, createIdempotentProducer } from '@app/kafka';
+import { checkEnvelope, DeadLetterHeaders, DeadLetterStubHeaders, Headers, type MessageSigning } from '@libs/envelope';
+import { ACKS_ALL, createIdempotentProducer } from '@libs/kafka';
 import { messageCatalog } from '@tools/local-stack';
 import { headerText, readTopic, type StoredRecord } from './read-topic.js';
 

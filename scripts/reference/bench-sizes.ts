@@ -1,5 +1,5 @@
 // bench/README.md's table of the suite's sizes: the two profiles of bench/bench-profiles.ts, as run.
-import { envDefault } from '@app/config';
+import { envDefault } from '@libs/config';
 import { FULL, QUICK, type BenchProfile } from '../../bench/bench-profiles.js';
 import { benchEnv, relayBenchEnv } from '../../bench/bench.env.js';
 import { IDLE_RSS_READINGS } from '../../bench/idle-rss.js';

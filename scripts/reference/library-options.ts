@@ -2,17 +2,17 @@
 // spread them into theirs. Schemas built by a function (`databaseEnv(name)`, ...) are rendered
 // twice with different arguments: a default that changes with them is the app's, and its service
 // page states it.
-import { authEnv, clientCredentialsEnv } from '@app/auth';
-import { commandsEnv } from '@app/commands';
-import { envDefaultCell, type EnvSchema, renderEnvTable } from '@app/config';
-import { databaseEnv } from '@app/database';
-import { messageSigningEnv } from '@app/envelope';
-import { httpEnv } from '@app/http';
-import { idempotencyEnv } from '@app/idempotency';
-import { inboxEnv } from '@app/inbox';
-import { consumerLagEnv, kafkaEnv, kafkaHealthEnv, kafkaSecurityEnv } from '@app/kafka';
-import { outboxEnv } from '@app/outbox';
-import { telemetryEnv } from '@app/telemetry';
+import { authEnv, clientCredentialsEnv } from '@libs/auth';
+import { commandsEnv } from '@libs/commands';
+import { envDefaultCell, type EnvSchema, renderEnvTable } from '@libs/config';
+import { databaseEnv } from '@libs/database';
+import { messageSigningEnv } from '@libs/envelope';
+import { httpEnv } from '@libs/http';
+import { idempotencyEnv } from '@libs/idempotency';
+import { inboxEnv } from '@libs/inbox';
+import { consumerLagEnv, kafkaEnv, kafkaHealthEnv, kafkaSecurityEnv } from '@libs/kafka';
+import { outboxEnv } from '@libs/outbox';
+import { telemetryEnv } from '@libs/telemetry';
 
 /** One library schema as the page shows it. */
 interface LibraryOptions {

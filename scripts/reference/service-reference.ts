@@ -3,9 +3,9 @@
 // declaration the app runs.
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { renderEnvTable } from '@app/config';
-import type { DatabaseConfig } from '@app/database';
-import { deadLetterTopic, type MessageDeclaration } from '@app/envelope';
+import { renderEnvTable } from '@libs/config';
+import type { DatabaseConfig } from '@libs/database';
+import { deadLetterTopic, type MessageDeclaration } from '@libs/envelope';
 import { findRepoRoot, type ServiceDescriptor } from '@tools/local-stack';
 import { tablesOf } from './migration-tables.js';
 

@@ -1,4 +1,4 @@
-import type { FailpointSpec } from '@app/failpoints';
+import type { FailpointSpec } from '@libs/failpoints';
 import { PrivateKafka, seedPrices, setStock, testInfrastructure, TestServices } from '@test/fixtures';
 import {
   LocalKafkaCluster,

@@ -6,7 +6,7 @@ import { loadOnCluster } from './order-load.js';
 import { waitForQuiet } from './quiet.js';
 import { LeaderWatch } from './leader-watch.js';
 import { SeededRandom } from './seeded-random.js';
-import { Topics } from '@app/contracts';
+import { Topics } from '@libs/contracts';
 import { NetworkLab } from '@tools/local-stack';
 import { PartitionMonkey, type PartitionTally } from './partition-monkey.js';
 import { PartitionSchedule } from './partition-schedule.js';

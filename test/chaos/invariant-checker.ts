@@ -1,5 +1,5 @@
-import { Topics } from '@app/contracts';
-import { deadLetterTopic } from '@app/envelope';
+import { Topics } from '@libs/contracts';
+import { deadLetterTopic } from '@libs/envelope';
 import { queryTestDatabase, type RecordedMessage } from '@tools/local-stack';
 import type { ChaosDatabases } from './chaos-cluster.js';
 import type { UnexpectedExit } from './chaos-monkey.js';

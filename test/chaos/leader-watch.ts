@@ -1,5 +1,5 @@
 import { type Admin, logLevel } from 'kafkajs';
-import { createKafka } from '@app/kafka';
+import { createKafka } from '@libs/kafka';
 import { uniqueName } from '@tools/local-stack';
 
 /**

@@ -1,4 +1,4 @@
-import { Topics } from '@app/contracts';
+import { Topics } from '@libs/contracts';
 import { committedOffsets, queryTestDatabase, waitFor } from '@tools/local-stack';
 import type { ChaosCluster } from './chaos-cluster.js';
 import { endOffsets } from './topic-snapshot.js';

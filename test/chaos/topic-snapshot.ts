@@ -1,4 +1,4 @@
-import { createKafka } from '@app/kafka';
+import { createKafka } from '@libs/kafka';
 import { readTopicUntil, type RecordedMessage, uniqueName } from '@tools/local-stack';
 
 /**

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
-import { Topics } from '@app/contracts';
+import { Topics } from '@libs/contracts';
 import { buildAsyncApiDocument, type JsonSchema } from '../../scripts/asyncapi-document.js';
 import { type AsyncApiContracts, contractBreaks, describeBreaks, WHAT_TO_DO } from '../../scripts/contract-compatibility.js';
 

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { OrderEvents, Topics } from '@app/contracts';
-import { Headers, jsonSchemaOf } from '@app/envelope';
+import { OrderEvents, Topics } from '@libs/contracts';
+import { Headers, jsonSchemaOf } from '@libs/envelope';
 import {
   eventRecord,
   orderCreatedPayload,

@@ -7,7 +7,7 @@ import { Deployment } from 'kubernetes-models/apps/v1';
 import { Job } from 'kubernetes-models/batch/v1';
 import { PodDisruptionBudget } from 'kubernetes-models/policy/v1';
 import { ScaledObject, TriggerAuthentication } from '@kubernetes-models/keda/keda.sh/v1alpha1';
-import { Topics } from '@app/contracts';
+import { Topics } from '@libs/contracts';
 import { findRepoRoot, kafkaPrincipalOf, migrateEntry, serviceNamed, services, type ServiceName } from '@tools/local-stack';
 import { type InventoryConfig, InventoryAppModule } from '@apps/inventory';
 import { type LoyaltyConfig, LoyaltyAppModule } from '@apps/loyalty';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import fc from 'fast-check';
-import { codePointLength, OrderFields, OrderLimits, ReservationLimits } from '@app/contracts';
+import { codePointLength, OrderFields, OrderLimits, ReservationLimits } from '@libs/contracts';
 import { type PlaceOrderBody, setStock, TestServices } from '@test/fixtures';
 import { uniqueName, uniqueSku } from '@tools/local-stack';
 import { type OrderOutcome, OrderOutcomes } from '../support/order-outcomes.js';

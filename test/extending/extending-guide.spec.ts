@@ -2,9 +2,9 @@ import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from '@jest/globals';
-import { Topics } from '@app/contracts';
-import { checkEnvelope, Headers } from '@app/envelope';
-import type { InboxEnvelope, LockNeeds } from '@app/inbox';
+import { Topics } from '@libs/contracts';
+import { checkEnvelope, Headers } from '@libs/envelope';
+import type { InboxEnvelope, LockNeeds } from '@libs/inbox';
 import { services } from '@tools/local-stack';
 import { buildAsyncApiDocument } from '../../scripts/asyncapi-document.js';
 import { referencePages } from '../../scripts/reference/reference-pages.js';
@@ -96,20 +96,20 @@ function unnamedCalls(block: string): string[] {
   return problems;
 }
 
-/** Problems with a code block's imports: each name imported from `@app/<lib>` must be exported by its index.ts. */
+/** Problems with a code block's imports: each name imported from `@libs/<lib>` must be exported by its index.ts. */
 function unexportedImports(block: string): string[] {
   const problems: string[] = [];
-  for (const [, names, library] of block.matchAll(/import(?: type)? \{([^}]*)\} from '@app\/([\w-]+)'/g)) {
+  for (const [, names, library] of block.matchAll(/import(?: type)? \{([^}]*)\} from '@libs\/([\w-]+)'/g)) {
     const index = `libs/${library}/src/index.ts`;
     if (!existsSync(join(root, index))) {
-      problems.push(`@app/${library}: no ${index}`);
+      problems.push(`@libs/${library}: no ${index}`);
       continue;
     }
     for (const name of names
       .split(',')
       .map((part) => part.replace(/^\s*type\s+/, '').trim())
       .filter(Boolean)) {
-      if (!mentions(source(index), name)) problems.push(`${name} is not exported by @app/${library}`);
+      if (!mentions(source(index), name)) problems.push(`${name} is not exported by @libs/${library}`);
     }
   }
   return problems;
@@ -232,7 +232,7 @@ describe('docs/extending.md, followed', () => {
   });
 
   it('when a code block of the guide imports from a library, then the library exports every name', () => {
-    expect(code.filter((block) => block.includes("from '@app/")).length).toBeGreaterThanOrEqual(3);
+    expect(code.filter((block) => block.includes("from '@libs/")).length).toBeGreaterThanOrEqual(3);
     expect(code.flatMap(unexportedImports)).toEqual([]);
   });
 
@@ -240,8 +240,8 @@ describe('docs/extending.md, followed', () => {
     expect(unnamedCalls('Call `noSuchHelper()` of [`topics.ts`](../libs/contracts/src/topics.ts).')).toEqual([
       'noSuchHelper() is in none of libs/contracts/src/topics.ts',
     ]);
-    expect(unexportedImports("import { Topics, NoSuchThing } from '@app/contracts';")).toEqual([
-      'NoSuchThing is not exported by @app/contracts',
+    expect(unexportedImports("import { Topics, NoSuchThing } from '@libs/contracts';")).toEqual([
+      'NoSuchThing is not exported by @libs/contracts',
     ]);
   });
 });

@@ -2,10 +2,10 @@
 // test/extending/extending-guide.spec.ts can run the guide's steps through the helpers the apps use.
 // Not on any runtime path: nothing under apps/ or libs/ imports it.
 import type { z } from 'zod';
-import { OrderEvents, OrderFields, text, timestamp, tolerantRecord, Topics, uuid } from '@app/contracts';
-import type { MessageDeclaration } from '@app/envelope';
-import { consumedTopic, type HandlerMap, type InboxBatchLocks, type InboxHandler, type LockNeeds } from '@app/inbox';
-import { producedTopic } from '@app/outbox';
+import { OrderEvents, OrderFields, text, timestamp, tolerantRecord, Topics, uuid } from '@libs/contracts';
+import type { MessageDeclaration } from '@libs/envelope';
+import { consumedTopic, type HandlerMap, type InboxBatchLocks, type InboxHandler, type LockNeeds } from '@libs/inbox';
+import { producedTopic } from '@libs/outbox';
 
 // Step 1 (libs/contracts/src/order-events.ts): the payload, a tolerant reader, and its declaration.
 const orderShipped = tolerantRecord({

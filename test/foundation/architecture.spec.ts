@@ -65,7 +65,7 @@ function importsIntoAppInternals(file: string, text?: string): string[] {
 }
 
 /**
- * Which library may import which (`@app/<name>`), in runtime code; tests of a library may also
+ * Which library may import which (`@libs/<name>`), in runtime code; tests of a library may also
  * import the test fixtures (`@test/fixtures`) and the local tooling (`@tools/local-stack`). The one place that says how the libraries layer: a new dependency is a
  * design decision, made here, not found in a review. Foundations (no arrow out) first.
  * The pattern libraries (outbox, inbox, commands) know the envelope, never the domain's `contracts`.
@@ -148,13 +148,13 @@ describe('module boundaries', () => {
       .flatMap((file) => {
         const library = projectOf(file).slice('libs/'.length);
         return imports(file)
-          .map((spec) => /^@app\/([^/]+)$/.exec(spec)?.[1])
+          .map((spec) => /^@libs\/([^/]+)$/.exec(spec)?.[1])
           .filter(
             (target): target is string => target !== undefined && target !== library && !ALLOWED_LIBRARY_IMPORTS[library]?.includes(target),
           )
           .map(
             (target) =>
-              `${relative(root, file)} -> @app/${target} (libs/${library} may import: ${ALLOWED_LIBRARY_IMPORTS[library]?.join(', ') || 'nothing'})`,
+              `${relative(root, file)} -> @libs/${target} (libs/${library} may import: ${ALLOWED_LIBRARY_IMPORTS[library]?.join(', ') || 'nothing'})`,
           );
       });
     expect(offenders).toEqual([]);
@@ -215,7 +215,7 @@ describe('module boundaries', () => {
     for (const dir of APP_USERS) expect(planted(dir, 2)).toHaveLength(2);
   });
 
-  it('when a library imports another library, then it goes through the @app alias, never a relative path', () => {
+  it('when a library imports another library, then it goes through the @libs alias, never a relative path', () => {
     const offenders = files.filter((file) => projectOf(file).startsWith('libs/')).flatMap(relativeImportsOutOfProject);
     expect(offenders).toEqual([]);
   });

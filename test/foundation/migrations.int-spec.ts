@@ -7,7 +7,7 @@ import {
   SAMPLED_STATISTICS_TARGET,
   VACUUM_BY_ROW_COUNT,
   waitUntilMigrated,
-} from '@app/database';
+} from '@libs/database';
 import { createInventoryDataSource } from '@apps/inventory';
 import { createLoyaltyDataSource } from '@apps/loyalty';
 import { createOrdersDataSource } from '@apps/orders';

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
-import { type OrderCreated, type StockReserved, Topics } from '@app/contracts';
-import { DeadLetterHeaders, deadLetterTopic, Headers } from '@app/envelope';
-import { createKafka } from '@app/kafka';
+import { type OrderCreated, type StockReserved, Topics } from '@libs/contracts';
+import { DeadLetterHeaders, deadLetterTopic, Headers } from '@libs/envelope';
+import { createKafka } from '@libs/kafka';
 import {
   eventRecord,
   runSigningKey,
@@ -20,7 +20,7 @@ import {
 } from '@test/fixtures';
 import { committedOffsets, queryTestDatabase, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
-import { InboxFailpoints } from '@app/inbox';
+import { InboxFailpoints } from '@libs/inbox';
 
 /**
  * The inbox takes a backlog in batches: the records of one partition, and of the other partitions

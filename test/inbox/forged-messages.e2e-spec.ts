@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Topics } from '@app/contracts';
-import { DeadLetterHeaders, deadLetterTopic, Headers, signatureHeaders, type SigningKey } from '@app/envelope';
+import { Topics } from '@libs/contracts';
+import { DeadLetterHeaders, deadLetterTopic, Headers, signatureHeaders, type SigningKey } from '@libs/envelope';
 import {
   eventRecord,
   orderCreatedPayload,

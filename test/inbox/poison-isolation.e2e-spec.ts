@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type OrderCreated, Topics } from '@app/contracts';
-import { DeadLetterHeaders, deadLetterTopic, Headers } from '@app/envelope';
+import { type OrderCreated, Topics } from '@libs/contracts';
+import { DeadLetterHeaders, deadLetterTopic, Headers } from '@libs/envelope';
 import {
   eventRecord,
   orderCreatedPayload,

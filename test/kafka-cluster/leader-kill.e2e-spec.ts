@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { Topics } from '@app/contracts';
+import { Topics } from '@libs/contracts';
 import { waitFor } from '@tools/local-stack';
 import { leaderMovedFrom, publishedAtLeast, runBrokerCrashScenario } from './broker-crash-scenario.js';
 import { expectFailoverWithinBound } from './failover-bound.js';

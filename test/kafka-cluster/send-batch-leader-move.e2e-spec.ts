@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Producer, RecordMetadata } from 'kafkajs';
-import { ACKS_ALL, createIdempotentProducer, createKafka, ensureTopics, sendBatchAcknowledged } from '@app/kafka';
+import { ACKS_ALL, createIdempotentProducer, createKafka, ensureTopics, sendBatchAcknowledged } from '@libs/kafka';
 import { LocalKafkaCluster, uniqueName, waitFor } from '@tools/local-stack';
 import { readWholeTopic } from '../chaos/topic-snapshot.js';
 

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Topics } from '@app/contracts';
+import { Topics } from '@libs/contracts';
 import { customerToken, scrapeMetric, serviceToken, setStock, TestServices } from '@test/fixtures';
 import { requestJson, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { parse } from 'yaml';

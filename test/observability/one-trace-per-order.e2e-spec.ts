@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Topics } from '@app/contracts';
-import { Headers } from '@app/envelope';
+import { Topics } from '@libs/contracts';
+import { Headers } from '@libs/envelope';
 import { customerToken, eventRecord, jsonLines, orderCreatedPayload, publishRecords, seedPrices, setStock, testInfrastructure, TestServices } from '@test/fixtures';
 import { requestJson, type ServiceProcess, type TopicRecorder, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { CountingProxy } from '../support/counting-proxy.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type StockReserved, Topics } from '@app/contracts';
-import { DeadLetterHeaders, deadLetterTopic, Headers } from '@app/envelope';
+import { type StockReserved, Topics } from '@libs/contracts';
+import { DeadLetterHeaders, deadLetterTopic, Headers } from '@libs/envelope';
 import { eventRecord, getOrder, publishRecords, type RecordPosition, runSigningKey, TestServices, waitForDeadLetter } from '@test/fixtures';
 import { queryTestDatabase, type ServiceProcess, topicEndOffsets, type TopicRecorder, waitFor } from '@tools/local-stack';
 import { runOps } from '../support/run-ops.js';

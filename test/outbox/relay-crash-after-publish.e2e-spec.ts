@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Topics } from '@app/contracts';
-import { Headers } from '@app/envelope';
+import { Topics } from '@libs/contracts';
+import { Headers } from '@libs/envelope';
 import { outboxRowsOf, testInfrastructure, TestServices, waitForOutboxDrained } from '@test/fixtures';
 import { type TopicRecorder } from '@tools/local-stack';
 import { placeOrderAndCrashRelay } from '../support/relay-crash.js';
-import { RelayFailpoints } from '@app/outbox';
+import { RelayFailpoints } from '@libs/outbox';
 
 const { serverUrl } = testInfrastructure();
 const FAILPOINT = RelayFailpoints.afterPublishBeforeMark;

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Topics } from '@app/contracts';
-import { Headers } from '@app/envelope';
+import { Topics } from '@libs/contracts';
+import { Headers } from '@libs/envelope';
 import { placeOrder, seedPrices, testInfrastructure, TestServices } from '@test/fixtures';
 import { type ServiceProcess, type TopicRecorder } from '@tools/local-stack';
 

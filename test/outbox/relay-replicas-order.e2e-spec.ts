@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Topics } from '@app/contracts';
-import { Headers } from '@app/envelope';
+import { Topics } from '@libs/contracts';
+import { Headers } from '@libs/envelope';
 import { cancelOrder, placeOrder, scrapeMetric, seedPrices, testInfrastructure, TestServices, waitForOutboxDrained } from '@test/fixtures';
 import { migrateServiceDatabase, recordsByKey, type ServiceProcess, type TopicRecorder } from '@tools/local-stack';
 

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Topics } from '@app/contracts';
-import { Headers } from '@app/envelope';
+import { Topics } from '@libs/contracts';
+import { Headers } from '@libs/envelope';
 import { getOrder, MetricBaseline, outboxRowsOf, setStock, testInfrastructure, TestServices, waitForOutboxDrained } from '@test/fixtures';
 import { queryTestDatabase, type ServiceProcess, type TopicRecorder, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 import { placeOrderAndCrashRelay } from '../support/relay-crash.js';
-import { RelayFailpoints } from '@app/outbox';
+import { RelayFailpoints } from '@libs/outbox';
 
 const { serverUrl } = testInfrastructure();
 const FAILPOINT = RelayFailpoints.afterPublishBeforeMark;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { Topics } from '@app/contracts';
+import { Topics } from '@libs/contracts';
 import { partitionOfKey } from '@test/fixtures';
 import { type LocalKafkaCluster, queryTestDatabase, waitFor } from '@tools/local-stack';
 import { readWholeTopic } from '../chaos/topic-snapshot.js';

@@ -1,4 +1,4 @@
-import type { FailpointSpec } from '@app/failpoints';
+import type { FailpointSpec } from '@libs/failpoints';
 import { scrapeMetric } from '@test/fixtures';
 import { NetworkLab, waitFor } from '@tools/local-stack';
 import { appsNotRunning, ChaosCluster, type ServiceTarget } from '../chaos/chaos-cluster.js';

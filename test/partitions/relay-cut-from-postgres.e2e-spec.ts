@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { failpointSleepMarker } from '@app/failpoints';
-import { RelayFailpoints } from '@app/outbox';
+import { failpointSleepMarker } from '@libs/failpoints';
+import { RelayFailpoints } from '@libs/outbox';
 import { queryTestDatabase, waitFor } from '@tools/local-stack';
 import { runPartitionScenario } from './partition-scenario.js';
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Topics } from '@app/contracts';
-import { DeadLetterHeaders, deadLetterTopic } from '@app/envelope';
+import { Topics } from '@libs/contracts';
+import { DeadLetterHeaders, deadLetterTopic } from '@libs/envelope';
 import {
   eventRecord,
   getOrder,

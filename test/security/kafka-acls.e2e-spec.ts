@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Kafka } from 'kafkajs';
-import { Topics } from '@app/contracts';
-import { deadLetterTopic } from '@app/envelope';
-import { createKafka, ensureTopics, type KafkaSecurity } from '@app/kafka';
+import { Topics } from '@libs/contracts';
+import { deadLetterTopic } from '@libs/envelope';
+import { createKafka, ensureTopics, type KafkaSecurity } from '@libs/kafka';
 import { testInfrastructure } from '@test/fixtures';
 import { type KafkaPrincipal, kafkaSaslSecurity, localKafkaCredentials, OPS_GROUP_PREFIX, uniqueName } from '@tools/local-stack';
 

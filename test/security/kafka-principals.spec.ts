@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
-import { Topics } from '@app/contracts';
-import { deadLetterTopic } from '@app/envelope';
+import { Topics } from '@libs/contracts';
+import { deadLetterTopic } from '@libs/envelope';
 import { KAFKA_USERS, kafkaAclRules, type KafkaAclRule, parseKafkaCredentials, withKafkaAclTable } from '@tools/local-stack';
 
 const script = readFileSync(new URL('../../scripts/kafka-local.sh', import.meta.url), 'utf8');

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Kafka, logLevel } from 'kafkajs';
 import { readFileSync } from 'node:fs';
-import { Topics } from '@app/contracts';
-import { createKafka } from '@app/kafka';
+import { Topics } from '@libs/contracts';
+import { createKafka } from '@libs/kafka';
 import { getOrder, placeOrder, SaslSslKafka, type ScramUser, seedPrices, setStock, testInfrastructure, TestServices } from '@test/fixtures';
 import { type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 

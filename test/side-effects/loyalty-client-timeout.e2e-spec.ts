@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Topics } from '@app/contracts';
-import { Headers } from '@app/envelope';
-import { failpointSleepMarker } from '@app/failpoints';
+import { Topics } from '@libs/contracts';
+import { Headers } from '@libs/envelope';
+import { failpointSleepMarker } from '@libs/failpoints';
 import {
   eventRecord,
   MetricBaseline,

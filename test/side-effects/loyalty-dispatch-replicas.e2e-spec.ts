@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { Topics } from '@app/contracts';
+import { Topics } from '@libs/contracts';
 import { eventRecord, orderCreatedPayload, publishRecords, scrapeMetric, setStock, testInfrastructure, TestServices } from '@test/fixtures';
 import { queryTestDatabase, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { CountingProxy } from '../support/counting-proxy.js';

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type OrderCreated, Topics } from '@app/contracts';
-import { Headers } from '@app/envelope';
+import { type OrderCreated, Topics } from '@libs/contracts';
+import { Headers } from '@libs/envelope';
 import {
   eventRecord,
   orderCreatedPayload,
@@ -13,7 +13,7 @@ import {
 import { queryTestDatabase, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js';
 import { LoyaltyFailpoints } from '@apps/loyalty';
-import { DispatcherFailpoints } from '@app/commands';
+import { DispatcherFailpoints } from '@libs/commands';
 
 /**
  * The side effect outside inventory's database: an accrual at the loyalty service, sent by

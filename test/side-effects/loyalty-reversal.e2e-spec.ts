@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type OrderCancelled, type OrderCreated, Topics } from '@app/contracts';
-import { Headers } from '@app/envelope';
+import { type OrderCancelled, type OrderCreated, Topics } from '@libs/contracts';
+import { Headers } from '@libs/envelope';
 import {
   customerToken,
   eventRecord,

@@ -1,4 +1,4 @@
-import { ConfigValidationError, envDefault, loadConfig, type EnvSchema } from '@app/config';
+import { ConfigValidationError, envDefault, loadConfig, type EnvSchema } from '@libs/config';
 import type { KubeObject } from './kustomize-render.js';
 
 /** What the checks need to know about one app, read from its code. */

@@ -1,5 +1,5 @@
-import { Topics } from '@app/contracts';
-import { DeadLetterHeaders, deadLetterTopic } from '@app/envelope';
+import { Topics } from '@libs/contracts';
+import { DeadLetterHeaders, deadLetterTopic } from '@libs/envelope';
 import {
   customerToken,
   type OrderView,

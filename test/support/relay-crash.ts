@@ -1,4 +1,4 @@
-import type { FailpointName } from '@app/failpoints';
+import type { FailpointName } from '@libs/failpoints';
 import { placeOrder, type PlaceOrderBody, seedPrices, testInfrastructure, type TestServices } from '@test/fixtures';
 import { type ServiceProcess } from '@tools/local-stack';
 

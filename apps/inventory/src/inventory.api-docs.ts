@@ -1,4 +1,4 @@
-import type { ApiDocsOptions } from '@app/http';
+import type { ApiDocsOptions } from '@libs/http';
 
 /** Head of the inventory OpenAPI document (`GET /docs-json`). */
 export const inventoryApiDocs: ApiDocsOptions = {

@@ -1,12 +1,12 @@
-import { commandsEnv } from '@app/commands';
-import { authEnv, clientCredentialsEnv } from '@app/auth';
-import { env, type EnvConfig } from '@app/config';
-import { databaseEnv } from '@app/database';
-import { httpEnv } from '@app/http';
-import { telemetryEnv } from '@app/telemetry';
-import { inboxEnv } from '@app/inbox';
-import { consumerLagEnv, kafkaEnv, kafkaHealthEnv } from '@app/kafka';
-import { outboxEnv } from '@app/outbox';
+import { commandsEnv } from '@libs/commands';
+import { authEnv, clientCredentialsEnv } from '@libs/auth';
+import { env, type EnvConfig } from '@libs/config';
+import { databaseEnv } from '@libs/database';
+import { httpEnv } from '@libs/http';
+import { telemetryEnv } from '@libs/telemetry';
+import { inboxEnv } from '@libs/inbox';
+import { consumerLagEnv, kafkaEnv, kafkaHealthEnv } from '@libs/kafka';
+import { outboxEnv } from '@libs/outbox';
 
 export const inventoryEnv = {
   INVENTORY_PORT: env.port({ description: 'HTTP port of the inventory service (health, stock admin)', default: 3001 }),

@@ -1,9 +1,9 @@
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
-import { Topics } from '@app/contracts';
-import { createDataSource, TransactionContext } from '@app/database';
-import type { MessageDeclaration } from '@app/envelope';
-import { consumedTopic, type HandlerMap, type InboxHandler } from '@app/inbox';
+import { Topics } from '@libs/contracts';
+import { createDataSource, TransactionContext } from '@libs/database';
+import type { MessageDeclaration } from '@libs/envelope';
+import { consumedTopic, type HandlerMap, type InboxHandler } from '@libs/inbox';
 import { inventoryConsumes, OrderEventsAccepted } from './inventory.consumes.js';
 import { OrderEventsHandler } from './reservations/order-events.handler.js';
 import { StockBatchLocks } from './reservations/stock-batch-locks.js';

@@ -1,5 +1,5 @@
-import { OrderEvents, Topics } from '@app/contracts';
-import { type AppConsumes, consumedTopic } from '@app/inbox';
+import { OrderEvents, Topics } from '@libs/contracts';
+import { type AppConsumes, consumedTopic } from '@libs/inbox';
 import { OrderEventsHandler } from './reservations/order-events.handler.js';
 import { StockBatchLocks } from './reservations/stock-batch-locks.js';
 import { InventoryFailpoints } from './inventory.failpoints.js';

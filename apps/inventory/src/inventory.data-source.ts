@@ -1,12 +1,12 @@
-import { commandsUnfilteredColumns, createCommandsTable } from '@app/commands';
-import { createDataSource, dataSourceOptions, type DatabaseConfig, growingTableMigrations, skipColumnStatistics } from '@app/database';
-import { CreateInboxMessages1764460800020, INBOX_UNFILTERED_COLUMNS, InboxMessage } from '@app/inbox';
+import { commandsUnfilteredColumns, createCommandsTable } from '@libs/commands';
+import { createDataSource, dataSourceOptions, type DatabaseConfig, growingTableMigrations, skipColumnStatistics } from '@libs/database';
+import { CreateInboxMessages1764460800020, INBOX_UNFILTERED_COLUMNS, InboxMessage } from '@libs/inbox';
 import {
   AddOutboxPendingRetryIndex1764460800410,
   CreateOutboxMessages1764460800010,
   OUTBOX_UNFILTERED_COLUMNS,
   OutboxMessage,
-} from '@app/outbox';
+} from '@libs/outbox';
 import { CreateStock1764460800300 } from './migrations/1764460800300-create-stock.js';
 import { CreateCancelledOrders1764460800320 } from './migrations/1764460800320-create-cancelled-orders.js';
 import { AddLoyaltyCommandAccrualColumns1764460800310 } from './migrations/1764460800310-add-loyalty-command-accrual-columns.js';
@@ -16,7 +16,7 @@ import { Reservation } from './reservations/reservation.entity.js';
 import { LOYALTY_COMMANDS_TABLE } from './reservations/reserve-stock/loyalty-accrual.command.js';
 import { StockItem } from './stock/stock-item.entity.js';
 
-// loyalty_commands has no entity: @app/commands creates it (createCommandsTable) and reads and writes
+// loyalty_commands has no entity: @libs/commands creates it (createCommandsTable) and reads and writes
 // it with SQL, by the name the app gives.
 const inventoryEntities = [StockItem, Reservation, OutboxMessage, InboxMessage];
 /** The tables that grow with traffic: vacuumed by row count and analysed from a sample (growingTableMigrations). */

@@ -1,9 +1,9 @@
-import { RejectionCodes } from '@app/contracts';
+import { RejectionCodes } from '@libs/contracts';
 
 /**
  * The codes inventory answers with, stable `DOMAIN.REASON` strings: in HTTP error bodies and, for
  * the rejection codes, in the `reasonCode` of a `StockRejected` event (declared once, in
- * `@app/contracts`, because orders reads them too). Never renamed or reused.
+ * `@libs/contracts`, because orders reads them too). Never renamed or reused.
  */
 export const InventoryErrorCodes = {
   ...RejectionCodes,

@@ -1,4 +1,4 @@
-import { defineFailpoints } from '@app/failpoints';
+import { defineFailpoints } from '@libs/failpoints';
 
 /** Inventory's crash windows around its order-events handler, each killed by a test (the README's crash-window table). */
 export const InventoryFailpoints = defineFailpoints('inventory', {

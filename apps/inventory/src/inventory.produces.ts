@@ -1,5 +1,5 @@
-import { ReservationEvents, Topics } from '@app/contracts';
-import { type AppProduces, producedTopic } from '@app/outbox';
+import { ReservationEvents, Topics } from '@libs/contracts';
+import { type AppProduces, producedTopic } from '@libs/outbox';
 
 /**
  * What inventory writes through its outbox, declared once: the topics `main.ts` creates, the

@@ -1,4 +1,4 @@
-import { runMigrateCommand } from '@app/database';
+import { runMigrateCommand } from '@libs/database';
 import { createInventoryDataSource } from './inventory.data-source.js';
 
 runMigrateCommand('inventory', createInventoryDataSource);

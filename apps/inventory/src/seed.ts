@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { bootstrapOrExit, loadConfig } from '@app/config';
-import { SKU_PATTERN } from '@app/contracts';
-import { databaseEnv, TransactionContext } from '@app/database';
+import { bootstrapOrExit, loadConfig } from '@libs/config';
+import { SKU_PATTERN } from '@libs/contracts';
+import { databaseEnv, TransactionContext } from '@libs/database';
 import { createInventoryDataSource } from './inventory.data-source.js';
 import { SetStockService } from './stock/set-stock/set-stock.service.js';
 

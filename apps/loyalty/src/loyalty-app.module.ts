@@ -1,11 +1,11 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { ScheduleModule } from '@nestjs/schedule';
-import { AuthModule } from '@app/auth';
-import { DatabaseModule } from '@app/database';
-import { HealthModule } from '@app/health';
-import { IdempotencyCleanupModule, IdempotencyConfigModule } from '@app/idempotency';
-import { MetricsModule } from '@app/metrics';
-import { TelemetryModule } from '@app/telemetry';
+import { AuthModule } from '@libs/auth';
+import { DatabaseModule } from '@libs/database';
+import { HealthModule } from '@libs/health';
+import { IdempotencyCleanupModule, IdempotencyConfigModule } from '@libs/idempotency';
+import { MetricsModule } from '@libs/metrics';
+import { TelemetryModule } from '@libs/telemetry';
 import { AccrualsModule } from './accruals/accruals.module.js';
 import { BalancesModule } from './balances/balances.module.js';
 import type { LoyaltyConfig } from './loyalty.config.js';

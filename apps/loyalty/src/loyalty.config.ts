@@ -1,9 +1,9 @@
-import { authEnv } from '@app/auth';
-import { env, type EnvConfig } from '@app/config';
-import { databaseEnv } from '@app/database';
-import { httpEnv } from '@app/http';
-import { telemetryEnv } from '@app/telemetry';
-import { idempotencyEnv } from '@app/idempotency';
+import { authEnv } from '@libs/auth';
+import { env, type EnvConfig } from '@libs/config';
+import { databaseEnv } from '@libs/database';
+import { httpEnv } from '@libs/http';
+import { telemetryEnv } from '@libs/telemetry';
+import { idempotencyEnv } from '@libs/idempotency';
 
 export const loyaltyEnv = {
   LOYALTY_PORT: env.port({ description: 'HTTP port of the loyalty service', default: 3002 }),

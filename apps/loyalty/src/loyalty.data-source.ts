@@ -1,4 +1,4 @@
-import { createDataSource, dataSourceOptions, type DatabaseConfig, growingTableMigrations, skipColumnStatistics } from '@app/database';
+import { createDataSource, dataSourceOptions, type DatabaseConfig, growingTableMigrations, skipColumnStatistics } from '@libs/database';
 import {
   AddIdempotencyKeysCreatedAtIndex1764460800400,
   AddIdempotencyKeysPrincipalCreatedAtIndex1764460800710,
@@ -6,7 +6,7 @@ import {
   IDEMPOTENCY_UNFILTERED_COLUMNS,
   IdempotencyKey,
   ScopeIdempotencyKeysByPrincipal1764460800620,
-} from '@app/idempotency';
+} from '@libs/idempotency';
 import { Accrual } from './accruals/accrual.entity.js';
 import { CreateAccruals1764460800100 } from './migrations/1764460800100-create-accruals.js';
 import { CreateReversals1764460800420 } from './migrations/1764460800420-create-reversals.js';

@@ -1,7 +1,7 @@
 /**
  * The codes of the errors loyalty answers itself, stable `DOMAIN.REASON` strings: inventory's
  * dispatcher and operators branch on them, so a code is never renamed or reused. Request-level
- * codes (`REQUEST.*`, `IDEMPOTENCY.*`) come from `@app/http` and `@app/idempotency`.
+ * codes (`REQUEST.*`, `IDEMPOTENCY.*`) come from `@libs/http` and `@libs/idempotency`.
  */
 export const LoyaltyErrorCodes = {
   /**

@@ -1,4 +1,4 @@
-import { defineFailpoints } from '@app/failpoints';
+import { defineFailpoints } from '@libs/failpoints';
 
 /** Loyalty's crash window, killed (or slowed, `=sleep(<ms>)`) by the side-effects tests. */
 export const LoyaltyFailpoints = defineFailpoints('loyalty', {

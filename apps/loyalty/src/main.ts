@@ -1,11 +1,11 @@
 import 'reflect-metadata';
 import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
-import { bootstrapOrExit, loadConfig } from '@app/config';
-import { armFailpoints } from '@app/failpoints';
-import { configureHttpApp, httpServerOptions } from '@app/http';
+import { bootstrapOrExit, loadConfig } from '@libs/config';
+import { armFailpoints } from '@libs/failpoints';
+import { configureHttpApp, httpServerOptions } from '@libs/http';
 import { loyaltyApiDocs } from './loyalty.api-docs.js';
-import { NestPinoLogger, startTelemetry } from '@app/telemetry';
+import { NestPinoLogger, startTelemetry } from '@libs/telemetry';
 import { loyaltyEnv } from './loyalty.config.js';
 import { LoyaltyAppModule } from './loyalty-app.module.js';
 

@@ -1,4 +1,4 @@
-import { runMigrateCommand } from '@app/database';
+import { runMigrateCommand } from '@libs/database';
 import { createLoyaltyDataSource } from './loyalty.data-source.js';
 
 runMigrateCommand('loyalty', createLoyaltyDataSource);

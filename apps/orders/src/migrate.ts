@@ -1,4 +1,4 @@
-import { runMigrateCommand } from '@app/database';
+import { runMigrateCommand } from '@libs/database';
 import { createOrdersDataSource } from './orders.data-source.js';
 
 runMigrateCommand('orders', createOrdersDataSource);

@@ -1,4 +1,4 @@
-import type { ApiDocsOptions } from '@app/http';
+import type { ApiDocsOptions } from '@libs/http';
 
 /** Head of the orders OpenAPI document (`GET /docs-json`). */
 export const ordersApiDocs: ApiDocsOptions = {

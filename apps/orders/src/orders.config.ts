@@ -1,12 +1,12 @@
-import { authEnv } from '@app/auth';
-import { env, type EnvConfig } from '@app/config';
-import { databaseEnv } from '@app/database';
-import { httpEnv, loadSheddingEnv } from '@app/http';
-import { telemetryEnv } from '@app/telemetry';
-import { idempotencyEnv } from '@app/idempotency';
-import { inboxEnv } from '@app/inbox';
-import { consumerLagEnv, kafkaEnv, kafkaHealthEnv } from '@app/kafka';
-import { outboxEnv } from '@app/outbox';
+import { authEnv } from '@libs/auth';
+import { env, type EnvConfig } from '@libs/config';
+import { databaseEnv } from '@libs/database';
+import { httpEnv, loadSheddingEnv } from '@libs/http';
+import { telemetryEnv } from '@libs/telemetry';
+import { idempotencyEnv } from '@libs/idempotency';
+import { inboxEnv } from '@libs/inbox';
+import { consumerLagEnv, kafkaEnv, kafkaHealthEnv } from '@libs/kafka';
+import { outboxEnv } from '@libs/outbox';
 
 export const ordersEnv = {
   ORDERS_PORT: env.port({ description: 'HTTP port of the orders service', default: 3000 }),

@@ -1,5 +1,5 @@
-import { ReservationEvents, Topics } from '@app/contracts';
-import { type AppConsumes, consumedTopic } from '@app/inbox';
+import { ReservationEvents, Topics } from '@libs/contracts';
+import { type AppConsumes, consumedTopic } from '@libs/inbox';
 import { ReservationResultsHandler } from './reservations/reservation-results.handler.js';
 import { OrdersFailpoints } from './orders.failpoints.js';
 

@@ -1,4 +1,4 @@
-import { createDataSource, dataSourceOptions, type DatabaseConfig, growingTableMigrations, skipColumnStatistics } from '@app/database';
+import { createDataSource, dataSourceOptions, type DatabaseConfig, growingTableMigrations, skipColumnStatistics } from '@libs/database';
 import {
   AddIdempotencyKeysCreatedAtIndex1764460800400,
   AddIdempotencyKeysPrincipalCreatedAtIndex1764460800710,
@@ -6,14 +6,14 @@ import {
   IDEMPOTENCY_UNFILTERED_COLUMNS,
   IdempotencyKey,
   ScopeIdempotencyKeysByPrincipal1764460800620,
-} from '@app/idempotency';
-import { CreateInboxMessages1764460800020, INBOX_UNFILTERED_COLUMNS, InboxMessage } from '@app/inbox';
+} from '@libs/idempotency';
+import { CreateInboxMessages1764460800020, INBOX_UNFILTERED_COLUMNS, InboxMessage } from '@libs/inbox';
 import {
   AddOutboxPendingRetryIndex1764460800410,
   CreateOutboxMessages1764460800010,
   OUTBOX_UNFILTERED_COLUMNS,
   OutboxMessage,
-} from '@app/outbox';
+} from '@libs/outbox';
 import { CreateOrders1764460800200 } from './migrations/1764460800200-create-orders.js';
 import { CreateProducts1764460800420 } from './migrations/1764460800420-create-products.js';
 import { AddOrdersPendingIndex1764460800800 } from './migrations/1764460800800-add-orders-pending-index.js';

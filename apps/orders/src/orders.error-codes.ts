@@ -1,7 +1,7 @@
 /**
  * The codes of the errors orders answers itself, stable `DOMAIN.REASON` strings: clients branch on
  * them, so a code is never renamed or reused. Request-level codes (`REQUEST.*`, `IDEMPOTENCY.*`)
- * come from `@app/http` and `@app/idempotency`.
+ * come from `@libs/http` and `@libs/idempotency`.
  */
 export const OrdersErrorCodes = {
   /** No order has this id (404). */

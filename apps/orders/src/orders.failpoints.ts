@@ -1,4 +1,4 @@
-import { defineFailpoints } from '@app/failpoints';
+import { defineFailpoints } from '@libs/failpoints';
 
 /** Orders' crash windows, each killed by a test (the README's crash-window table). */
 export const OrdersFailpoints = defineFailpoints('orders', {

@@ -1,5 +1,5 @@
-import { OrderEvents, Topics } from '@app/contracts';
-import { type AppProduces, producedTopic } from '@app/outbox';
+import { OrderEvents, Topics } from '@libs/contracts';
+import { type AppProduces, producedTopic } from '@libs/outbox';
 
 /**
  * What orders writes through its outbox, declared once: the topics `main.ts` creates, the AsyncAPI

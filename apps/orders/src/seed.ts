@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
-import { bootstrapOrExit, loadConfig } from '@app/config';
-import { OrderLimits, SKU_PATTERN } from '@app/contracts';
-import { databaseEnv, TransactionContext } from '@app/database';
+import { bootstrapOrExit, loadConfig } from '@libs/config';
+import { OrderLimits, SKU_PATTERN } from '@libs/contracts';
+import { databaseEnv, TransactionContext } from '@libs/database';
 import { createOrdersDataSource } from './orders.data-source.js';
 import { PriceList } from './products/price-list.js';
 

@@ -1,4 +1,4 @@
-import { env, type EnvConfig } from '@app/config';
+import { env, type EnvConfig } from '@libs/config';
 
 /**
  * How an app verifies bearer tokens: against any OAuth 2.0 / OIDC provider's JWKS. All three are

@@ -1,6 +1,6 @@
 import { applyDecorators, createParamDecorator, type ExecutionContext, SetMetadata } from '@nestjs/common';
 import { ApiExtension } from '@nestjs/swagger';
-import { ApiErrors, PUBLIC_OPERATION_EXTENSION } from '@app/http';
+import { ApiErrors, PUBLIC_OPERATION_EXTENSION } from '@libs/http';
 import type { Principal } from './principal.js';
 
 export const IS_PUBLIC = Symbol('IS_PUBLIC');

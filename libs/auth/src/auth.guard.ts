@@ -1,7 +1,7 @@
 import { type CanActivate, type ExecutionContext, HttpStatus, Inject, Injectable } from '@nestjs/common';
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { ProblemException } from '@app/http';
+import { ProblemException } from '@libs/http';
 import { AuthErrorCodes } from './auth.error-codes.js';
 import { IS_PUBLIC, PRINCIPAL_PROPERTY, REQUIRED_SCOPES } from './auth.decorators.js';
 import { TokenRejectedError, TokenVerifier } from './token-verifier.js';

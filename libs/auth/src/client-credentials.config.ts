@@ -1,4 +1,4 @@
-import { env, type EnvConfig } from '@app/config';
+import { env, type EnvConfig } from '@libs/config';
 
 /**
  * How a service obtains its own access token to call another API: the OAuth 2.0 client-credentials

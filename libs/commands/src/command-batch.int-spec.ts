@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
-import { TransactionContext } from '@app/database';
+import { TransactionContext } from '@libs/database';
 import { type MigratedDatabase, migratedTestDatabase, testInfrastructure } from '@test/fixtures';
 import { uniqueName, waitFor } from '@tools/local-stack';
 import { CommandDispatcher } from './command.dispatcher.js';
@@ -33,7 +33,7 @@ interface Request {
  * with a batch endpoint: `/calls` takes one command, `/calls/batch` many, each answered as its
  * script says. `batchEndpoint` switches the batch endpoint off (404), as an older partner would.
  */
-describe('@app/commands in batches (real Postgres, a partner over HTTP)', () => {
+describe('@libs/commands in batches (real Postgres, a partner over HTTP)', () => {
   let migrated: MigratedDatabase | undefined;
   let dataSource: DataSource;
   let tx: TransactionContext;

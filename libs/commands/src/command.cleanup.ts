@@ -1,4 +1,4 @@
-import type { RetentionPolicy } from '@app/database';
+import type { RetentionPolicy } from '@libs/database';
 import type { CommandMetrics } from './command.metrics.js';
 import type { CommandsOptions } from './commands.options.js';
 

@@ -1,10 +1,10 @@
 import { randomUUID } from 'node:crypto';
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { retryDelayMs } from '@app/backoff';
-import { failpoint } from '@app/failpoints';
-import { OneRunAtATime } from '@app/scheduling';
-import { appTracer, contextFromTraceparent, endWithError, formatTraceparent, SpanKind, spanContextOf } from '@app/telemetry';
+import { retryDelayMs } from '@libs/backoff';
+import { failpoint } from '@libs/failpoints';
+import { OneRunAtATime } from '@libs/scheduling';
+import { appTracer, contextFromTraceparent, endWithError, formatTraceparent, SpanKind, spanContextOf } from '@libs/telemetry';
 import { callsOf, sendCommandBatch } from './command-batch.js';
 import { type CallOutcome, PartnerConnections, sendCommand } from './command.client.js';
 import { CoalescedMarks } from './coalesced-marks.js';

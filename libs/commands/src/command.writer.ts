@@ -1,6 +1,6 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
-import { TransactionContext } from '@app/database';
-import { currentTraceparent } from '@app/telemetry';
+import { TransactionContext } from '@libs/database';
+import { currentTraceparent } from '@libs/telemetry';
 import { COMMANDS_TABLE, COMMANDS_WRITTEN } from './commands.options.js';
 import type { OutgoingCommand } from './outgoing-command.js';
 

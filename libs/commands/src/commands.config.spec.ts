@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { loadConfig } from '@app/config';
+import { loadConfig } from '@libs/config';
 import { commandsEnv, commandsOptions } from './commands.config.js';
 
 describe('commandsEnv and commandsOptions', () => {

@@ -1,4 +1,4 @@
-import { env, type EnvConfig } from '@app/config';
+import { env, type EnvConfig } from '@libs/config';
 import type { CommandsOptions } from './commands.options.js';
 
 /** The variables of one partner's commands, before the prefix: each is one option of {@link CommandsOptions}. */

@@ -1,4 +1,4 @@
-import { defineFailpoints } from '@app/failpoints';
+import { defineFailpoints } from '@libs/failpoints';
 
 /** The dispatcher's crash window (see docs/commands.md, "Failpoint"). */
 export const DispatcherFailpoints = defineFailpoints('dispatcher', {

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
-import { NoActiveTransactionError, TransactionContext } from '@app/database';
+import { NoActiveTransactionError, TransactionContext } from '@libs/database';
 import { type MigratedDatabase, migratedTestDatabase, testInfrastructure } from '@test/fixtures';
 import { uniqueName, waitFor } from '@tools/local-stack';
 import { CommandDispatcher } from './command.dispatcher.js';
@@ -29,7 +29,7 @@ interface Received {
  * The library against real Postgres and a stand-in partner over real HTTP: each command's body
  * lists the statuses the partner answers it with, attempt after attempt.
  */
-describe('@app/commands (real Postgres, a partner over HTTP)', () => {
+describe('@libs/commands (real Postgres, a partner over HTTP)', () => {
   let migrated: MigratedDatabase | undefined;
   let dataSource: DataSource;
   let tx: TransactionContext;

@@ -1,6 +1,6 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { retentionJob } from '@app/database';
-import { scheduledJob } from '@app/scheduling';
+import { retentionJob } from '@libs/database';
+import { scheduledJob } from '@libs/scheduling';
 import { commandsRetention } from './command.cleanup.js';
 import { CommandDispatcher } from './command.dispatcher.js';
 import { CommandMetrics } from './command.metrics.js';

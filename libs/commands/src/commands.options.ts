@@ -60,7 +60,7 @@ export interface CommandsOptions {
 
 /**
  * Where the dispatcher gets the bearer token it sends with every command (the partner refuses a
- * call without one). A client-credentials source of `@app/auth` in the apps; any object with these
+ * call without one). A client-credentials source of `@libs/auth` in the apps; any object with these
  * two methods in a test.
  */
 export interface AccessTokenSource {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { jsonSchemaOf, schemaProblems } from '@app/envelope';
+import { jsonSchemaOf, schemaProblems } from '@libs/envelope';
 import { codePointLength, integer, list, record, text, timestamp, tolerantRecord } from './field-schemas.js';
 
 describe('text', () => {

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { schemaProblems } from '@app/envelope';
+import { schemaProblems } from '@libs/envelope';
 import { OrderEvents, OrderFields, type OrderLine, SKU_PATTERN } from './order-events.js';
 import { OrderLimits } from './order-limits.js';
 

@@ -1,4 +1,4 @@
-import type { MessageDeclaration } from '@app/envelope';
+import type { MessageDeclaration } from '@libs/envelope';
 import { z } from 'zod';
 import { integer, list, tolerantRecord, text, timestamp, uuid } from './field-schemas.js';
 import { OrderLimits } from './order-limits.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
-import { schemaProblems } from '@app/envelope';
+import { schemaProblems } from '@libs/envelope';
 import { codePointLength } from './field-schemas.js';
 import { rejectionReason, ReservationEvents, ReservationLimits } from './reservation-events.js';
 

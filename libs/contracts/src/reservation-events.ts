@@ -1,4 +1,4 @@
-import type { MessageDeclaration } from '@app/envelope';
+import type { MessageDeclaration } from '@libs/envelope';
 import type { z } from 'zod';
 import { codePointLength, integer, list, oneOf, tolerantRecord, text, timestamp, uuid } from './field-schemas.js';
 import { SKU_PATTERN } from './order-events.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { loadConfig } from '@app/config';
+import { loadConfig } from '@libs/config';
 import { dataSourceOptions } from './data-source-options.js';
 import { databaseEnv } from './database.config.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConfigValidationError } from '@app/config';
+import { ConfigValidationError } from '@libs/config';
 import { databaseSsl } from './database-ssl.js';
 
 const ca = Buffer.from('-----BEGIN CERTIFICATE-----\nCA\n-----END CERTIFICATE-----\n');

@@ -1,6 +1,6 @@
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
-import { ConfigValidationError } from '@app/config';
+import { ConfigValidationError } from '@libs/config';
 import type { DatabaseConfig } from './database.config.js';
 
 /** What pg takes as `ssl`: false for plaintext, or the TLS options of each connection. */

@@ -1,4 +1,4 @@
-import { env, type EnvConfig } from '@app/config';
+import { env, type EnvConfig } from '@libs/config';
 
 /**
  * Environment variables every app with a database reads. Each service owns one database on the

@@ -1,5 +1,5 @@
 import type { DataSource } from 'typeorm';
-import { bootstrapOrExit, loadConfig } from '@app/config';
+import { bootstrapOrExit, loadConfig } from '@libs/config';
 import { databaseEnv, type DatabaseConfig } from './database.config.js';
 import { migrateDatabase, waitUntilMigrated } from './migration-runner.js';
 

@@ -1,6 +1,6 @@
 import { type InjectionToken, Logger } from '@nestjs/common';
 import { DataSource } from 'typeorm';
-import { OneRunAtATime, scheduledJob } from '@app/scheduling';
+import { OneRunAtATime, scheduledJob } from '@libs/scheduling';
 import { type BatchedDelete, deleteInBatches } from './delete-in-batches.js';
 
 /** What one retention job deletes, and when: everything that differs between two retention jobs. */

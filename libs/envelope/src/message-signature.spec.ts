@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
-import { ConfigValidationError } from '@app/config';
+import { ConfigValidationError } from '@libs/config';
 import { checkEnvelope } from './envelope-check.js';
 import { Headers } from './headers.js';
 import type { MessageDeclaration } from './message-declaration.js';

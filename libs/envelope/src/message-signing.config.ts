@@ -1,4 +1,4 @@
-import { ConfigValidationError, env, type EnvConfig } from '@app/config';
+import { ConfigValidationError, env, type EnvConfig } from '@libs/config';
 import type { SigningKey } from './message-signature.js';
 
 /**

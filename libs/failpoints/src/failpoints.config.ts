@@ -1,4 +1,4 @@
-import { env } from '@app/config';
+import { env } from '@libs/config';
 
 /**
  * The variables that arm failpoints (see `failpointsFromEnv`), declared so `.env.example` lists

@@ -1,8 +1,8 @@
 import { Logger, ServiceUnavailableException } from '@nestjs/common';
 import type { HealthCheckResult, HealthCheckService } from '@nestjs/terminus';
 import { afterAll, beforeAll, describe, expect, it, jest } from '@jest/globals';
-import type { DatabaseHealthIndicator } from '@app/database';
-import { ProblemException } from '@app/http';
+import type { DatabaseHealthIndicator } from '@libs/database';
+import { ProblemException } from '@libs/http';
 import { HealthController } from './health.controller.js';
 
 /** A controller whose terminus check answers `result` the way terminus does: 503 unless ok. */

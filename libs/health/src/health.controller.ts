@@ -15,10 +15,10 @@ import {
   ApiTags,
   getSchemaPath,
 } from '@nestjs/swagger';
-import { Public } from '@app/auth';
-import { DatabaseHealthIndicator } from '@app/database';
-import { PROBLEM_JSON, ProblemDetails, ProblemException } from '@app/http';
-import { KafkaHealthIndicator } from '@app/kafka';
+import { Public } from '@libs/auth';
+import { DatabaseHealthIndicator } from '@libs/database';
+import { PROBLEM_JSON, ProblemDetails, ProblemException } from '@libs/http';
+import { KafkaHealthIndicator } from '@libs/kafka';
 import { HealthErrorCodes } from './health.error-codes.js';
 
 /** Terminus' per-dependency results: `info` (up), `error` (down) and `details` (all). */

@@ -1,7 +1,7 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { TerminusModule } from '@nestjs/terminus';
-import { DatabaseHealthIndicator } from '@app/database';
-import { KAFKA_HEALTH_OPTIONS, KafkaHealthIndicator, type KafkaHealthOptions } from '@app/kafka';
+import { DatabaseHealthIndicator } from '@libs/database';
+import { KAFKA_HEALTH_OPTIONS, KafkaHealthIndicator, type KafkaHealthOptions } from '@libs/kafka';
 import { HealthController } from './health.controller.js';
 
 /**

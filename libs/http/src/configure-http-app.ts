@@ -1,6 +1,6 @@
 import type { NestFastifyApplication } from '@nestjs/platform-fastify';
 import { type ApiDocsOptions, setupApiDocs } from './api-docs.js';
-import { httpTelemetry } from '@app/telemetry';
+import { httpTelemetry } from '@libs/telemetry';
 import { ProblemDetailsFilter } from './problem-details.filter.js';
 import { armShutdownDeadline } from './shutdown-deadline.js';
 import { strictValidationPipe } from './validation.pipe.js';

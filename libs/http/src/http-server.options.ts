@@ -1,6 +1,6 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
-import type { EnvConfig } from '@app/config';
+import type { EnvConfig } from '@libs/config';
 import { createRoutingServer } from './before-routing.js';
 import type { httpEnv } from './http.config.js';
 import { PROBLEM_JSON, type ProblemDetails, problemType } from './problem-details.js';

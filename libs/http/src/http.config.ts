@@ -1,4 +1,4 @@
-import { env } from '@app/config';
+import { env } from '@libs/config';
 
 /** HTTP settings shared by every app; the port variable is the app's own (`ORDERS_PORT`, ...). */
 export const httpEnv = {

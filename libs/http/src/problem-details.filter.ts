@@ -1,5 +1,5 @@
 import { type ArgumentsHost, Catch, type ExceptionFilter, HttpException, HttpStatus, Logger } from '@nestjs/common';
-import { isConnectionUnavailable } from '@app/database';
+import { isConnectionUnavailable } from '@libs/database';
 import { type Problem, problemBody, problemOfException } from './problem-body.js';
 import { PROBLEM_JSON } from './problem-details.js';
 import { ProblemException } from './problem.exception.js';

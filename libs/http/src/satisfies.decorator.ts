@@ -1,7 +1,7 @@
 import { applyDecorators } from '@nestjs/common';
 import { ApiProperty, type ApiPropertyOptions } from '@nestjs/swagger';
 import { registerDecorator, type ValidationArguments } from 'class-validator';
-import { jsonSchemaOf, schemaProblems, type StandardSchemaV1 } from '@app/envelope';
+import { jsonSchemaOf, schemaProblems, type StandardSchemaV1 } from '@libs/envelope';
 import { registerListBound } from './list-bounds.js';
 
 /**

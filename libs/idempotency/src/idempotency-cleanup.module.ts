@@ -1,5 +1,5 @@
 import { type DynamicModule, Module } from '@nestjs/common';
-import { retentionJob } from '@app/database';
+import { retentionJob } from '@libs/database';
 import { idempotencyRetention } from './idempotency.cleanup.js';
 import { IDEMPOTENCY_CONFIG, type IdempotencyConfig } from './idempotency.config.js';
 

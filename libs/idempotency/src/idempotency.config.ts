@@ -1,4 +1,4 @@
-import { env, type EnvConfig } from '@app/config';
+import { env, type EnvConfig } from '@libs/config';
 
 /** An app's default quota of new Idempotency-Keys per caller: who its callers are decides it. */
 export interface IdempotencyQuotaDefaults {

@@ -6,11 +6,11 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { IsString, MaxLength } from 'class-validator';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
-import { AuthModule, authEnv } from '@app/auth';
-import { loadConfig } from '@app/config';
-import { createDataSource, databaseUrl, DatabaseModule, migrateDatabase } from '@app/database';
-import { armFailpoints } from '@app/failpoints';
-import { configureHttpApp } from '@app/http';
+import { AuthModule, authEnv } from '@libs/auth';
+import { loadConfig } from '@libs/config';
+import { createDataSource, databaseUrl, DatabaseModule, migrateDatabase } from '@libs/database';
+import { armFailpoints } from '@libs/failpoints';
+import { configureHttpApp } from '@libs/http';
 import { customerToken, StatementCounter, testAuthEnv, testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase, queryTestDatabase, requestJson, uniqueName } from '@tools/local-stack';
 import { AddIdempotencyKeysCreatedAtIndex1764460800400 } from './add-idempotency-keys-created-at-index.migration.js';

@@ -2,10 +2,10 @@ import { type CallHandler, type ExecutionContext, HttpStatus, Inject, Injectable
 import { Reflector } from '@nestjs/core';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { from, lastValueFrom, type Observable } from 'rxjs';
-import type { Principal } from '@app/auth';
-import { failpoint } from '@app/failpoints';
-import { ProblemException, validateRequestBody } from '@app/http';
-import { routeLabel } from '@app/metrics';
+import type { Principal } from '@libs/auth';
+import { failpoint } from '@libs/failpoints';
+import { ProblemException, validateRequestBody } from '@libs/http';
+import { routeLabel } from '@libs/metrics';
 import { IdempotencyErrorCodes } from './idempotency.error-codes.js';
 import { IDEMPOTENT_OPTIONS, type IdempotentOptions } from './idempotent.options.js';
 import { IdempotencyMetrics } from './idempotency.metrics.js';

@@ -1,5 +1,5 @@
 import { Inject, Injectable } from '@nestjs/common';
-import { isConnectionUnavailable, TransactionContext } from '@app/database';
+import { isConnectionUnavailable, TransactionContext } from '@libs/database';
 import { IDEMPOTENCY_CONFIG, type IdempotencyConfig } from './idempotency.config.js';
 
 export type IdempotentOutcome<T> =

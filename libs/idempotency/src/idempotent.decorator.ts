@@ -1,6 +1,6 @@
 import { applyDecorators, SetMetadata, UseInterceptors } from '@nestjs/common';
 import { ApiHeader } from '@nestjs/swagger';
-import { ApiErrors } from '@app/http';
+import { ApiErrors } from '@libs/http';
 import { IDEMPOTENCY_KEY_FORMAT, IdempotencyInterceptor } from './idempotency.interceptor.js';
 import { IDEMPOTENT_OPTIONS, type IdempotentOptions } from './idempotent.options.js';
 

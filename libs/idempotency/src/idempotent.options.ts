@@ -1,4 +1,4 @@
-import type { FailpointName } from '@app/failpoints';
+import type { FailpointName } from '@libs/failpoints';
 
 export const IDEMPOTENT_OPTIONS = Symbol('IDEMPOTENT_OPTIONS');
 

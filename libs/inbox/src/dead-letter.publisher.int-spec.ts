@@ -1,7 +1,7 @@
 import { randomBytes, randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { DeadLetterHeaders, DeadLetterStubHeaders, deadLetterTopic, Headers } from '@app/envelope';
-import { createKafka } from '@app/kafka';
+import { DeadLetterHeaders, DeadLetterStubHeaders, deadLetterTopic, Headers } from '@libs/envelope';
+import { createKafka } from '@libs/kafka';
 import { testInfrastructure } from '@test/fixtures';
 import { type RecordedMessage, TopicRecorder, uniqueName } from '@tools/local-stack';
 import { DeadLetterPublisher } from './dead-letter.publisher.js';

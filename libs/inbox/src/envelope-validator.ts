@@ -1,10 +1,10 @@
-import { checkEnvelope, type InvalidReason, type MessageDeclaration, type MessageSigning, payloadHash } from '@app/envelope';
+import { checkEnvelope, type InvalidReason, type MessageDeclaration, type MessageSigning, payloadHash } from '@libs/envelope';
 import type { InboxEnvelope, RawInboxMessage } from './inbox-envelope.js';
 
 export type InboxEnvelopeCheck = { valid: true; envelope: InboxEnvelope } | { valid: false; reason: InvalidReason; error: string };
 
 /**
- * The envelope check of `@app/envelope` against the declarations the handler `consumer` accepts,
+ * The envelope check of `@libs/envelope` against the declarations the handler `consumer` accepts,
  * plus where the message came from and its payload hash: what the inbox claims and a handler reads.
  * With `signing` keys, the envelope's signature is verified too. An invalid message must be
  * dead-lettered without claiming its id: a forged copy must never suppress the real one.

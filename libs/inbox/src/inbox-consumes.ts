@@ -1,6 +1,6 @@
 import type { Type } from '@nestjs/common';
-import { deadLetterTopic, type MessageDeclaration } from '@app/envelope';
-import type { FailpointName } from '@app/failpoints';
+import { deadLetterTopic, type MessageDeclaration } from '@libs/envelope';
+import type { FailpointName } from '@libs/failpoints';
 import type { InboxEnvelope } from './inbox-envelope.js';
 import { inMessageScopeOf } from './inbox-telemetry.js';
 

@@ -1,6 +1,6 @@
 import { type CustomTransportStrategy, type KafkaOptions, ServerKafka } from '@nestjs/microservices';
 import type { Consumer, ConsumerRunConfig, EachBatchPayload } from 'kafkajs';
-import { restartAfterCrash } from '@app/kafka';
+import { restartAfterCrash } from '@libs/kafka';
 import type { InboxConsumer } from './inbox.consumer.js';
 import { inboxBatchOf } from './inbox-kafka-batch.js';
 import type { InboxRoutes } from './inbox-routes.js';

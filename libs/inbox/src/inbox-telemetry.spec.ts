@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { configureLogging } from '@app/telemetry';
+import { configureLogging } from '@libs/telemetry';
 import { endMessageTelemetry, startMessageTelemetry } from './inbox-telemetry.js';
 
 function capture(level: string): Record<string, unknown>[] {

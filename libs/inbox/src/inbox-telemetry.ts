@@ -1,6 +1,6 @@
 import { performance } from 'node:perf_hooks';
 import { type Context, type Link, type Span, SpanStatusCode, trace } from '@opentelemetry/api';
-import { Headers, headerText } from '@app/envelope';
+import { Headers, headerText } from '@libs/envelope';
 import {
   appLogger,
   appTracer,
@@ -11,7 +11,7 @@ import {
   runWithLogFields,
   SpanKind,
   withContext,
-} from '@app/telemetry';
+} from '@libs/telemetry';
 import type { InboxEnvelope, RawInboxMessage } from './inbox-envelope.js';
 
 /** The span, log fields and clock of one consumed message. */

@@ -1,4 +1,4 @@
-import type { RetentionPolicy } from '@app/database';
+import type { RetentionPolicy } from '@libs/database';
 import type { InboxConfig } from './inbox.config.js';
 import type { InboxMetrics } from './inbox.metrics.js';
 

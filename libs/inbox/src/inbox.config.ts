@@ -1,5 +1,5 @@
-import { env, type EnvConfig } from '@app/config';
-import { messageSigningEnv } from '@app/envelope';
+import { env, type EnvConfig } from '@libs/config';
+import { messageSigningEnv } from '@libs/envelope';
 
 export const inboxEnv = {
   // Verification of envelope signatures: refused records are dead-lettered before they claim.

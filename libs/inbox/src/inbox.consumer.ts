@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
-import { retryDelayMs } from '@app/backoff';
-import { TransactionContext } from '@app/database';
-import { failpoint } from '@app/failpoints';
+import { retryDelayMs } from '@libs/backoff';
+import { TransactionContext } from '@libs/database';
+import { failpoint } from '@libs/failpoints';
 import { DeadLetterPublisher } from './dead-letter.publisher.js';
-import { messageSigning, type MessageSigning } from '@app/envelope';
+import { messageSigning, type MessageSigning } from '@libs/envelope';
 import { validateEnvelope } from './envelope-validator.js';
 import { failpointContext } from './failpoint-context.js';
 import { InboxFailpoints } from './inbox.failpoints.js';

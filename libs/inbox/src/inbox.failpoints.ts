@@ -1,4 +1,4 @@
-import { defineFailpoints } from '@app/failpoints';
+import { defineFailpoints } from '@libs/failpoints';
 
 /**
  * The inbox library's own crash window. The windows around a handler's transaction belong to the

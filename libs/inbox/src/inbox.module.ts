@@ -1,6 +1,6 @@
-import { messageSigning } from '@app/envelope';
+import { messageSigning } from '@libs/envelope';
 import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
-import { retentionJob } from '@app/database';
+import { retentionJob } from '@libs/database';
 import { DeadLetterPublisher } from './dead-letter.publisher.js';
 import type { AppConsumes } from './inbox-consumes.js';
 import { INBOX_CONSUMES, InboxRoutes } from './inbox-routes.js';

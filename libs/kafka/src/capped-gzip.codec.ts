@@ -13,7 +13,7 @@ export const DEFAULT_MAX_INFLATED_BATCH_BYTES = 64 * 1024 * 1024;
 
 /**
  * Header set on each placeholder record; the same name as `Headers.inflationRefused` of
- * `@app/envelope` (libs/kafka does not depend on the envelope), which the inbox dead-letters.
+ * `@libs/envelope` (libs/kafka does not depend on the envelope), which the inbox dead-letters.
  */
 const INFLATION_REFUSED_HEADER = 'kafka-inflation-refused';
 

@@ -1,4 +1,4 @@
-import { env } from '@app/config';
+import { env } from '@libs/config';
 
 /** Environment variables of the consumer lag gauge (apps that consume Kafka). */
 export const consumerLagEnv = {

@@ -1,5 +1,5 @@
 import type { RetryOptions } from 'kafkajs';
-import { env } from '@app/config';
+import { env } from '@libs/config';
 
 /**
  * How fast the Kafka clients notice a broker that died or went silent, and move to its successor.

@@ -3,7 +3,7 @@ import { Controller, type INestMicroservice, Module } from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { Ctx, EventPattern, KafkaContext, Payload } from '@nestjs/microservices';
 import type { Producer } from 'kafkajs';
-import { loadConfig } from '@app/config';
+import { loadConfig } from '@libs/config';
 import { testInfrastructure } from '@test/fixtures';
 import { uniqueName, waitFor } from '@tools/local-stack';
 import { ensureTopics } from './kafka-admin.js';

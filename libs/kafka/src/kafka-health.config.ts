@@ -1,4 +1,4 @@
-import { env, type EnvConfig } from '@app/config';
+import { env, type EnvConfig } from '@libs/config';
 
 /** Environment variables of the `GET /health` Kafka probe (apps that talk to Kafka). */
 export const kafkaHealthEnv = {

@@ -1,4 +1,4 @@
-import { appLogger } from '@app/telemetry';
+import { appLogger } from '@libs/telemetry';
 import { logLevel, type logCreator } from 'kafkajs';
 import type { Logger } from 'pino';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConfigValidationError, loadConfig } from '@app/config';
+import { ConfigValidationError, loadConfig } from '@libs/config';
 import { kafkaSecurity, kafkaSecurityEnv, kafkaSecurityFromEnvironment } from './kafka-security.config.js';
 
 const pem = (name: string) => Buffer.from(`-----BEGIN ${name}-----\n-----END ${name}-----\n`);

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
 import type { SASLOptions } from 'kafkajs';
-import { ConfigValidationError, env, type EnvConfig, loadConfig } from '@app/config';
+import { ConfigValidationError, env, type EnvConfig, loadConfig } from '@libs/config';
 
 /**
  * How every Kafka client of this project authenticates and encrypts: apps, relay, dead-letter

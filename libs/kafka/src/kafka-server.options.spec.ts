@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { loadConfig } from '@app/config';
+import { loadConfig } from '@libs/config';
 import { kafkaEnv } from './kafka.config.js';
 import { kafkaServerOptions } from './kafka-server.options.js';
 

@@ -1,4 +1,4 @@
-import { env, type EnvConfig } from '@app/config';
+import { env, type EnvConfig } from '@libs/config';
 import { kafkaClientTimingEnv } from './kafka-client-timing.js';
 import { kafkaSecurityEnv } from './kafka-security.config.js';
 

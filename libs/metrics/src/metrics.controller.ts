@@ -1,7 +1,7 @@
 import { Controller, Get, Header, Inject } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiProduces, ApiTags } from '@nestjs/swagger';
 import { Registry } from 'prom-client';
-import { Public } from '@app/auth';
+import { Public } from '@libs/auth';
 
 /** `GET /metrics` in the Prometheus text format; public, as scrapers carry no token (keep the port off the internet). */
 @Public()

@@ -1,6 +1,6 @@
 import type { DataSource } from 'typeorm';
 
-/** One backlog figure and its bound; the shape `@app/http`'s load shedding reads (`BacklogReading`). */
+/** One backlog figure and its bound; the shape `@libs/http`'s load shedding reads (`BacklogReading`). */
 interface OutboxBacklogReading {
   signal: 'outbox_pending' | 'outbox_oldest_pending_age_ms';
   value: number;

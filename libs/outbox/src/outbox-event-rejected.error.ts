@@ -1,4 +1,4 @@
-import { CodedError } from '@app/envelope';
+import { CodedError } from '@libs/envelope';
 import type { OutboxEvent } from './outbox-event.js';
 
 /**

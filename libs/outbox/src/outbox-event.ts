@@ -1,4 +1,4 @@
-import type { MessageDeclaration } from '@app/envelope';
+import type { MessageDeclaration } from '@libs/envelope';
 
 /** What a use case hands to {@link OutboxWriter.add}. */
 export interface OutboxEvent<P = unknown> {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
-import type { MessageDeclaration } from '@app/envelope';
+import type { MessageDeclaration } from '@libs/envelope';
 import { producedTopic, producedTopics } from './outbox-produces.js';
 
 const message = (type: string, topic = 'shop.order.v1', aggregateIdField: string | undefined = 'orderId'): MessageDeclaration => ({

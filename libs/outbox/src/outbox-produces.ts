@@ -1,4 +1,4 @@
-import type { MessageDeclaration } from '@app/envelope';
+import type { MessageDeclaration } from '@libs/envelope';
 
 /** The messages one topic carries, keyed by a name of the domain's choosing (`OrderEvents` is one). */
 export type Sends = Readonly<Record<string, MessageDeclaration>>;

@@ -1,6 +1,6 @@
 import type { Span } from '@opentelemetry/api';
-import { Headers } from '@app/envelope';
-import { appTracer, contextFromTraceparent, endWithError, formatTraceparent, isExportingSpans, SpanKind } from '@app/telemetry';
+import { Headers } from '@libs/envelope';
+import { appTracer, contextFromTraceparent, endWithError, formatTraceparent, isExportingSpans, SpanKind } from '@libs/telemetry';
 import type { OutboxMessage } from './outbox-message.entity.js';
 import type { PublishOutcome } from './outbox.publisher.js';
 

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
-import { loadConfig } from '@app/config';
-import { createDataSource, migrateDatabase, RetentionJob } from '@app/database';
+import { loadConfig } from '@libs/config';
+import { createDataSource, migrateDatabase, RetentionJob } from '@libs/database';
 import { testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
 import { CreateOutboxMessages1764460800010 } from './create-outbox-messages.migration.js';

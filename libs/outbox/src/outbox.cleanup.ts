@@ -1,4 +1,4 @@
-import type { RetentionPolicy } from '@app/database';
+import type { RetentionPolicy } from '@libs/database';
 import type { OutboxConfig } from './outbox.config.js';
 import type { OutboxMetrics } from './outbox.metrics.js';
 

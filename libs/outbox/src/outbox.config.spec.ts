@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { ConfigValidationError, loadConfig } from '@app/config';
+import { ConfigValidationError, loadConfig } from '@libs/config';
 import { outboxEnv } from './outbox.config.js';
 
 function problemsOf(source: Record<string, string>): readonly string[] {

@@ -1,5 +1,5 @@
-import { env, type EnvConfig } from '@app/config';
-import { messageSigningEnv } from '@app/envelope';
+import { env, type EnvConfig } from '@libs/config';
+import { messageSigningEnv } from '@libs/envelope';
 
 /** Every outbox option, with its default and what changing it costs (see docs/configuration.md and docs/outbox.md). */
 export const outboxEnv = {

@@ -1,4 +1,4 @@
-import { defineFailpoints } from '@app/failpoints';
+import { defineFailpoints } from '@libs/failpoints';
 
 /** The relay's crash windows (see docs/outbox.md, "Failure windows"); each has a test that kills a relay there. */
 export const RelayFailpoints = defineFailpoints('relay', {

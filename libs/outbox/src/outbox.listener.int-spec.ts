@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import pg from 'pg';
 import type { DataSource } from 'typeorm';
-import { createDataSource, databaseUrl } from '@app/database';
+import { createDataSource, databaseUrl } from '@libs/database';
 import { testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase, waitFor } from '@tools/local-stack';
 import { OutboxMessage } from './outbox-message.entity.js';

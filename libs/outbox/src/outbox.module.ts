@@ -1,6 +1,6 @@
-import { messageSigning } from '@app/envelope';
+import { messageSigning } from '@libs/envelope';
 import { type DynamicModule, Module } from '@nestjs/common';
-import { retentionJob } from '@app/database';
+import { retentionJob } from '@libs/database';
 import { OUTBOX_CONFIG, type OutboxConfig } from './outbox.config.js';
 import { outboxRetention } from './outbox.cleanup.js';
 import { OutboxListener } from './outbox.listener.js';

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { type Kafka, Partitioners, type PartitionMetadata, type ProducerBatch, type ProducerConfig, type RecordMetadata } from 'kafkajs';
-import { loadConfig } from '@app/config';
-import { messageSigning, signatureProblem } from '@app/envelope';
+import { loadConfig } from '@libs/config';
+import { messageSigning, signatureProblem } from '@libs/envelope';
 import type { OutboxMessage } from './outbox-message.entity.js';
 import { outboxEnv } from './outbox.config.js';
 import { OutboxPublisher } from './outbox.publisher.js';

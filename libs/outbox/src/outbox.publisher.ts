@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
 import { type Admin, Kafka, type Message, Partitioners, type PartitionMetadata, type Producer } from 'kafkajs';
-import { messageSigning, signatureHeaders, type SigningKey } from '@app/envelope';
-import { ACKS_ALL, createIdempotentProducer, describeRecords, sendBatchAcknowledged } from '@app/kafka';
+import { messageSigning, signatureHeaders, type SigningKey } from '@libs/envelope';
+import { ACKS_ALL, createIdempotentProducer, describeRecords, sendBatchAcknowledged } from '@libs/kafka';
 import { isBrokerUnavailable } from './broker-unavailable.js';
 import type { OutboxMessage } from './outbox-message.entity.js';
 import { OUTBOX_CONFIG, type OutboxConfig } from './outbox.config.js';

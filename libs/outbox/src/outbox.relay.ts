@@ -1,9 +1,9 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import type pg from 'pg';
 import { DataSource, type EntityManager } from 'typeorm';
-import { retryDelayMs } from '@app/backoff';
-import { failpoint } from '@app/failpoints';
-import { OneRunAtATime } from '@app/scheduling';
+import { retryDelayMs } from '@libs/backoff';
+import { failpoint } from '@libs/failpoints';
+import { OneRunAtATime } from '@libs/scheduling';
 import type { OutboxMessage } from './outbox-message.entity.js';
 import { OUTBOX_CONFIG, type OutboxConfig } from './outbox.config.js';
 import { OutboxMetrics } from './outbox.metrics.js';

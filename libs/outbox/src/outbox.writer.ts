@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import { Inject, Injectable } from '@nestjs/common';
-import { Headers, schemaProblems } from '@app/envelope';
-import { timeOrderedUuid, TransactionContext } from '@app/database';
-import { currentTraceparent } from '@app/telemetry';
+import { Headers, schemaProblems } from '@libs/envelope';
+import { timeOrderedUuid, TransactionContext } from '@libs/database';
+import { currentTraceparent } from '@libs/telemetry';
 import type { OutboxEvent } from './outbox-event.js';
 import { OutboxEventRejectedError } from './outbox-event-rejected.error.js';
 

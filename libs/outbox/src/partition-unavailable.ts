@@ -1,4 +1,4 @@
-import { PartitionsNotAcknowledged } from '@app/kafka';
+import { PartitionsNotAcknowledged } from '@libs/kafka';
 
 /**
  * Kafka error types that condemn a whole partition (its leader is missing, moving or short of
@@ -23,7 +23,7 @@ export function isPartitionUnavailable(error: unknown): boolean {
     current;
   ) {
     if (current.type && PARTITION_WIDE_TYPES.has(current.type)) return true;
-    // A partition kafkajs left unsent while its leader moved (sendBatchAcknowledged, @app/kafka).
+    // A partition kafkajs left unsent while its leader moved (sendBatchAcknowledged, @libs/kafka).
     if (current instanceof PartitionsNotAcknowledged) return true;
     // kafkajs' own check when the metadata names no leader (cluster.findLeaderForPartitions).
     if (current.name === 'KafkaJSError' && current.message === 'Invalid partition metadata') return true;

@@ -1,4 +1,4 @@
-import { env } from '@app/config';
+import { env } from '@libs/config';
 
 /** Tracing and logging settings shared by every app. */
 export const telemetryEnv = {

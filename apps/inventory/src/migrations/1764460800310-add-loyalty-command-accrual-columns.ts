@@ -1,7 +1,7 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
 
 /**
- * Inventory's own columns on its commands table (created by `@app/commands`, see
+ * Inventory's own columns on its commands table (created by `@libs/commands`, see
  * `createCommandsTable`): the accrual's customer, order and points, read from the request body
  * the library stores, for operators (`npm run ops -- loyalty parked`), tests and the chaos checker.
  * Generated, so they cannot disagree with what is sent; `points > 0` refuses a command that would

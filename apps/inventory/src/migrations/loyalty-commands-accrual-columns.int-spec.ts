@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
-import { loadConfig } from '@app/config';
-import { migrateDatabase } from '@app/database';
+import { loadConfig } from '@libs/config';
+import { migrateDatabase } from '@libs/database';
 import { testAuthEnv, testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
 import { inventoryEnv } from '../inventory.config.js';
@@ -10,7 +10,7 @@ import { createInventoryDataSource } from '../inventory.data-source.js';
 const { serverUrl, brokers } = testInfrastructure();
 
 /**
- * `loyalty_commands`: the table `@app/commands` creates, plus inventory's accrual columns, generated
+ * `loyalty_commands`: the table `@libs/commands` creates, plus inventory's accrual columns, generated
  * from the request body the library writes. (Before the library's migration was folded in, a
  * trigger also accepted rows written the old way, columns without a body, for replicas not yet
  * upgraded in a rolling deploy; no such writer exists any more: see docs/commands.md.)

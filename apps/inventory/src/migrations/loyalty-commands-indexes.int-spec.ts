@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
-import { parkedCountQuery } from '@app/commands';
-import { loadConfig } from '@app/config';
-import { migrateDatabase } from '@app/database';
+import { parkedCountQuery } from '@libs/commands';
+import { loadConfig } from '@libs/config';
+import { migrateDatabase } from '@libs/database';
 import { testAuthEnv, testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
 import { inventoryEnv } from '../inventory.config.js';

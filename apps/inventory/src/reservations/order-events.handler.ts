@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { eachMessage, type HandlerMap, type InboxHandler } from '@app/inbox';
+import { eachMessage, type HandlerMap, type InboxHandler } from '@libs/inbox';
 import type { OrderEventsAccepted } from '../inventory.consumes.js';
 import { ReleaseStockService } from './release-stock/release-stock.service.js';
 import { ReserveStockService } from './reserve-stock/reserve-stock.service.js';

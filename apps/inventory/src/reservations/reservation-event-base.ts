@@ -1,5 +1,5 @@
-import { Headers, type MessageDeclaration } from '@app/envelope';
-import type { InboxEnvelope } from '@app/inbox';
+import { Headers, type MessageDeclaration } from '@libs/envelope';
+import type { InboxEnvelope } from '@libs/inbox';
 
 /**
  * The outbox fields shared by every reservation event: keyed by order id (the answers of one order

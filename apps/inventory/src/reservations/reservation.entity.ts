@@ -1,5 +1,5 @@
 import { Column, CreateDateColumn, Entity, PrimaryColumn } from 'typeorm';
-import type { ReservedLine } from '@app/contracts';
+import type { ReservedLine } from '@libs/contracts';
 
 @Entity({ name: 'reservations' })
 export class Reservation {

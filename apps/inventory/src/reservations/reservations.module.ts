@@ -1,7 +1,7 @@
 import { Module } from '@nestjs/common';
-import { CommandsModule } from '@app/commands';
-import { retentionJob } from '@app/database';
-import { OutboxModule } from '@app/outbox';
+import { CommandsModule } from '@libs/commands';
+import { retentionJob } from '@libs/database';
+import { OutboxModule } from '@libs/outbox';
 import { cancelledOrdersRetention } from './cancelled-orders/cancelled-orders.cleanup.js';
 import { OrderEventsHandler } from './order-events.handler.js';
 import { ReleaseStockService } from './release-stock/release-stock.service.js';

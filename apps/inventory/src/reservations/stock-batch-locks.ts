@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionContext } from '@app/database';
-import type { InboxBatchLocks, LockNeeds } from '@app/inbox';
+import { TransactionContext } from '@libs/database';
+import type { InboxBatchLocks, LockNeeds } from '@libs/inbox';
 import type { OrderEventsAccepted } from '../inventory.consumes.js';
 
 /** The stock rows one order event will change: its lines' SKUs, or those its order's reservation holds. */

@@ -1,7 +1,7 @@
 import type { PipeTransform } from '@nestjs/common';
-import { OrderFields } from '@app/contracts';
-import { schemaProblems } from '@app/envelope';
-import { validationFailed } from '@app/http';
+import { OrderFields } from '@libs/contracts';
+import { schemaProblems } from '@libs/envelope';
+import { validationFailed } from '@libs/http';
 
 /** 400 naming the parameter when a path SKU is not one an order could name (the contract's own check). */
 export class SkuPipe implements PipeTransform<string, string> {

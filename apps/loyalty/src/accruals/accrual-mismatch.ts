@@ -1,5 +1,5 @@
 import { HttpStatus } from '@nestjs/common';
-import { ProblemException } from '@app/http';
+import { ProblemException } from '@libs/http';
 import { LoyaltyErrorCodes } from '../loyalty.error-codes.js';
 
 /** What an order is already credited with. */

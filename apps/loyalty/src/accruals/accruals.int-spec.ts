@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { LOYALTY_ACCRUALS_WRITE_SCOPE } from '@app/contracts';
+import { LOYALTY_ACCRUALS_WRITE_SCOPE } from '@libs/contracts';
 import { countRows, customerToken, listAccruals, serviceToken, testInfrastructure, TestServices, tokenFor } from '@test/fixtures';
 import { queryTestDatabase, requestJson, type ServiceProcess, uniqueName } from '@tools/local-stack';
 

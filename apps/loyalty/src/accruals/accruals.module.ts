@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { IdempotencyModule } from '@app/idempotency';
+import { IdempotencyModule } from '@libs/idempotency';
 import { ListAccrualsController } from './list-accruals/list-accruals.controller.js';
 import { RecordAccrualBatchController } from './record-accrual-batch/record-accrual-batch.controller.js';
 import { RecordAccrualBatchService } from './record-accrual-batch/record-accrual-batch.service.js';

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
-import { loadConfig } from '@app/config';
-import { migrateDatabase } from '@app/database';
+import { loadConfig } from '@libs/config';
+import { migrateDatabase } from '@libs/database';
 import { testAuthEnv, testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
 import { loyaltyEnv } from '../loyalty.config.js';

@@ -1,5 +1,5 @@
 import { Module } from '@nestjs/common';
-import { IdempotencyModule } from '@app/idempotency';
+import { IdempotencyModule } from '@libs/idempotency';
 import { RecordReversalController } from './record-reversal/record-reversal.controller.js';
 import { RecordReversalService } from './record-reversal/record-reversal.service.js';
 

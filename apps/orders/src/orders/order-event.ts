@@ -1,5 +1,5 @@
-import type { MessageDeclaration } from '@app/envelope';
-import type { OutboxEvent } from '@app/outbox';
+import type { MessageDeclaration } from '@libs/envelope';
+import type { OutboxEvent } from '@libs/outbox';
 
 /**
  * An order's event for the outbox: keyed by the order id, so all its events share a partition. The

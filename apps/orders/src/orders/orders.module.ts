@@ -1,6 +1,6 @@
 import { Module } from '@nestjs/common';
-import { IdempotencyModule } from '@app/idempotency';
-import { OutboxModule } from '@app/outbox';
+import { IdempotencyModule } from '@libs/idempotency';
+import { OutboxModule } from '@libs/outbox';
 import { CancelOrderController } from './cancel-order/cancel-order.controller.js';
 import { CancelOrderService } from './cancel-order/cancel-order.service.js';
 import { GetOrderController } from './get-order/get-order.controller.js';

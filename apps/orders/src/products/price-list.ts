@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionContext } from '@app/database';
+import { TransactionContext } from '@libs/database';
 
 /** One entry of the price list, as the seed writes it. */
 export interface ProductPrice {

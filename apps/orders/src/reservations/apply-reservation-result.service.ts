@@ -1,9 +1,9 @@
 import { Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { TransactionContext } from '@app/database';
-import { CodedError } from '@app/envelope';
-import { type InboxEnvelope, inMessageScopeOf } from '@app/inbox';
-import { annotateLog } from '@app/telemetry';
+import { TransactionContext } from '@libs/database';
+import { CodedError } from '@libs/envelope';
+import { type InboxEnvelope, inMessageScopeOf } from '@libs/inbox';
+import { annotateLog } from '@libs/telemetry';
 import { type OrdersErrorCode, OrdersErrorCodes } from '../orders.error-codes.js';
 import { OrderStatus } from '../orders/order-status.js';
 

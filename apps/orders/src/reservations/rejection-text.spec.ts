@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { codePointLength, RejectionCodes, ReservationLimits } from '@app/contracts';
+import { codePointLength, RejectionCodes, ReservationLimits } from '@libs/contracts';
 import { rejectionText } from './rejection-text.js';
 
 describe('rejectionText', () => {

@@ -1,4 +1,4 @@
-import { type RejectionCode, RejectionCodes, rejectionReason, type StockRejected } from '@app/contracts';
+import { type RejectionCode, RejectionCodes, rejectionReason, type StockRejected } from '@libs/contracts';
 
 /**
  * What orders tells a customer for each rejection code, in its own words. The `reason` on the

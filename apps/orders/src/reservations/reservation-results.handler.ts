@@ -1,6 +1,6 @@
 import { Injectable } from '@nestjs/common';
-import { ReservationEvents } from '@app/contracts';
-import type { HandlerMap, InboxHandler } from '@app/inbox';
+import { ReservationEvents } from '@libs/contracts';
+import type { HandlerMap, InboxHandler } from '@libs/inbox';
 import { OrderStatus } from '../orders/order-status.js';
 import { ApplyReservationResultService } from './apply-reservation-result.service.js';
 import { rejectionText } from './rejection-text.js';

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { type StockRejected, type StockReserved, Topics } from '@app/contracts';
-import { DeadLetterHeaders, deadLetterTopic, Headers } from '@app/envelope';
+import { type StockRejected, type StockReserved, Topics } from '@libs/contracts';
+import { DeadLetterHeaders, deadLetterTopic, Headers } from '@libs/envelope';
 import {
   cancelOrder,
   getOrder as getOrderAs,

@@ -2,10 +2,10 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
-import { loadConfig } from '@app/config';
-import type { StockRejected, StockReleased, StockReserved } from '@app/contracts';
-import { migrateDatabase, TransactionContext } from '@app/database';
-import { Headers } from '@app/envelope';
+import { loadConfig } from '@libs/config';
+import type { StockRejected, StockReleased, StockReserved } from '@libs/contracts';
+import { migrateDatabase, TransactionContext } from '@libs/database';
+import { Headers } from '@libs/envelope';
 import {
   type DeadLetter,
   DeadLetterPublisher,
@@ -14,8 +14,8 @@ import {
   inboxEnv,
   InboxMetrics,
   type RawInboxMessage,
-} from '@app/inbox';
-import { createKafka } from '@app/kafka';
+} from '@libs/inbox';
+import { createKafka } from '@libs/kafka';
 import { consumeRedelivered, StatementCounter, testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
 import { ordersConsumes } from '../orders.consumes.js';

@@ -1,4 +1,4 @@
-import { env, type EnvConfig } from '@app/config';
+import { env, type EnvConfig } from '@libs/config';
 
 /**
  * When `POST /orders` (or any route marked `@ShedWhenBacklogged()`) is refused with 503: the bounds

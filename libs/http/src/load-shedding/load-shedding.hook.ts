@@ -1,6 +1,6 @@
 import { HttpStatus } from '@nestjs/common';
 import type { FastifyReply, FastifyRequest, HookHandlerDoneFunction } from 'fastify';
-import { omitRequestLine } from '@app/telemetry';
+import { omitRequestLine } from '@libs/telemetry';
 import { PROBLEM_JSON } from '../problem-details.js';
 import type { BacklogSampler } from './backlog-sampler.js';
 import type { FrontDoor } from './front-door.js';

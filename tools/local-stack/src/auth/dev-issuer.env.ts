@@ -1,4 +1,4 @@
-import { env } from '@app/config';
+import { env } from '@libs/config';
 
 /**
  * What the development token issuer reads (`npm start` in-process, `npm run token`, compose's

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { dirname } from 'node:path';
 import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
-import { LOYALTY_ACCRUALS_WRITE_SCOPE } from '@app/contracts';
+import { LOYALTY_ACCRUALS_WRITE_SCOPE } from '@libs/contracts';
 import type { ServiceName } from '../services/service-catalog.js';
 
 /**

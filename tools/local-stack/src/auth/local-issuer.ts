@@ -1,5 +1,5 @@
 import { join } from 'node:path';
-import { envDefault } from '@app/config';
+import { envDefault } from '@libs/config';
 import { findRepoRoot } from '../environment/repo-root.js';
 import type { ServiceName } from '../services/service-catalog.js';
 import { devIssuerEnv } from './dev-issuer.env.js';

@@ -1,4 +1,4 @@
-import { env, type EnvSchema } from '@app/config';
+import { env, type EnvSchema } from '@libs/config';
 
 const hostPort = (what: string, port: number) =>
   env.port({ description: `Host port (on 127.0.0.1) of ${what} in docker-compose.yml`, default: port });

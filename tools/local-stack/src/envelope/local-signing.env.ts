@@ -1,4 +1,4 @@
-import { env } from '@app/config';
+import { env } from '@libs/config';
 
 /** Where the local tooling keeps the envelope signing keys it hands the apps (local-signing-keys.ts). */
 export const localSigningFileEnv = {

@@ -1,5 +1,5 @@
-import type { EnvSchema } from '@app/config';
-import { failpointsEnv } from '@app/failpoints';
+import type { EnvSchema } from '@libs/config';
+import { failpointsEnv } from '@libs/failpoints';
 import { devIssuerEnv } from '../auth/dev-issuer.env.js';
 import { composeEnv } from '../compose/compose.env.js';
 import { localSigningFileEnv } from '../envelope/local-signing.env.js';

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { envDefault } from '@app/config';
-import { kafkaEnv } from '@app/kafka';
+import { envDefault } from '@libs/config';
+import { kafkaEnv } from '@libs/kafka';
 import { topicPartitionsOf } from './consumer-group-position.js';
 
 /** The partitions the test stack gives a consumed topic it creates before the app starts: the app's own. */

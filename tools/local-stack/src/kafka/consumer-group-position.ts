@@ -1,6 +1,6 @@
 import type { Kafka } from 'kafkajs';
-import { loadConfig } from '@app/config';
-import { createKafka, ensureTopics, kafkaEnv } from '@app/kafka';
+import { loadConfig } from '@libs/config';
+import { createKafka, ensureTopics, kafkaEnv } from '@libs/kafka';
 import { fetchEndOffsets } from './end-offsets.js';
 import { uniqueName } from '../unique-name.js';
 import { waitFor } from '../wait-for.js';

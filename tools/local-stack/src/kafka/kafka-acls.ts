@@ -1,5 +1,5 @@
 import kafkajs, { type AclEntry } from 'kafkajs';
-import { createKafka, type KafkaSecurity } from '@app/kafka';
+import { createKafka, type KafkaSecurity } from '@libs/kafka';
 import { kafkaAclRules, type KafkaAclRule } from './kafka-principals.js';
 
 // kafkajs builds these enums in a way Node's CommonJS export detection misses: read them off the default export.

@@ -1,4 +1,4 @@
-import { env } from '@app/config';
+import { env } from '@libs/config';
 
 /**
  * The variables scripts/kafka-local.sh reads, as its header documents them (test/kafka-local-env.spec.ts

@@ -1,4 +1,4 @@
-import { deadLetterTopic } from '@app/envelope';
+import { deadLetterTopic } from '@libs/envelope';
 import { serviceNamed, services, type ServiceName } from '../services/service-catalog.js';
 
 /**

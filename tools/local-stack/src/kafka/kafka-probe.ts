@@ -1,5 +1,5 @@
 import { createConnection } from 'node:net';
-import { createKafka, describeCluster, type KafkaSecurity } from '@app/kafka';
+import { createKafka, describeCluster, type KafkaSecurity } from '@libs/kafka';
 import { waitFor } from '../wait-for.js';
 
 function tcpAnswers(hostPort: string, timeoutMs: number): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { type KafkaSecurity, kafkaSecurityFromEnvironment } from '@app/kafka';
+import { type KafkaSecurity, kafkaSecurityFromEnvironment } from '@libs/kafka';
 import { localSigningEnv } from '../envelope/local-signing-keys.js';
 import { kafkaSaslEnv, kafkaSaslSecurity, localKafkaCredentials } from './local-kafka-credentials.js';
 

@@ -2,7 +2,7 @@ import { execFile } from 'node:child_process';
 import { readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
-import { createKafka } from '@app/kafka';
+import { createKafka } from '@libs/kafka';
 import { applyKafkaAcls } from './kafka-acls.js';
 import { makeKafkaStateDir } from './kafka-state-dir.js';
 import { toolingKafkaSecurity } from './local-kafka-access.js';

@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import type { KafkaSecurity } from '@app/kafka';
+import type { KafkaSecurity } from '@libs/kafka';
 import { findRepoRoot } from '../environment/repo-root.js';
 import { KAFKA_USERS, type KafkaPrincipal, type KafkaUser } from './kafka-principals.js';
 

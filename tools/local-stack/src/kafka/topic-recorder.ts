@@ -1,5 +1,5 @@
 import type { Consumer, IHeaders, Kafka } from 'kafkajs';
-import { createKafka, ensureTopics } from '@app/kafka';
+import { createKafka, ensureTopics } from '@libs/kafka';
 import { fetchEndOffsets } from './end-offsets.js';
 import { uniqueName } from '../unique-name.js';
 import { waitFor } from '../wait-for.js';

@@ -1,4 +1,4 @@
-import { env } from '@app/config';
+import { env } from '@libs/config';
 
 /** What the embedded Postgres of `npm start` and `npm test` reads (ensure-postgres.ts), rendered into `.env.example`. */
 export const postgresLocalEnv = {

@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { databaseUrl } from '@app/database';
+import { databaseUrl } from '@libs/database';
 
 /**
  * What to do about a failed connection. An authentication failure means a server DOES answer, so

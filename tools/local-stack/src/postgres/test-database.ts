@@ -1,5 +1,5 @@
 import pg from 'pg';
-import { databaseUrl, dropDatabase, ensureDatabaseExists } from '@app/database';
+import { databaseUrl, dropDatabase, ensureDatabaseExists } from '@libs/database';
 import { uniqueName } from '../unique-name.js';
 
 /**

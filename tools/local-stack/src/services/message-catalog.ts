@@ -1,4 +1,4 @@
-import type { MessageDeclaration } from '@app/envelope';
+import type { MessageDeclaration } from '@libs/envelope';
 import { type ServiceDescriptor, services } from './service-catalog.js';
 
 /** Which messages travel on which topic, by type: for tools that check or build raw records. */

@@ -5,11 +5,11 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import type { DataSource } from 'typeorm';
-import type { EnvSchema } from '@app/config';
-import type { DatabaseConfig } from '@app/database';
-import type { FailpointName } from '@app/failpoints';
-import { type AppConsumes, consumedTopics } from '@app/inbox';
-import { type AppProduces, producedTopics } from '@app/outbox';
+import type { EnvSchema } from '@libs/config';
+import type { DatabaseConfig } from '@libs/database';
+import type { FailpointName } from '@libs/failpoints';
+import { type AppConsumes, consumedTopics } from '@libs/inbox';
+import { type AppProduces, producedTopics } from '@libs/outbox';
 import { createInventoryDataSource, InventoryFailpoints, inventoryConsumes, inventoryEnv, inventoryProduces } from '@apps/inventory';
 import { createLoyaltyDataSource, LoyaltyFailpoints, loyaltyEnv } from '@apps/loyalty';
 import { createOrdersDataSource, OrdersFailpoints, ordersConsumes, ordersEnv, ordersProduces } from '@apps/orders';

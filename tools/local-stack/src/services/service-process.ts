@@ -1,4 +1,4 @@
-import { FAILPOINTS_ENABLED, failpointMarker, type FailpointName, type FailpointSpec, parseFailpoints } from '@app/failpoints';
+import { FAILPOINTS_ENABLED, failpointMarker, type FailpointName, type FailpointSpec, parseFailpoints } from '@libs/failpoints';
 import { findRepoRoot } from '../environment/repo-root.js';
 import { startGroupAtEnd, topicPartitionsOf } from '../kafka/consumer-group-position.js';
 import { consumerGroupPrefix, kafkaPrincipalOf } from '../kafka/kafka-principals.js';

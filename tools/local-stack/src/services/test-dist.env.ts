@@ -1,4 +1,4 @@
-import { env } from '@app/config';
+import { env } from '@libs/config';
 
 /** What the test launchers read to find the compiled services (compiled-entry.ts). */
 export const testDistEnv = {

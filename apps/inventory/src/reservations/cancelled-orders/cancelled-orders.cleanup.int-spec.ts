@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource } from 'typeorm';
-import { loadConfig } from '@app/config';
-import { migrateDatabase, RetentionJob } from '@app/database';
+import { loadConfig } from '@libs/config';
+import { migrateDatabase, RetentionJob } from '@libs/database';
 import { testAuthEnv, testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
 import { createInventoryDataSource } from '../../inventory.data-source.js';

@@ -1,6 +1,6 @@
-import type { OutgoingCommand } from '@app/commands';
-import { type ReversalRequest, ReversalRequestSchema } from '@app/contracts';
-import { schemaProblems } from '@app/envelope';
+import type { OutgoingCommand } from '@libs/commands';
+import { type ReversalRequest, ReversalRequestSchema } from '@libs/contracts';
+import { schemaProblems } from '@libs/envelope';
 
 /** The business operation id of an order's reversal: the same order always yields the same key. */
 export function reversalOperationId(orderId: string): string {

@@ -1,11 +1,11 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { CommandWriter } from '@app/commands';
-import { type OrderCancelled, ReservationEvents, type ReversalRequest, type StockReleased } from '@app/contracts';
-import { TransactionContext } from '@app/database';
-import type { InboxEnvelope } from '@app/inbox';
-import { OutboxWriter } from '@app/outbox';
+import { CommandWriter } from '@libs/commands';
+import { type OrderCancelled, ReservationEvents, type ReversalRequest, type StockReleased } from '@libs/contracts';
+import { TransactionContext } from '@libs/database';
+import type { InboxEnvelope } from '@libs/inbox';
+import { OutboxWriter } from '@libs/outbox';
 import type { EntityManager } from 'typeorm';
-import { annotateLog } from '@app/telemetry';
+import { annotateLog } from '@libs/telemetry';
 import { lockOrder } from '../order-lock.js';
 import { Reservation } from '../reservation.entity.js';
 import { reservationEventBase } from '../reservation-event-base.js';

@@ -1,10 +1,10 @@
-import type { CommandBatching, OutgoingCommand } from '@app/commands';
-import { AccrualLimits, type AccrualRequest, AccrualRequestSchema, type OrderCreated } from '@app/contracts';
-import { CodedError, schemaProblems } from '@app/envelope';
+import type { CommandBatching, OutgoingCommand } from '@libs/commands';
+import { AccrualLimits, type AccrualRequest, AccrualRequestSchema, type OrderCreated } from '@libs/contracts';
+import { CodedError, schemaProblems } from '@libs/envelope';
 import { type InventoryErrorCode, InventoryErrorCodes } from '../../inventory.error-codes.js';
 import { pointsFor } from './points-for.js';
 
-/** Inventory's table of loyalty calls: `@app/commands` creates it (`createCommandsTable`) and sends its rows. */
+/** Inventory's table of loyalty calls: `@libs/commands` creates it (`createCommandsTable`) and sends its rows. */
 export const LOYALTY_COMMANDS_TABLE = 'loyalty_commands';
 
 /** Where an accrual goes: loyalty's `POST /accruals`, one per order. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
-import { AccrualLimits, AccrualRequestSchema, OrderLimits } from '@app/contracts';
-import { schemaProblems } from '@app/envelope';
+import { AccrualLimits, AccrualRequestSchema, OrderLimits } from '@libs/contracts';
+import { schemaProblems } from '@libs/envelope';
 import { pointsFor } from './points-for.js';
 
 describe('pointsFor', () => {

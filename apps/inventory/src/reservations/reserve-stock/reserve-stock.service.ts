@@ -1,5 +1,5 @@
 import { Injectable, Logger } from '@nestjs/common';
-import { CommandWriter, type OutgoingCommand } from '@app/commands';
+import { CommandWriter, type OutgoingCommand } from '@libs/commands';
 import {
   type OrderCreated,
   type RejectionCode,
@@ -8,11 +8,11 @@ import {
   type ReservedLine,
   type StockRejected,
   type StockReserved,
-} from '@app/contracts';
-import { TransactionContext } from '@app/database';
-import { type InboxEnvelope, inMessageScopeOf } from '@app/inbox';
-import { type OutboxEvent, OutboxWriter } from '@app/outbox';
-import { annotateLog, currentTraceparent } from '@app/telemetry';
+} from '@libs/contracts';
+import { TransactionContext } from '@libs/database';
+import { type InboxEnvelope, inMessageScopeOf } from '@libs/inbox';
+import { type OutboxEvent, OutboxWriter } from '@libs/outbox';
+import { annotateLog, currentTraceparent } from '@libs/telemetry';
 import { InventoryErrorCodes } from '../../inventory.error-codes.js';
 import { lockOrders } from '../order-lock.js';
 import { reservationEventBase } from '../reservation-event-base.js';

@@ -1,9 +1,9 @@
 import { Controller, Get, HttpStatus, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { OrderFields } from '@app/contracts';
-import { jsonSchemaOf } from '@app/envelope';
-import { TransactionContext } from '@app/database';
-import { ApiErrors, ProblemException } from '@app/http';
+import { OrderFields } from '@libs/contracts';
+import { jsonSchemaOf } from '@libs/envelope';
+import { TransactionContext } from '@libs/database';
+import { ApiErrors, ProblemException } from '@libs/http';
 import { InventoryErrorCodes } from '../../inventory.error-codes.js';
 import { SkuPipe } from '../sku.pipe.js';
 import { StockItem } from '../stock-item.entity.js';

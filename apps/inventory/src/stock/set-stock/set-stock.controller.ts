@@ -1,9 +1,9 @@
 import { Body, Controller, Param, Put } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { ADMIN_SCOPE, RequireScopes } from '@app/auth';
-import { OrderFields } from '@app/contracts';
-import { jsonSchemaOf } from '@app/envelope';
-import { ApiErrors } from '@app/http';
+import { ADMIN_SCOPE, RequireScopes } from '@libs/auth';
+import { OrderFields } from '@libs/contracts';
+import { jsonSchemaOf } from '@libs/envelope';
+import { ApiErrors } from '@libs/http';
 import { SkuPipe } from '../sku.pipe.js';
 import { StockResponse, toStockResponse } from '../stock.response.js';
 import { SetStockRequest } from './set-stock.request.js';

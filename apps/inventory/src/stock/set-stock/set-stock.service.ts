@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionContext } from '@app/database';
+import { TransactionContext } from '@libs/database';
 import { StockItem } from '../stock-item.entity.js';
 
 @Injectable()

@@ -1,8 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, type Principal } from '@app/auth';
-import { TransactionContext } from '@app/database';
-import { ApiErrors, validationFailed } from '@app/http';
+import { CurrentPrincipal, type Principal } from '@libs/auth';
+import { TransactionContext } from '@libs/database';
+import { ApiErrors, validationFailed } from '@libs/http';
 import { AccrualListResponse, toAccrualResponse } from '../accrual.response.js';
 import { Accrual } from '../accrual.entity.js';
 import { decodeAccrualCursor, encodeAccrualCursor } from './accrual-cursor.js';

@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiExtraModels, ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, type Principal, RequireScopes } from '@app/auth';
-import { AccrualLimits, LOYALTY_ACCRUALS_WRITE_SCOPE } from '@app/contracts';
-import { ApiErrors, ProblemDetails } from '@app/http';
+import { CurrentPrincipal, type Principal, RequireScopes } from '@libs/auth';
+import { AccrualLimits, LOYALTY_ACCRUALS_WRITE_SCOPE } from '@libs/contracts';
+import { ApiErrors, ProblemDetails } from '@libs/http';
 import { AccrualResponse } from '../accrual.response.js';
 import { RecordAccrualBatchRequest } from './record-accrual-batch.request.js';
 import { AccrualBatchResponse } from './record-accrual-batch.response.js';

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { AccrualLimits } from '@app/contracts';
+import { AccrualLimits } from '@libs/contracts';
 import { customerToken, serviceToken, testInfrastructure, TestServices } from '@test/fixtures';
 import { queryTestDatabase, requestJson, type ServiceProcess, uniqueName } from '@tools/local-stack';
 

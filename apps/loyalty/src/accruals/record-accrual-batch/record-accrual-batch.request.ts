@@ -1,9 +1,9 @@
 import { Type } from 'class-transformer';
 import { Matches, ValidateNested } from 'class-validator';
 import { ApiProperty } from '@nestjs/swagger';
-import { AccrualBatchFields } from '@app/contracts';
-import { Satisfies } from '@app/http';
-import { IDEMPOTENCY_KEY_FORMAT } from '@app/idempotency';
+import { AccrualBatchFields } from '@libs/contracts';
+import { Satisfies } from '@libs/http';
+import { IDEMPOTENCY_KEY_FORMAT } from '@libs/idempotency';
 import { RecordAccrualRequest } from '../record-accrual/record-accrual.request.js';
 
 /** One accrual of a batch: its operation id and the body `POST /accruals` would take. */
@@ -24,7 +24,7 @@ export class AccrualBatchCommand {
 }
 
 /**
- * Many accruals in one request: the shape `@app/commands` sends for a command path with a batch
+ * Many accruals in one request: the shape `@libs/commands` sends for a command path with a batch
  * endpoint (`{ commands: [{ id, body }] }`). Every accrual is checked as `POST /accruals` checks
  * it; one malformed accrual refuses the whole batch with 400 naming it (`commands[3].body.points`),
  * and the caller then sends the accruals one by one, so only that one is refused.

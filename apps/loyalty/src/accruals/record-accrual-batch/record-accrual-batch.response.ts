@@ -1,5 +1,5 @@
 import { ApiProperty, ApiPropertyOptional, getSchemaPath } from '@nestjs/swagger';
-import { ProblemDetails } from '@app/http';
+import { ProblemDetails } from '@libs/http';
 import { AccrualResponse } from '../accrual.response.js';
 
 /** The answer to one accrual of a batch: what `POST /accruals` would have answered it. */

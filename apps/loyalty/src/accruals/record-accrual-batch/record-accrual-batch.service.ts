@@ -1,8 +1,8 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { TransactionContext } from '@app/database';
-import { failpoint } from '@app/failpoints';
-import { problemBody, problemOfException, RequestErrorCodes } from '@app/http';
-import { requestFingerprint } from '@app/idempotency';
+import { TransactionContext } from '@libs/database';
+import { failpoint } from '@libs/failpoints';
+import { problemBody, problemOfException, RequestErrorCodes } from '@libs/http';
+import { requestFingerprint } from '@libs/idempotency';
 import { LoyaltyFailpoints } from '../../loyalty.failpoints.js';
 import { accrualMismatch } from '../accrual-mismatch.js';
 import type { AccrualResponse } from '../accrual.response.js';

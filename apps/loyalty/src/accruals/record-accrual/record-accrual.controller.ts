@@ -1,11 +1,11 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RequireScopes } from '@app/auth';
-import { LOYALTY_ACCRUALS_WRITE_SCOPE } from '@app/contracts';
-import { ApiErrors } from '@app/http';
-import { Idempotent } from '@app/idempotency';
+import { RequireScopes } from '@libs/auth';
+import { LOYALTY_ACCRUALS_WRITE_SCOPE } from '@libs/contracts';
+import { ApiErrors } from '@libs/http';
+import { Idempotent } from '@libs/idempotency';
 import { AccrualResponse } from '../accrual.response.js';
-import { annotateLog } from '@app/telemetry';
+import { annotateLog } from '@libs/telemetry';
 import { RecordAccrualRequest } from './record-accrual.request.js';
 import { RecordAccrualService } from './record-accrual.service.js';
 import { LoyaltyFailpoints } from '../../loyalty.failpoints.js';

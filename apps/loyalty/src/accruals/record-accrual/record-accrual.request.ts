@@ -1,5 +1,5 @@
-import { AccrualFields } from '@app/contracts';
-import { Satisfies } from '@app/http';
+import { AccrualFields } from '@libs/contracts';
+import { Satisfies } from '@libs/http';
 
 /**
  * Checked and documented by the accrual contract's field schemas, the same ones inventory runs

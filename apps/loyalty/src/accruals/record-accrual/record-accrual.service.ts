@@ -1,5 +1,5 @@
 import { Injectable } from '@nestjs/common';
-import { TransactionContext } from '@app/database';
+import { TransactionContext } from '@libs/database';
 import { accrualMismatch } from '../accrual-mismatch.js';
 import type { AccrualResponse } from '../accrual.response.js';
 import type { RecordAccrualRequest } from './record-accrual.request.js';

@@ -1,8 +1,8 @@
 import { Controller, Get, Query } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, type Principal } from '@app/auth';
-import { TransactionContext } from '@app/database';
-import { ApiErrors } from '@app/http';
+import { CurrentPrincipal, type Principal } from '@libs/auth';
+import { TransactionContext } from '@libs/database';
+import { ApiErrors } from '@libs/http';
 import { BalanceResponse } from './balance.response.js';
 import { GetBalanceRequest } from './get-balance.request.js';
 

@@ -1,10 +1,10 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { RequireScopes } from '@app/auth';
-import { LOYALTY_ACCRUALS_WRITE_SCOPE } from '@app/contracts';
-import { ApiErrors } from '@app/http';
-import { Idempotent } from '@app/idempotency';
-import { annotateLog } from '@app/telemetry';
+import { RequireScopes } from '@libs/auth';
+import { LOYALTY_ACCRUALS_WRITE_SCOPE } from '@libs/contracts';
+import { ApiErrors } from '@libs/http';
+import { Idempotent } from '@libs/idempotency';
+import { annotateLog } from '@libs/telemetry';
 import { LoyaltyErrorCodes } from '../../loyalty.error-codes.js';
 import { LoyaltyFailpoints } from '../../loyalty.failpoints.js';
 import { ReversalResponse } from '../reversal.response.js';

@@ -1,6 +1,6 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { TransactionContext } from '@app/database';
-import { ProblemException } from '@app/http';
+import { TransactionContext } from '@libs/database';
+import { ProblemException } from '@libs/http';
 import { LoyaltyErrorCodes } from '../../loyalty.error-codes.js';
 import { Reversal } from '../reversal.entity.js';
 import { type ReversalResponse, toReversalResponse } from '../reversal.response.js';

@@ -1,8 +1,8 @@
 import { Controller, HttpCode, Param, Post } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, type Principal } from '@app/auth';
-import { ApiErrors, uuidParam } from '@app/http';
-import { annotateLog } from '@app/telemetry';
+import { CurrentPrincipal, type Principal } from '@libs/auth';
+import { ApiErrors, uuidParam } from '@libs/http';
+import { annotateLog } from '@libs/telemetry';
 import { OrdersErrorCodes } from '../../orders.error-codes.js';
 import { OrderResponse } from '../order.response.js';
 import { CancelOrderService } from './cancel-order.service.js';

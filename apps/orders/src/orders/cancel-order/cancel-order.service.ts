@@ -1,8 +1,8 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
-import { type OrderCancelled, OrderEvents } from '@app/contracts';
-import { TransactionContext } from '@app/database';
-import { ProblemException } from '@app/http';
-import { OutboxWriter } from '@app/outbox';
+import { type OrderCancelled, OrderEvents } from '@libs/contracts';
+import { TransactionContext } from '@libs/database';
+import { ProblemException } from '@libs/http';
+import { OutboxWriter } from '@libs/outbox';
 import { OrdersErrorCodes } from '../../orders.error-codes.js';
 import { orderEvent } from '../order-event.js';
 import { Order } from '../order.entity.js';

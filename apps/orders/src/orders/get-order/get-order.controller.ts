@@ -1,9 +1,9 @@
 import { Controller, Get, HttpStatus, Param } from '@nestjs/common';
 import { ApiOkResponse, ApiOperation, ApiParam, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, type Principal } from '@app/auth';
-import { TransactionContext } from '@app/database';
-import { ApiErrors, ProblemException, uuidParam } from '@app/http';
-import { annotateLog } from '@app/telemetry';
+import { CurrentPrincipal, type Principal } from '@libs/auth';
+import { TransactionContext } from '@libs/database';
+import { ApiErrors, ProblemException, uuidParam } from '@libs/http';
+import { annotateLog } from '@libs/telemetry';
 import { OrdersErrorCodes } from '../../orders.error-codes.js';
 import { Order } from '../order.entity.js';
 import { OrderResponse, toOrderResponse } from '../order.response.js';

@@ -1,4 +1,4 @@
-import type { BacklogProbe } from '@app/http';
+import type { BacklogProbe } from '@libs/http';
 import type { DataSource } from 'typeorm';
 
 /**

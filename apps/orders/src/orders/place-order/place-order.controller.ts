@@ -1,8 +1,8 @@
 import { Body, Controller, HttpCode, Post } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
-import { CurrentPrincipal, type Principal } from '@app/auth';
-import { ApiErrors, ShedWhenBacklogged } from '@app/http';
-import { Idempotent } from '@app/idempotency';
+import { CurrentPrincipal, type Principal } from '@libs/auth';
+import { ApiErrors, ShedWhenBacklogged } from '@libs/http';
+import { Idempotent } from '@libs/idempotency';
 import { OrderResponse } from '../order.response.js';
 import { PlaceOrderRequest } from './place-order.request.js';
 import { PlaceOrderService } from './place-order.service.js';

@@ -1,7 +1,7 @@
 import { Type } from 'class-transformer';
 import { ValidateNested } from 'class-validator';
-import { OrderFields } from '@app/contracts';
-import { Satisfies, SetByServer } from '@app/http';
+import { OrderFields } from '@libs/contracts';
+import { Satisfies, SetByServer } from '@libs/http';
 
 const PRICED_BY_SERVER = 'orders prices every line from its price list; send only sku and quantity';
 

@@ -1,11 +1,11 @@
 import { HttpStatus, Injectable } from '@nestjs/common';
 import type { EntityManager } from 'typeorm';
-import { AuthErrorCodes, type Principal } from '@app/auth';
-import { type OrderCreated, OrderEvents, OrderFields, type OrderLine, OrderLimits, orderTotalCents } from '@app/contracts';
-import { timeOrderedUuid, TransactionContext } from '@app/database';
-import { ProblemException } from '@app/http';
-import { OutboxWriter } from '@app/outbox';
-import { annotateLog } from '@app/telemetry';
+import { AuthErrorCodes, type Principal } from '@libs/auth';
+import { type OrderCreated, OrderEvents, OrderFields, type OrderLine, OrderLimits, orderTotalCents } from '@libs/contracts';
+import { timeOrderedUuid, TransactionContext } from '@libs/database';
+import { ProblemException } from '@libs/http';
+import { OutboxWriter } from '@libs/outbox';
+import { annotateLog } from '@libs/telemetry';
 import { OrdersErrorCodes } from '../../orders.error-codes.js';
 import { orderEvent } from '../order-event.js';
 import { OrderStatus } from '../order-status.js';
