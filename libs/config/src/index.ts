@@ -7,3 +7,4 @@ export { envDefaultCell, renderEnvTable, type DefaultText } from './env-table.js
 export { bootstrapOrExit } from './bootstrap-or-exit.js';
 export { redactCredentials } from './redact-credentials.js';
 export { loadDotEnv } from './load-dot-env.js';
+export type { SpeedUpLayer } from './speed-up-layer.js';
