@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import kafkajs, { Kafka, type Message, type Producer } from 'kafkajs';
 import { DEAD_LETTER_HEADER_PREFIX, DeadLetterHeaders, DeadLetterStubHeaders, deadLetterTopic, Headers } from '@libs/envelope';
-import { ACKS_ALL, createIdempotentProducer } from '@libs/kafka';
+import { ACKS_ALL, RenewableProducer } from '@libs/kafka';
 import type { RawInboxMessage } from './inbox-envelope.js';
 
 export interface DeadLetter {
@@ -50,11 +50,12 @@ const shortText = (value: string | Buffer | undefined) => (value !== undefined &
  */
 @Injectable()
 export class DeadLetterPublisher {
-  private producer: Producer | undefined;
-  private connecting: Promise<void> | undefined;
+  private readonly producer: RenewableProducer;
   private queue: Promise<void> = Promise.resolve();
 
-  constructor(@Inject(Kafka) private readonly kafka: Kafka) {}
+  constructor(@Inject(Kafka) kafka: Kafka) {
+    this.producer = new RenewableProducer(kafka);
+  }
 
   /**
    * One send at a time, in call order: partitions consumed concurrently may dead-letter at the
@@ -68,13 +69,11 @@ export class DeadLetterPublisher {
 
   private async publishNow(letter: DeadLetter): Promise<void> {
     try {
-      const producer = await this.connected();
+      const producer = await this.producer.connected();
       await this.copyOrStub(producer, letter);
     } catch (error) {
-      // A failed send rolls kafkajs's idempotent sequence numbers back even when the broker kept
-      // the record (kafkajs#598): the next send on this producer could be acknowledged as a
-      // duplicate without being written. A new producer starts clean; the caller retries.
-      this.retire();
+      // A failed send renews the producer (see RenewableProducer); the caller retries.
+      this.producer.retire();
       throw error;
     }
   }
@@ -131,26 +130,7 @@ export class DeadLetterPublisher {
     await producer.send({ topic: deadLetterTopic(topic), acks: ACKS_ALL, compression: kafkajs.CompressionTypes.GZIP, messages: [message] });
   }
 
-  private async connected(): Promise<Producer> {
-    this.producer ??= createIdempotentProducer(this.kafka);
-    this.connecting ??= this.producer.connect().catch((error: unknown) => {
-      this.connecting = undefined;
-      throw error;
-    });
-    await this.connecting;
-    return this.producer;
-  }
-
-  private retire(): void {
-    const producer = this.producer;
-    this.producer = undefined;
-    this.connecting = undefined;
-    void producer?.disconnect().catch(() => undefined);
-  }
-
   async close(): Promise<void> {
-    await this.producer?.disconnect().catch(() => undefined);
-    this.producer = undefined;
-    this.connecting = undefined;
+    await this.producer.close();
   }
 }

@@ -34,3 +34,4 @@ export { consumerLagEnv } from './consumer-lag.config.js';
 export { ConsumerLagMonitor, type ConsumerLagOptions } from './consumer-lag.monitor.js';
 export { ConsumerLagModule } from './consumer-lag.module.js';
 export { installKafkaRequestCounting, kafkaRequestCounts, KafkaRequestMetrics } from './kafka-request.counter.js';
+export { RenewableProducer } from './renewable-producer.js';

@@ -18,11 +18,25 @@ export const outboxEnv = {
   OUTBOX_LINGER_MS: env.integer({
     description:
       'Least time between the starts of two relay cycles that wake-ups ask for: a commit after a quiet spell is published at once, while under load each cycle carries what was committed meanwhile (one transaction and one Kafka produce for many rows instead of one per commit). Higher packs more rows per cycle at the cost of up to this much latency under load; 0 starts a cycle on every wake-up',
-    // 40, not 10: at 150 orders/s on two cores, 7-10 % less CPU per order and a lower, steadier p99
-    // (docs/performance.md, "Lingers of 40 ms"); a message after a quiet spell still goes at once.
+    // Why 40: the CPU per order and p99 it buys at 150/s, docs/decisions/0001-lingers-of-40-ms.md.
     default: 40,
     min: 0,
     max: 1000,
+  }),
+  OUTBOX_LINGER_ENABLED: env.boolean({
+    description:
+      'Speed-up layer `linger` (layers/linger.layer.ts): let wake-ups closer than OUTBOX_LINGER_MS share one relay cycle. Off starts a cycle on every wake-up: lower latency under load, more CPU per order',
+    default: true,
+  }),
+  OUTBOX_READ_AHEAD_ENABLED: env.boolean({
+    description:
+      'Speed-up layer `read-ahead` (layers/read-ahead.layer.ts): up to OUTBOX_BATCHES_PER_TRANSACTION batches per relay transaction, the next read (and the previous mark) while Kafka acknowledges. Off: one batch per transaction, read, send, mark, commit in turn; slower, and a crash republishes at most one batch',
+    default: true,
+  }),
+  OUTBOX_RELAXED_COMMIT_ENABLED: env.boolean({
+    description:
+      'Speed-up layer `relaxed-commit` (layers/relaxed-commit.layer.ts): relay transactions commit with synchronous_commit = off. Off: each relay commit waits for its WAL flush, and a Postgres crash republishes nothing extra',
+    default: true,
   }),
   OUTBOX_LISTEN_ENABLED: env.boolean({
     description: 'Wake the relay by LISTEN/NOTIFY right after each commit (one extra connection)',
@@ -43,7 +57,7 @@ export const outboxEnv = {
   }),
   OUTBOX_BATCHES_PER_TRANSACTION: env.integer({
     description:
-      'Batches one relay transaction publishes under one lock, reading the next batch while Kafka acknowledges the current one; higher hides more Postgres work behind the broker, but a crash republishes every batch of the transaction (duplicates, which consumers dedupe) and the transaction stays open longer',
+      'With the read-ahead layer: batches one relay transaction publishes under one lock, reading the next batch while Kafka acknowledges the current one; higher hides more Postgres work behind the broker, but a crash republishes every batch of the transaction (duplicates, which consumers dedupe) and the transaction stays open longer',
     default: 10,
     min: 1,
     max: 1000,

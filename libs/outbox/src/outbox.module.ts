@@ -2,13 +2,13 @@ import { messageSigning } from '@libs/envelope';
 import { type DynamicModule, Module } from '@nestjs/common';
 import { retentionJob } from '@libs/database';
 import { OUTBOX_CONFIG, type OutboxConfig } from './outbox.config.js';
-import { outboxRetention } from './outbox.cleanup.js';
-import { OutboxListener } from './outbox.listener.js';
-import { OutboxMetrics } from './outbox.metrics.js';
-import { OutboxPublisher } from './outbox.publisher.js';
-import { OutboxRelay } from './outbox.relay.js';
-import { OutboxRelayScheduler } from './outbox-relay.scheduler.js';
-import { OutboxWriter } from './outbox.writer.js';
+import { outboxRetention } from './retention/outbox.retention.js';
+import { OutboxListener } from './relay/outbox.listener.js';
+import { OutboxMetrics } from './ops/outbox.metrics.js';
+import { OutboxPublisher } from './transport/outbox.publisher.js';
+import { OutboxRelay } from './relay/outbox.relay.js';
+import { OutboxRelayScheduler } from './relay/outbox-relay.scheduler.js';
+import { OutboxWriter } from './write/outbox.writer.js';
 
 /**
  * The transactional outbox. `forRoot` (once, in the app module) runs the relay that publishes to

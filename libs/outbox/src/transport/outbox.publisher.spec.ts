@@ -2,10 +2,10 @@ import { describe, expect, it } from '@jest/globals';
 import { type Kafka, Partitioners, type PartitionMetadata, type ProducerBatch, type ProducerConfig, type RecordMetadata } from 'kafkajs';
 import { loadConfig } from '@libs/config';
 import { messageSigning, signatureProblem } from '@libs/envelope';
-import type { OutboxMessage } from './outbox-message.entity.js';
-import { outboxEnv } from './outbox.config.js';
+import type { OutboxMessage } from '../storage/outbox-message.entity.js';
+import { outboxEnv } from '../outbox.config.js';
 import { OutboxPublisher } from './outbox.publisher.js';
-import { isPartitionUnavailable } from './partition-unavailable.js';
+import { isPartitionUnavailable } from './partition-unavailable.error.js';
 
 /** The topic's partitions as the fakes see them: three, all led by broker 1. */
 const THREE_PARTITIONS = [0, 1, 2].map((partitionId) => ({ partitionId, leader: 1 })) as unknown as PartitionMetadata[];

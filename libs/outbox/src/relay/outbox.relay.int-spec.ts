@@ -12,14 +12,15 @@ import { createKafka, ensureTopics, KafkaModule } from '@libs/kafka';
 import { MetricsModule } from '@libs/metrics';
 import { testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase, freePort, topicEndOffsets, TopicRecorder, uniqueName } from '@tools/local-stack';
-import { CreateOutboxMessages1764460800010 } from './create-outbox-messages.migration.js';
-import { OutboxMessage } from './outbox-message.entity.js';
-import type { OutboxEvent } from './outbox-event.js';
-import { outboxEnv } from './outbox.config.js';
-import { OutboxModule } from './outbox.module.js';
-import { OutboxPublisher, type PublishOutcome } from './outbox.publisher.js';
-import { OutboxRelay } from './outbox.relay.js';
-import { OutboxWriter } from './outbox.writer.js';
+import { CreateOutboxMessages1764460800010 } from '../storage/create-outbox-messages.migration.js';
+import { OutboxMessage } from '../storage/outbox-message.entity.js';
+import type { OutboxEvent } from '../write/outbox.event.js';
+import { outboxEnv } from '../outbox.config.js';
+import { OutboxModule } from '../outbox.module.js';
+import { OutboxPublisher, type PublishOutcome } from '../transport/outbox.publisher.js';
+import { OUTBOX_LAYER_MODES, oneTransaction, readAheadOff } from '../layers/outbox-layers.fixture.js';
+import { OutboxRelay, type TransactionResult } from './outbox.relay.js';
+import { OutboxWriter } from '../write/outbox.writer.js';
 
 /** A declaration of a test type: any object payload; the relay never looks inside. */
 const testMessage = (topic: string, type: string): MessageDeclaration => ({ topic, type, schemaVersion: 1, schema: z.looseObject({}) });
@@ -35,7 +36,6 @@ const baseConfig = {
   // The backoff assertions below read the exponential delay; the cap for an unavailable cluster has its own test.
   OUTBOX_UNAVAILABLE_RETRY_MAX_MS: '120000',
 };
-const config = loadConfig(outboxEnv, baseConfig);
 
 /**
  * A publisher that holds every batch until the test lets it go: the test can look at the database
@@ -68,7 +68,7 @@ async function relayModule(
   database: string,
   overrides: { kafka?: Kafka; gated?: boolean; config?: Record<string, string> } = {},
 ): Promise<TestingModule> {
-  const moduleConfig = overrides.config ? loadConfig(outboxEnv, { ...baseConfig, ...overrides.config }) : config;
+  const moduleConfig = loadConfig(outboxEnv, { ...baseConfig, ...overrides.config });
   let builder = Test.createTestingModule({
     imports: [
       DatabaseModule.forRoot({
@@ -98,7 +98,9 @@ async function relayModule(
   return moduleRef;
 }
 
-describe('OutboxRelay (real Postgres and Kafka)', () => {
+describe.each(OUTBOX_LAYER_MODES)('OutboxRelay with %s (real Postgres and Kafka)', (_mode, layerEnv) => {
+  const moduleFor = (database: string, overrides: Parameters<typeof relayModule>[1] = {}) =>
+    relayModule(database, { ...overrides, config: { ...layerEnv, ...overrides.config } });
   let database: string;
   let topic: string;
   let moduleRef: TestingModule;
@@ -132,7 +134,7 @@ describe('OutboxRelay (real Postgres and Kafka)', () => {
     topic = uniqueName('test.outbox-relay.v1').replace(/_/g, '-');
     await ensureTopics(createKafka({ brokers, clientId: uniqueName('test-topics') }), [topic], 3);
     recorder = await TopicRecorder.start({ brokers, topic, from: await topicEndOffsets(brokers, topic) });
-    moduleRef = await relayModule(database);
+    moduleRef = await moduleFor(database);
     relay = moduleRef.get(OutboxRelay);
   });
 
@@ -146,7 +148,7 @@ describe('OutboxRelay (real Postgres and Kafka)', () => {
     const aggregateId = uniqueName('acked');
     const [id] = await write(moduleRef, event(aggregateId));
 
-    expect(await relay.publishBatch()).toEqual({ leader: true, selected: 1, published: 1, failed: 0 });
+    expect(await oneTransaction(relay)).toEqual({ leader: true, selected: 1, published: 1, failed: 0 });
 
     const published = await row(id);
     expect(published.published_at).toBeInstanceOf(Date);
@@ -177,12 +179,12 @@ describe('OutboxRelay (real Postgres and Kafka)', () => {
   });
 
   it('when Kafka has not answered yet, then the row is still pending; it is marked only once the ack is in', async () => {
-    const gated = await relayModule(database, { gated: true });
+    const gated = await moduleFor(database, { gated: true });
     try {
       const aggregateId = uniqueName('gated');
       const [id] = await write(gated, event(aggregateId));
       const publisher = gated.get<OutboxPublisher, GatedPublisher>(OutboxPublisher);
-      const batch = gated.get(OutboxRelay).publishBatch();
+      const batch = oneTransaction(gated.get(OutboxRelay));
       await publisher.entered;
 
       // Seen from outside, as any other relay or an operator sees it.
@@ -215,12 +217,12 @@ describe('OutboxRelay (real Postgres and Kafka)', () => {
       connectionTimeout: 500,
       logLevel: logLevel.NOTHING,
     });
-    const failing = await relayModule(database, { kafka: unreachable });
+    const failing = await moduleFor(database, { kafka: unreachable });
     try {
       const aggregateId = uniqueName('unacked');
       const [id] = await write(failing, event(aggregateId));
 
-      expect(await failing.get(OutboxRelay).publishBatch()).toEqual({ leader: true, selected: 1, published: 0, failed: 1 });
+      expect(await oneTransaction(failing.get(OutboxRelay))).toEqual({ leader: true, selected: 1, published: 0, failed: 1 });
 
       const pending = await row(id);
       expect(pending.published_at).toBeNull();
@@ -234,7 +236,7 @@ describe('OutboxRelay (real Postgres and Kafka)', () => {
       expect(Number(wait)).toBeLessThanOrEqual(60);
 
       // Waiting out its retry time, it is not due: the healthy relay leaves it alone.
-      expect(await relay.publishBatch()).toMatchObject({ selected: 0 });
+      expect(await oneTransaction(relay)).toMatchObject({ selected: 0 });
     } finally {
       await failing.close();
     }
@@ -248,13 +250,13 @@ describe('OutboxRelay (real Postgres and Kafka)', () => {
     try {
       await other.query('BEGIN');
       await other.query("SELECT pg_advisory_xact_lock(hashtext('outbox_messages.relay'))");
-      expect(await relay.publishBatch()).toEqual({ leader: false, selected: 0, published: 0, failed: 0 });
+      expect(await oneTransaction(relay)).toEqual({ leader: false, selected: 0, published: 0, failed: 0 });
       expect((await row(id)).published_at).toBeNull();
       await other.query('COMMIT');
     } finally {
       await other.end();
     }
-    expect(await relay.publishBatch()).toMatchObject({ leader: true, published: 1 });
+    expect(await oneTransaction(relay)).toMatchObject({ leader: true, published: 1 });
     expect((await row(id)).published_at).toBeInstanceOf(Date);
   });
 
@@ -267,13 +269,13 @@ describe('OutboxRelay (real Postgres and Kafka)', () => {
       .get(DataSource)
       .query("UPDATE outbox_messages SET attempts = 1, next_attempt_at = now() + interval '1 hour' WHERE id = $1", [first]);
 
-    expect(await relay.publishBatch()).toMatchObject({ selected: 1, published: 1 });
+    expect(await oneTransaction(relay)).toMatchObject({ selected: 1, published: 1 });
     expect((await row(other)).published_at).toBeInstanceOf(Date);
     expect((await row(first)).published_at).toBeNull();
     expect((await row(second)).published_at).toBeNull();
 
     await moduleRef.get(DataSource).query('UPDATE outbox_messages SET next_attempt_at = now() WHERE id = $1', [first]);
-    expect(await relay.publishBatch()).toMatchObject({ selected: 2, published: 2 });
+    expect(await oneTransaction(relay)).toMatchObject({ selected: 2, published: 2 });
     const records = (
       await recorder.waitUntil((all) => all.filter((message) => message.key === blocked).length === 2, {
         description: `both records of ${blocked}`,
@@ -282,22 +284,30 @@ describe('OutboxRelay (real Postgres and Kafka)', () => {
     expect(records.map((message) => message.headers[Headers.messageType])).toEqual(['First', 'Second']);
   });
 
-  it('when one transaction publishes several batches (each read while the previous one is sent), then every row is published once and each aggregate keeps its order', async () => {
-    const small = await relayModule(database, { config: { OUTBOX_BATCH_SIZE: '2' } });
+  it('when several batches are due, then every row is published once and each aggregate keeps its order (read-ahead: in one transaction, each batch read while the previous one is sent; core: a transaction per batch)', async () => {
+    const small = await moduleFor(database, { config: { OUTBOX_BATCH_SIZE: '2' } });
     try {
       const first = uniqueName('pipelined-a');
       const second = uniqueName('pipelined-b');
       const events = Array.from({ length: 7 }, (_, n) => event(n % 2 === 0 ? first : second, `Step${n + 1}`));
       const ids = await write(small, ...events);
 
-      expect(await small.get(OutboxRelay).publishBatches(10)).toEqual({
-        leader: true,
-        selected: 7,
-        published: 7,
-        failed: 0,
-        batches: 4,
-        moreDue: false,
-      });
+      const results: TransactionResult[] = [];
+      do results.push(await small.get(OutboxRelay).publishBatches(10));
+      while (results[results.length - 1].moreDue && results.length < 10);
+      if (readAheadOff(layerEnv)) {
+        const batch = (selected: number, moreDue: boolean) => ({
+          leader: true,
+          selected,
+          published: selected,
+          failed: 0,
+          batches: 1,
+          moreDue,
+        });
+        expect(results).toEqual([batch(2, true), batch(2, true), batch(2, true), batch(1, false)]);
+      } else {
+        expect(results).toEqual([{ leader: true, selected: 7, published: 7, failed: 0, batches: 4, moreDue: false }]);
+      }
 
       const [{ pending }] = await moduleRef
         .get(DataSource)
@@ -320,7 +330,7 @@ describe('OutboxRelay (real Postgres and Kafka)', () => {
 
   it('when the backlog is larger than one cycle may publish, then the relay keeps going without waiting for a NOTIFY or poll tick', async () => {
     // Two rows per batch, one batch per cycle: five rows need three cycles from one wake-up.
-    const small = await relayModule(database, { config: { OUTBOX_BATCH_SIZE: '2', OUTBOX_MAX_BATCHES_PER_CYCLE: '1' } });
+    const small = await moduleFor(database, { config: { OUTBOX_BATCH_SIZE: '2', OUTBOX_MAX_BATCHES_PER_CYCLE: '1' } });
     try {
       const aggregateId = uniqueName('backlog');
       const ids = await write(small, ...Array.from({ length: 5 }, (_, n) => event(aggregateId, `Step${n + 1}`)));

@@ -1,8 +1,8 @@
 import type { Span } from '@opentelemetry/api';
 import { Headers } from '@libs/envelope';
 import { appTracer, contextFromTraceparent, endWithError, formatTraceparent, isExportingSpans, SpanKind } from '@libs/telemetry';
-import type { OutboxMessage } from './outbox-message.entity.js';
-import type { PublishOutcome } from './outbox.publisher.js';
+import type { OutboxMessage } from '../storage/outbox-message.entity.js';
+import type { PublishOutcome } from '../transport/outbox.publisher.js';
 
 /**
  * One PRODUCER span per row, child of the context the writer stored with it (the request or
@@ -11,7 +11,7 @@ import type { PublishOutcome } from './outbox.publisher.js';
  * stored row keeps the writer's context, so a retry continues the same trace with a new span.
  * Not done when spans are not exported: the stored context then goes out unchanged, at no cost.
  */
-export function startPublishSpans(rows: OutboxMessage[]): Map<OutboxMessage, Span> | undefined {
+function startPublishSpans(rows: OutboxMessage[]): Map<OutboxMessage, Span> | undefined {
   if (!isExportingSpans()) return undefined;
   const spans = new Map<OutboxMessage, Span>();
   for (const row of rows) {
@@ -37,11 +37,24 @@ export function startPublishSpans(rows: OutboxMessage[]): Map<OutboxMessage, Spa
 }
 
 /** Ends the spans: acknowledged rows fine, failed ones with their error. */
-export function endPublishSpans(spans: Map<OutboxMessage, Span> | undefined, outcome: PublishOutcome): void {
+function endPublishSpans(spans: Map<OutboxMessage, Span> | undefined, outcome: PublishOutcome): void {
   if (!spans) return;
   for (const row of outcome.published) spans.get(row)?.end();
   for (const { row, error } of outcome.failed) {
     const span = spans.get(row);
     if (span) endWithError(span, error);
+  }
+}
+
+/** Runs `publish` inside the rows' PRODUCER spans, ended with its outcome (or its error, for every row). */
+export async function withPublishSpans(rows: OutboxMessage[], publish: () => Promise<PublishOutcome>): Promise<PublishOutcome> {
+  const spans = startPublishSpans(rows);
+  try {
+    const outcome = await publish();
+    endPublishSpans(spans, outcome);
+    return outcome;
+  } catch (error) {
+    endPublishSpans(spans, { published: [], failed: rows.map((row) => ({ row, error: error as Error })) });
+    throw error;
   }
 }

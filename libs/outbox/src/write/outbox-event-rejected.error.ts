@@ -1,5 +1,5 @@
 import { CodedError } from '@libs/envelope';
-import type { OutboxEvent } from './outbox-event.js';
+import type { OutboxEvent } from './outbox.event.js';
 
 /**
  * Thrown by {@link OutboxWriter.add} when an event's payload violates its message declaration. It

@@ -6,9 +6,9 @@ import { Headers, type MessageDeclaration } from '@libs/envelope';
 import { createDataSource, databaseUrl, migrateDatabase, NoActiveTransactionError, TransactionContext } from '@libs/database';
 import { testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase, uniqueName, waitFor } from '@tools/local-stack';
-import { CreateOutboxMessages1764460800010 } from './create-outbox-messages.migration.js';
-import { OutboxMessage } from './outbox-message.entity.js';
-import type { OutboxEvent } from './outbox-event.js';
+import { CreateOutboxMessages1764460800010 } from '../storage/create-outbox-messages.migration.js';
+import { OutboxMessage } from '../storage/outbox-message.entity.js';
+import type { OutboxEvent } from './outbox.event.js';
 import { OutboxEventRejectedError } from './outbox-event-rejected.error.js';
 import { OUTBOX_CHANNEL, OutboxWriter } from './outbox.writer.js';
 

@@ -3,7 +3,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import { Headers, schemaProblems } from '@libs/envelope';
 import { timeOrderedUuid, TransactionContext } from '@libs/database';
 import { currentTraceparent } from '@libs/telemetry';
-import type { OutboxEvent } from './outbox-event.js';
+import type { OutboxEvent } from './outbox.event.js';
 import { OutboxEventRejectedError } from './outbox-event-rejected.error.js';
 
 /** The channel the relay LISTENs on; notifications are delivered only when the writer commits. */

@@ -4,9 +4,9 @@ import type { DataSource } from 'typeorm';
 import { createDataSource, databaseUrl } from '@libs/database';
 import { testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase, waitFor } from '@tools/local-stack';
-import { OutboxMessage } from './outbox-message.entity.js';
+import { OutboxMessage } from '../storage/outbox-message.entity.js';
 import { OutboxListener } from './outbox.listener.js';
-import { OUTBOX_CHANNEL } from './outbox.writer.js';
+import { OUTBOX_CHANNEL } from '../write/outbox.writer.js';
 
 /** The LISTEN connection never leaks and never doubles. Real Postgres. */
 const { serverUrl } = testInfrastructure();

@@ -1,7 +1,7 @@
 import { Inject, Injectable, Logger } from '@nestjs/common';
 import pg from 'pg';
 import { DataSource } from 'typeorm';
-import { OUTBOX_CHANNEL } from './outbox.writer.js';
+import { OUTBOX_CHANNEL } from '../write/outbox.writer.js';
 
 const RECONNECT_DELAY_MS = 1000;
 

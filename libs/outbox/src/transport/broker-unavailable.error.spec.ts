@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { isBrokerUnavailable } from './broker-unavailable.js';
+import { isBrokerUnavailable } from './broker-unavailable.error.js';
 
 function named(name: string, extra: Record<string, unknown> = {}): Error {
   return Object.assign(new Error(`${name} happened`), { name, ...extra });

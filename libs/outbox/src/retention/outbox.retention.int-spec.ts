@@ -5,11 +5,11 @@ import { loadConfig } from '@libs/config';
 import { createDataSource, migrateDatabase, RetentionJob } from '@libs/database';
 import { testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
-import { CreateOutboxMessages1764460800010 } from './create-outbox-messages.migration.js';
-import { OutboxMessage } from './outbox-message.entity.js';
-import { outboxEnv } from './outbox.config.js';
-import { outboxRetention } from './outbox.cleanup.js';
-import { OutboxMetrics } from './outbox.metrics.js';
+import { CreateOutboxMessages1764460800010 } from '../storage/create-outbox-messages.migration.js';
+import { OutboxMessage } from '../storage/outbox-message.entity.js';
+import { outboxEnv } from '../outbox.config.js';
+import { outboxRetention } from './outbox.retention.js';
+import { OutboxMetrics } from '../ops/outbox.metrics.js';
 
 const { serverUrl } = testInfrastructure();
 const HOUR_MS = 3_600_000;

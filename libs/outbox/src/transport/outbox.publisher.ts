@@ -1,12 +1,12 @@
 import { Inject, Injectable, Logger, Optional } from '@nestjs/common';
-import { type Admin, Kafka, type Message, Partitioners, type PartitionMetadata, type Producer } from 'kafkajs';
+import { type Admin, Kafka, type Message, Partitioners, type PartitionMetadata } from 'kafkajs';
 import { messageSigning, signatureHeaders, type SigningKey } from '@libs/envelope';
-import { ACKS_ALL, createIdempotentProducer, describeRecords, sendBatchAcknowledged } from '@libs/kafka';
-import { isBrokerUnavailable } from './broker-unavailable.js';
-import type { OutboxMessage } from './outbox-message.entity.js';
-import { OUTBOX_CONFIG, type OutboxConfig } from './outbox.config.js';
-import { isPartitionUnavailable, PartitionWithoutLeader } from './partition-unavailable.js';
-import { PublishDeadline } from './publish-deadline.js';
+import { ACKS_ALL, describeRecords, RenewableProducer, sendBatchAcknowledged } from '@libs/kafka';
+import { isBrokerUnavailable } from './broker-unavailable.error.js';
+import type { OutboxMessage } from '../storage/outbox-message.entity.js';
+import { OUTBOX_CONFIG, type OutboxConfig } from '../outbox.config.js';
+import { isPartitionUnavailable, PartitionWithoutLeader } from './partition-unavailable.error.js';
+import { PublishDeadline } from './publish.deadline.js';
 
 export interface PublishOutcome {
   published: OutboxMessage[];
@@ -51,8 +51,8 @@ interface PartitionGroup {
 @Injectable()
 export class OutboxPublisher {
   private readonly logger = new Logger(OutboxPublisher.name);
-  private producer: Producer | undefined;
-  private connecting: Promise<void> | undefined;
+  /** Bounded retries: a relay waiting on a dead broker holds its cycle; backoff, not retries, covers outages. */
+  private readonly producer: RenewableProducer;
   private admin: Promise<Admin> | undefined;
   // The same key-to-partition function kafkajs applies by default (murmur2, Java-compatible), so
   // the groups below are exactly the partitions the rows would land in.
@@ -65,31 +65,14 @@ export class OutboxPublisher {
     @Optional() @Inject(OUTBOX_CONFIG) config?: OutboxConfig,
   ) {
     this.signWith = config ? messageSigning(config).signWith : undefined;
-  }
-
-  private async connected(): Promise<Producer> {
-    if (!this.producer) {
-      this.producer = createIdempotentProducer(this.kafka, {
-        // Bounded: a relay waiting on a dead broker holds its cycle; backoff, not retries, covers outages.
-        retry: { retries: 4, initialRetryTime: 100, maxRetryTime: 2000 },
-      });
-      this.producer.on(this.producer.events.DISCONNECT, () => {
-        this.connecting = undefined;
-      });
-    }
-    this.connecting ??= this.producer.connect().catch((error: unknown) => {
-      this.connecting = undefined;
-      throw error;
-    });
-    await this.connecting;
-    return this.producer;
+    this.producer = new RenewableProducer(kafka, { retry: { retries: 4, initialRetryTime: 100, maxRetryTime: 2000 } });
   }
 
   private async send(rows: OutboxMessage[], deadline: PublishDeadline): Promise<void> {
     try {
       await deadline.race(
         (async () => {
-          const producer = await this.connected();
+          const producer = await this.producer.connected();
           // Not producer.sendBatch: it can report a partition sent that it never sent (kafkajs#1303).
           await sendBatchAcknowledged(producer, { acks: ACKS_ALL, topicMessages: groupByTopic(rows, this.signWith) }, (pending) =>
             this.logger.warn(`Kafka did not acknowledge ${describeRecords(pending)} of a batch (a leader moved); sending them again`),
@@ -97,15 +80,9 @@ export class OutboxPublisher {
         })(),
       );
     } catch (error) {
-      // A failed send retires the producer. kafkajs rolls its idempotent sequence numbers back on
-      // any failed request, even one the broker did append (a timeout, a dropped connection). The
-      // next sendBatch would reuse them for the next, possibly different, rows: the broker then
-      // acknowledges it as a duplicate WITHOUT writing it (rows marked published, never on the
-      // topic), or rejects every later send with OUT_OF_ORDER_SEQUENCE_NUMBER. A new producer id
-      // starts clean; the cost is a possible duplicate, which consumers dedupe by message-id.
-      // The same holds for a send abandoned at the deadline, which may still be running: it keeps
-      // the old producer, and the next send gets a new one.
-      this.retire();
+      // A failed send renews the producer (see RenewableProducer), also after a send abandoned at
+      // the deadline, which may still be running on the old one.
+      this.producer.retire();
       throw error;
     }
   }
@@ -226,35 +203,12 @@ export class OutboxPublisher {
     }
   }
 
-  /** Drops the producer without waiting: a send abandoned at the deadline may still hold it. */
-  private retire(): void {
-    const producer = this.producer;
-    this.producer = undefined;
-    this.connecting = undefined;
-    void producer?.disconnect().catch(() => undefined);
-  }
-
   async close(): Promise<void> {
-    const producer = this.producer;
-    const connecting = this.connecting;
     const admin = this.admin;
-    this.producer = undefined;
-    this.connecting = undefined;
     this.admin = undefined;
-    // kafkajs goes on retrying a connect in progress after disconnect(), reconnecting on its own;
-    // so let it end first (briefly: a broker that does not answer fails it within seconds anyway).
-    let timer: NodeJS.Timeout | undefined;
-    await Promise.race([
-      connecting?.catch(() => undefined),
-      new Promise((resolve) => (timer = setTimeout(resolve, CLOSE_CONNECT_WAIT_MS))),
-    ]);
-    clearTimeout(timer);
-    await Promise.all([producer?.disconnect().catch(() => undefined), admin?.then((one) => one.disconnect()).catch(() => undefined)]);
+    await Promise.all([this.producer.close(), admin?.then((one) => one.disconnect()).catch(() => undefined)]);
   }
 }
-
-/** Longest {@link OutboxPublisher.close} waits for a connect in progress before disconnecting. */
-const CLOSE_CONNECT_WAIT_MS = 3000;
 
 function failAll(rows: OutboxMessage[], error: Error): PublishOutcome {
   return { published: [], failed: rows.map((row) => ({ row, error })) };

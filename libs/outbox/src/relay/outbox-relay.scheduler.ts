@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { SchedulerRegistry } from '@nestjs/schedule';
 import { JobScheduler } from '@libs/scheduling';
-import { OUTBOX_CONFIG, type OutboxConfig } from './outbox.config.js';
+import { OUTBOX_CONFIG, type OutboxConfig } from '../outbox.config.js';
 import { OutboxListener } from './outbox.listener.js';
 import { OutboxRelay } from './outbox.relay.js';
 

@@ -1,6 +1,6 @@
 import type { RetentionPolicy } from '@libs/database';
-import type { OutboxConfig } from './outbox.config.js';
-import type { OutboxMetrics } from './outbox.metrics.js';
+import type { OutboxConfig } from '../outbox.config.js';
+import type { OutboxMetrics } from '../ops/outbox.metrics.js';
 
 /**
  * Deletes published rows older than the retention, a bounded batch per statement so a large

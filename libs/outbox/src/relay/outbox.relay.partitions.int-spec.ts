@@ -12,13 +12,14 @@ import { createKafka, ensureTopics, KafkaModule } from '@libs/kafka';
 import { MetricsModule } from '@libs/metrics';
 import { partitionOfKey, PrivateKafka, testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase, topicEndOffsets, TopicRecorder, uniqueName, waitFor } from '@tools/local-stack';
-import { CreateOutboxMessages1764460800010 } from './create-outbox-messages.migration.js';
-import { OutboxMessage } from './outbox-message.entity.js';
-import type { OutboxEvent } from './outbox-event.js';
-import { outboxEnv } from './outbox.config.js';
-import { OutboxModule } from './outbox.module.js';
+import { CreateOutboxMessages1764460800010 } from '../storage/create-outbox-messages.migration.js';
+import { OutboxMessage } from '../storage/outbox-message.entity.js';
+import type { OutboxEvent } from '../write/outbox.event.js';
+import { outboxEnv } from '../outbox.config.js';
+import { OutboxModule } from '../outbox.module.js';
+import { OUTBOX_LAYER_MODES, oneTransaction } from '../layers/outbox-layers.fixture.js';
 import { OutboxRelay } from './outbox.relay.js';
-import { OutboxWriter } from './outbox.writer.js';
+import { OutboxWriter } from '../write/outbox.writer.js';
 
 /** A declaration of a test type: any object payload; the relay never looks inside. */
 const testMessage = (topic: string, type: string): MessageDeclaration => ({ topic, type, schemaVersion: 1, schema: z.looseObject({}) });
@@ -144,7 +145,9 @@ async function relayLockIsFree(database: string): Promise<boolean> {
   }
 }
 
-describe('OutboxRelay when part of Kafka fails (real Postgres and Kafka)', () => {
+describe.each(OUTBOX_LAYER_MODES)('OutboxRelay when part of Kafka fails, with %s (real Postgres and Kafka)', (_mode, layerEnv) => {
+  const moduleFor = (database: string, kafkaBrokers: string[], config: Record<string, string>, wrap?: (kafka: Kafka) => Kafka) =>
+    relayModule(database, kafkaBrokers, { ...layerEnv, ...config }, wrap);
   let database: string;
 
   beforeAll(async () => {
@@ -166,7 +169,7 @@ describe('OutboxRelay when part of Kafka fails (real Postgres and Kafka)', () =>
     const topic = uniqueName('test.outbox-partitions.v1').replace(/_/g, '-');
     await ensureTopics(createKafka({ brokers, clientId: uniqueName('test-topics') }), [topic], PARTITIONS);
     const recorder = await TopicRecorder.start({ brokers, topic, from: await topicEndOffsets(brokers, topic) });
-    const moduleRef = await relayModule(database, brokers, {}, (kafka) => kafkaWithBadPartition(kafka, 1));
+    const moduleRef = await moduleFor(database, brokers, {}, (kafka) => kafkaWithBadPartition(kafka, 1));
     try {
       const aggregates = Array.from({ length: 30 }, (_, n) => uniqueName(`agg${n}`));
       const bad = aggregates.filter((id) => partitionOf(topic, id) === 1);
@@ -178,7 +181,7 @@ describe('OutboxRelay when part of Kafka fails (real Postgres and Kafka)', () =>
         aggregates.map((id) => event(topic, id)),
       );
 
-      const result = await moduleRef.get(OutboxRelay).publishBatch();
+      const result = await oneTransaction(moduleRef.get(OutboxRelay));
       expect(result).toEqual({ leader: true, selected: 30, published: healthy.length, failed: bad.length });
 
       const rows: { aggregate_id: string; published_at: Date | null; attempts: number; last_error: string | null; wait: string }[] =
@@ -205,7 +208,7 @@ describe('OutboxRelay when part of Kafka fails (real Postgres and Kafka)', () =>
   it('when a partition has no leader, then its rows retry within OUTBOX_UNAVAILABLE_RETRY_MAX_MS whatever backoff they built up, while a message-level failure keeps its exponential backoff', async () => {
     const topic = uniqueName('test.outbox-unavailable.v1').replace(/_/g, '-');
     await ensureTopics(createKafka({ brokers, clientId: uniqueName('test-topics') }), [topic], PARTITIONS);
-    const moduleRef = await relayModule(database, brokers, { OUTBOX_UNAVAILABLE_RETRY_MAX_MS: '1000' }, (kafka) =>
+    const moduleRef = await moduleFor(database, brokers, { OUTBOX_UNAVAILABLE_RETRY_MAX_MS: '1000' }, (kafka) =>
       kafkaWithBadPartition(kafka, 1),
     );
     try {
@@ -219,7 +222,7 @@ describe('OutboxRelay when part of Kafka fails (real Postgres and Kafka)', () =>
       // Rows that have failed eight times: the exponential step is far above the cap by now.
       await dataSource.query('UPDATE outbox_messages SET attempts = 8 WHERE topic = $1', [topic]);
 
-      await moduleRef.get(OutboxRelay).publishBatch();
+      await oneTransaction(moduleRef.get(OutboxRelay));
 
       const rows: { aggregate_id: string; published_at: Date | null; last_error: string; wait: string }[] = await dataSource.query(
         'SELECT aggregate_id, published_at, last_error, EXTRACT(EPOCH FROM next_attempt_at - now()) AS wait FROM outbox_messages WHERE topic = $1',
@@ -257,12 +260,12 @@ describe('OutboxRelay when part of Kafka fails (real Postgres and Kafka)', () =>
     });
 
     it('then the batch gives up at OUTBOX_PUBLISH_TIMEOUT_MS, its rows back off, and the lock and transaction are released', async () => {
-      const moduleRef = await relayModule(database, broker.brokers, { OUTBOX_PUBLISH_TIMEOUT_MS: '3000' });
+      const moduleRef = await moduleFor(database, broker.brokers, { OUTBOX_PUBLISH_TIMEOUT_MS: '3000' });
       try {
         const relay = moduleRef.get(OutboxRelay);
         // A first batch connects the producer, so the freeze hits requests on an open connection.
         await write(moduleRef, [event(topic, uniqueName('warm'))]);
-        expect(await relay.publishBatch()).toMatchObject({ published: 1 });
+        expect(await oneTransaction(relay)).toMatchObject({ published: 1 });
 
         const ids = await write(
           moduleRef,
@@ -270,7 +273,7 @@ describe('OutboxRelay when part of Kafka fails (real Postgres and Kafka)', () =>
         );
         broker.freeze();
         const started = Date.now();
-        const result = await relay.publishBatch();
+        const result = await oneTransaction(relay);
         const tookMs = Date.now() - started;
 
         expect(result).toMatchObject({ selected: 20, published: 0, failed: 20 });
@@ -291,7 +294,7 @@ describe('OutboxRelay when part of Kafka fails (real Postgres and Kafka)', () =>
     });
 
     it('then stopping the relay abandons the send in flight and returns within seconds, not at the deadline', async () => {
-      const moduleRef = await relayModule(database, broker.brokers, { OUTBOX_PUBLISH_TIMEOUT_MS: '600000' });
+      const moduleRef = await moduleFor(database, broker.brokers, { OUTBOX_PUBLISH_TIMEOUT_MS: '600000' });
       const relay = moduleRef.get(OutboxRelay);
       try {
         await moduleRef.get(DataSource).query('UPDATE outbox_messages SET next_attempt_at = now() WHERE published_at IS NULL');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import { z } from 'zod';
 import type { MessageDeclaration } from '@libs/envelope';
-import { producedTopic, producedTopics } from './outbox-produces.js';
+import { producedTopic, producedTopics } from './outbox.produces.js';
 
 const message = (type: string, topic = 'shop.order.v1', aggregateIdField: string | undefined = 'orderId'): MessageDeclaration => ({
   topic,
