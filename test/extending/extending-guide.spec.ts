@@ -213,12 +213,12 @@ describe('docs/extending.md, followed', () => {
     expect(links).toEqual(
       expect.arrayContaining([
         'libs/contracts/src/order-events.ts',
-        'libs/outbox/src/outbox.writer.ts',
+        'libs/outbox/src/write/outbox.writer.ts',
         'apps/inventory/src/inventory.consumes.ts',
         'apps/inventory/src/reservations/stock-batch-locks.ts',
         'scripts/asyncapi-document.ts',
         'apps/orders/src/orders.produces.ts',
-        'libs/outbox/src/outbox-produces.ts',
+        'libs/outbox/src/write/outbox.produces.ts',
         'libs/commands/src/commands.module.ts',
         'libs/commands/src/command.writer.ts',
       ]),
