@@ -11,7 +11,7 @@ describe('bench profiles and sections', () => {
   });
 
   it('when --only names an unknown section or none, then it throws with the valid names', () => {
-    expect(() => selectedSections('e2e,speed')).toThrow(/relay, inbox, http, e2e, overload, drain/);
+    expect(() => selectedSections('e2e,speed')).toThrow(/relay, inbox, http, e2e, overload, drain, layers/);
     expect(() => selectedSections('')).toThrow(/--only/);
   });
 
@@ -22,6 +22,9 @@ describe('bench profiles and sections', () => {
     expect(needsLoyalty(selectedSections('inbox'))).toBe(true);
     expect(needsStack(selectedSections('inbox'))).toBe(false);
     expect(needsLoyalty(selectedSections('relay,http'))).toBe(false);
+    // Each pass of the layers section starts a whole loop of its own.
+    expect(needsLoyalty(selectedSections('layers'))).toBe(false);
+    expect(needsStack(selectedSections('layers'))).toBe(false);
     for (const section of ['e2e', 'overload', 'drain'] as const)
       expect(needsLoyalty(new Set([section]))).toBe(needsStack(new Set([section])));
   });

@@ -31,6 +31,8 @@ export interface BenchProfile {
     overloadDurationMs: number;
   };
   drain: { orders: number; timeoutMs: number };
+  /** Each pass of the layers section (a fresh loop at `e2e.fixedPerSec`): unmeasured warm-up, then the measured part. */
+  layers: { warmUpMs: number; durationMs: number };
 }
 
 export const QUICK: BenchProfile = {
@@ -54,6 +56,7 @@ export const QUICK: BenchProfile = {
     overloadDurationMs: 12_000,
   },
   drain: { orders: 500, timeoutMs: 45_000 },
+  layers: { warmUpMs: 10_000, durationMs: 20_000 },
 };
 
 export const FULL: BenchProfile = {
@@ -75,10 +78,11 @@ export const FULL: BenchProfile = {
     overloadDurationMs: 45_000,
   },
   drain: { orders: 3000, timeoutMs: 300_000 },
+  layers: { warmUpMs: 20_000, durationMs: 45_000 },
 };
 
 /** The figures the suite measures, in the order it measures them. */
-export const SECTIONS = ['relay', 'inbox', 'http', 'e2e', 'overload', 'drain'] as const;
+export const SECTIONS = ['relay', 'inbox', 'http', 'e2e', 'overload', 'drain', 'layers'] as const;
 
 /** The multiples of the sustained maximum the overload section offers. */
 export const OVERLOAD_MULTIPLES = [2, 4] as const;
@@ -97,7 +101,10 @@ export function selectedSections(only: string | undefined): Set<Section> {
   return new Set(names as Section[]);
 }
 
-/** The sections that run on the end-to-end stack: orders and inventory started on fresh databases. */
+/**
+ * The sections that run on the end-to-end stack: orders and inventory started on fresh databases.
+ * Not `layers`: each of its passes starts a loop of its own.
+ */
 const STACK_SECTIONS: readonly Section[] = ['e2e', 'overload', 'drain'];
 
 /** True when `sections` place orders through the end-to-end stack. */

@@ -128,6 +128,7 @@ function results(): BenchResults {
         answerP99Ms: 40,
       },
     ],
+    layers: [],
     cpu: CPU,
     targets: [],
     notes: [],

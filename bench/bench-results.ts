@@ -3,6 +3,7 @@
 // missing, because the README and whoever compares two runs read them.
 import type { AutovacuumState } from './autovacuum-as-in-production.js';
 import type { DrainResult } from './backlog-drain.bench.js';
+import { type LayerResult, layersShapeProblems } from './layer-passes.js';
 import type { LoopCpu } from './loop-cpu.js';
 import type { RequestsPerOrder } from './request-counts.js';
 import type { TargetVerdict } from './targets.js';
@@ -142,6 +143,8 @@ export interface BenchResults {
   };
   /** 2x and 4x the sustained maximum, when the overload section ran. */
   overload: OverloadRun[];
+  /** Each speed-up layer on and off, in the same run (layer-passes.ts); empty when the section did not run. */
+  layers: LayerResult[];
   processes: Record<'orders' | 'inventory' | 'loyalty', ProcessCost | Record<string, never>>;
   /** Resident memory per app, at idle and at the sustained maximum; NaN (null in the file) when not measured. */
   memory: AppMemory;
@@ -232,6 +235,7 @@ export function resultsShapeProblems(value: unknown): string[] {
         if (!isNumber(run?.[key])) problems.push(`overload.${index}.${key} is not a number`);
       if (!run?.shedBySignal || typeof run.shedBySignal !== 'object') problems.push(`overload.${index}.shedBySignal is missing`);
     });
+  problems.push(...layersShapeProblems(at('layers')));
   for (const service of LOOP_APPS) {
     const cost = at(`processes.${service}`);
     if (!cost || typeof cost !== 'object') problems.push(`processes.${service} is missing`);

@@ -29,8 +29,13 @@ export interface E2eStack {
   tokens: CustomerTokens;
 }
 
-/** Inventory (seeded) and orders on fresh databases, calling the suite's loyalty process. */
-export async function startE2eStack(infrastructure: BenchInfrastructure, services: ServiceSet, loyalty: ServiceProcess): Promise<E2eStack> {
+/** Inventory (seeded) and orders on fresh databases, calling the suite's loyalty process; `env` on top of the bench's. */
+export async function startE2eStack(
+  infrastructure: BenchInfrastructure,
+  services: ServiceSet,
+  loyalty: ServiceProcess,
+  env: Record<string, string> = {},
+): Promise<E2eStack> {
   const databases = {
     orders: await services.createDatabase('bench_e2e_orders'),
     inventory: await services.createDatabase('bench_e2e_inventory'),
@@ -38,23 +43,27 @@ export async function startE2eStack(infrastructure: BenchInfrastructure, service
   const inventory = await services.start({
     service: 'inventory',
     database: databases.inventory,
-    env: { ...benchAppEnv(), LOYALTY_BASE_URL: loyalty.baseUrl },
+    env: { ...benchAppEnv(), ...env, LOYALTY_BASE_URL: loyalty.baseUrl },
   });
   await seedStock(infrastructure.serverUrl, databases.inventory);
-  const orders = await services.start({ service: 'orders', database: databases.orders, env: benchAppEnv() });
+  const orders = await services.start({ service: 'orders', database: databases.orders, env: { ...benchAppEnv(), ...env } });
   await seedBenchPrices(infrastructure.serverUrl, databases.orders);
   const tokens = await CustomerTokens.sign(infrastructure.issuer);
   return { orders, inventory, loyalty, databases, serverUrl: infrastructure.serverUrl, brokers: infrastructure.brokers, tokens };
 }
 
 /** Loyalty on a fresh database, then {@link startE2eStack} calling it: the whole loop, for a run that starts its own (a soak, the idle figure). */
-export async function startLoop(infrastructure: BenchInfrastructure, services: ServiceSet): Promise<E2eStack> {
+export async function startLoop(
+  infrastructure: BenchInfrastructure,
+  services: ServiceSet,
+  env: Record<string, string> = {},
+): Promise<E2eStack> {
   const loyalty = await services.start({
     service: 'loyalty',
     database: await services.createDatabase('bench_loyalty'),
-    env: benchAppEnv(),
+    env: { ...benchAppEnv(), ...env },
   });
-  return startE2eStack(infrastructure, services, loyalty);
+  return startE2eStack(infrastructure, services, loyalty, env);
 }
 
 /** The app processes by name (their CPU and RSS is also reported per app, as before). */

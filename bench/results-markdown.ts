@@ -1,5 +1,6 @@
 // bench/results/latest.md: the same figures as latest.json, as tables a person reads. Pure.
 import { type BenchResults, LOOP_APPS } from './bench-results.js';
+import type { LayerResult } from './layer-passes.js';
 import { describeShed } from './request-counts.js';
 import { targetsTable } from './targets.js';
 import { warmUpSummary } from './warm-up.js';
@@ -27,6 +28,43 @@ function markdownTable(header: string[], rows: string[][]): string[] {
     `|${header.map((_, index) => (index === 0 ? '---' : '---:')).join('|')}|`,
     ...rows.map((row) => `| ${row.join(' | ')} |`),
   ];
+}
+
+/** `on / off` of one figure. */
+const onOff = (on: string, off: string) => `${on} / ${off}`;
+
+/**
+ * One row per speed-up layer: each figure with every layer on, then with only that layer off, and
+ * what the layer buys in CPU (off ÷ on: 1.10 means 10 % more CPU per order without it).
+ */
+export function layersTable(layers: readonly LayerResult[], decisionsBase: string): string[] {
+  return markdownTable(
+    [
+      'layer',
+      'switch',
+      'CPU ms/order on / off',
+      'CPU off ÷ on',
+      'p99 on / off',
+      'finished/s on / off',
+      'statements/order on / off',
+      'round trips/order on / off',
+      'record',
+    ],
+    layers.map((layer) => [
+      `${layer.pattern}: ${layer.name}`,
+      `\`${layer.switch}\``,
+      onOff(num(layer.on.cpuMsPerOrder, 2), num(layer.off.cpuMsPerOrder, 2)),
+      num(layer.off.cpuMsPerOrder / layer.on.cpuMsPerOrder, 2),
+      onOff(ms(layer.on.p99Ms), ms(layer.off.p99Ms)),
+      onOff(
+        `${num(layer.on.achievedPerSec, 1)}${layer.on.backlogGrowing ? ' (growing)' : ''}`,
+        `${num(layer.off.achievedPerSec, 1)}${layer.off.backlogGrowing ? ' (growing)' : ''}`,
+      ),
+      onOff(num(layer.on.statementsPerOrder, 1), num(layer.off.statementsPerOrder, 1)),
+      onOff(num(layer.on.roundTripsPerOrder, 1), num(layer.off.roundTripsPerOrder, 1)),
+      `[${layer.decision.split('/').pop()}](${decisionsBase}/${layer.decision})`,
+    ]),
+  );
 }
 
 export function resultsMarkdown(results: BenchResults, chartFile: string): string {
@@ -228,6 +266,15 @@ export function resultsMarkdown(results: BenchResults, chartFile: string): strin
           ms(run.answerP99Ms),
         ]),
       ),
+    );
+  if (results.layers.length > 0)
+    lines.push(
+      '',
+      `## Speed-up layers: each switched off alone, at ${num(results.layers[0].offeredPerSec)}/s for ${num(results.layers[0].durationSec)} s per pass`,
+      '',
+      'The "on" figures are one pass with every layer on; each "off" figure is a pass with only that layer off, in the same run.',
+      '',
+      ...layersTable(results.layers, '../..'),
     );
   if (results.notes.length > 0) lines.push('', '## Notes', '', ...results.notes.map((note) => `- ${note}`));
   return `${lines.join('\n')}\n`;

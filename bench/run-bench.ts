@@ -1,4 +1,4 @@
-// `npm run bench` (full) and `npm run bench -- --quick` (about five minutes): every figure of
+// `npm run bench` (full) and `npm run bench -- --quick` (about five minutes, plus the layer passes): every figure of
 // the benchmark suite in one run, each a ratio against a baseline measured in the same run or a percentile at
 // a fixed offered rate, written to bench/results/latest.json, latest.md and latency-vs-load.svg.
 // Infrastructure is provisioned as the tests do; every database is a throw-away one (its name
@@ -43,11 +43,13 @@ import {
 } from './bench-profiles.js';
 import { type AutovacuumState, autovacuumAsInProduction } from './autovacuum-as-in-production.js';
 import { runBacklogDrain } from './backlog-drain.bench.js';
+import { BENCH_LAYERS } from './bench-layers.js';
 import { benchEnv } from './bench.env.js';
 import { type E2eStack, runE2eRate, startE2eStack, startLoop, waitUntilIdle } from './end-to-end.bench.js';
 import { IDLE_RSS_READINGS, idleRssMb } from './idle-rss.js';
 import { runInboxBench } from './inbox-consumer.bench.js';
 import { latencyChartSvg } from './latency-chart.js';
+import { runLayerPasses } from './layers.bench.js';
 import { runRelayBench } from './outbox-relay.bench.js';
 import { runHttpBench } from './place-order-http.bench.js';
 import { isSustained, maxSustained, nextOfferedRate, type RateTrial } from './rate-search.js';
@@ -65,7 +67,7 @@ const { values: flags } = parseCommandLine({
   summary:
     'Every figure of the benchmark suite in one run (full: about 13 minutes), written to bench/results/latest.json, latest.md and latency-vs-load.svg.',
   flags: {
-    quick: { type: 'boolean', description: 'the short profile (about five minutes)' },
+    quick: { type: 'boolean', description: 'the short profile (about five minutes, plus a short pass per speed-up layer)' },
     only: { type: 'string', placeholder: SECTIONS.join(','), description: 'run only these sections (comma-separated)' },
     soak: { type: 'string', placeholder: 'minutes', description: 'a soak instead of the suite: 70 % of the maximum rate for this long' },
     rate: {
@@ -425,6 +427,7 @@ async function main(): Promise<void> {
     },
     e2e: { runs: [], maxSustainablePerSec: 0, drainPerSec: nan, drain: backlogDrainPlaceholder() },
     overload: [],
+    layers: [],
     processes: { orders: {}, inventory: {}, loyalty: {} },
     memory: appMemoryPlaceholder(),
     cpu: loopCpuPlaceholder(cpus().length),
@@ -464,9 +467,9 @@ async function main(): Promise<void> {
       await section(results, 'http', async () => {
         results.http = { ...results.http, ...(await runHttpBench(infrastructure, services, profile.http, log)) };
       });
+    let stack: E2eStack | undefined;
     if (loyalty && needsStack(sections)) {
       const running = loyalty;
-      let stack: E2eStack | undefined;
       await section(results, 'end to end', async () => {
         stack = await startE2eStack(infrastructure, services, running);
         results.memory.idleRssMb = await idleRssMb(
@@ -519,6 +522,18 @@ async function main(): Promise<void> {
         });
       }
     }
+    if (sections.has('layers'))
+      await section(results, 'layers', async () => {
+        // The end-to-end stack's inventory would consume the passes' orders too: stopped first.
+        if (stack) await Promise.all([stack.orders.stop(), stack.inventory.stop()]);
+        results.layers = await runLayerPasses(
+          infrastructure,
+          services,
+          BENCH_LAYERS,
+          { offeredPerSec: profile.e2e.fixedPerSec, settleMs: profile.e2e.settleMs, ...profile.layers },
+          log,
+        );
+      });
   } finally {
     results.finishedAt = new Date().toISOString();
     // Before the results are written, so that they say whether the server got its setting back.

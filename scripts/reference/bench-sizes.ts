@@ -45,6 +45,11 @@ const ROWS: [string, (profile: BenchProfile) => string][] = [
   ],
   ['overload', (p) => `${seconds(p.e2e.overloadDurationMs)} at each multiple of the maximum`],
   ['backlog drain', (p) => `${count(p.drain.orders)} orders, deadline ${seconds(p.drain.timeoutMs)}`],
+  [
+    'layers',
+    (p) =>
+      `a fresh loop per pass (every layer on, then each layer off alone): ${p.e2e.fixedPerSec}/s for ${seconds(p.layers.warmUpMs)} unmeasured, then ${seconds(p.layers.durationMs)} measured`,
+  ],
 ];
 
 export function renderBenchSizes(): string {

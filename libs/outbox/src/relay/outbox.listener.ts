@@ -52,7 +52,7 @@ export class OutboxListener {
       if (this.client !== client) return void client.end().catch(() => undefined); // stopped while connecting
       await client.query(`LISTEN ${OUTBOX_CHANNEL}`);
       if (this.client !== client) return void client.end().catch(() => undefined);
-      // Rows committed while we were not listening would otherwise wait for the next poll.
+      // Rows committed while no LISTEN was open would otherwise wait for the next poll.
       this.onNotify();
     } catch (error) {
       this.lost(client, error as Error);

@@ -9,10 +9,11 @@ export function isPublishDeadlineExceeded(error: unknown): boolean {
 }
 
 /**
- * The time one relay batch may spend talking to Kafka, fallbacks included. The relay holds its
- * advisory lock and an open transaction while it publishes; without a bound, a broker that stops
- * answering mid-batch (a frozen process, a network partition) kept both for kafkajs' request
- * timeout times its retries, for every row of a row-by-row fallback: minutes, in which the relay held its lock and published nothing.
+ * The time one relay batch may spend talking to Kafka, fallbacks included. Why a bound: the relay
+ * holds its advisory lock and an open transaction while it publishes, and a broker that stops
+ * answering mid-batch (a frozen process, a network partition) would otherwise hold both for
+ * kafkajs' request timeout times its retries, for every row of a row-by-row fallback: minutes in
+ * which no relay publishes anything.
  */
 export class PublishDeadline {
   /**
@@ -25,7 +26,7 @@ export class PublishDeadline {
     private readonly signal?: AbortSignal,
   ) {}
 
-  /** No deadline: for callers (tests, tools) that want the old unbounded behaviour. */
+  /** No deadline: for callers (tests, tools) that wait for Kafka however long it takes. */
   static none(): PublishDeadline {
     return new PublishDeadline(Number.POSITIVE_INFINITY);
   }
