@@ -5,7 +5,7 @@ import type { SpeedUpLayer } from '@libs/config';
 import type { E2eRun } from './bench-results.js';
 
 /** The figures a layer moves, read from one pass at the fixed rate. */
-export interface LayerPassFigures {
+interface LayerPassFigures {
   /** The whole loop's CPU per order finished (apps, Postgres, broker), ms. */
   cpuMsPerOrder: number;
   /** Scheduled send → order final, ms. */
