@@ -41,8 +41,9 @@ const NOT_LEADER: TransactionResult = { leader: false, selected: 0, published: 0
  *    aggregate waits behind it;
  * 5. commit.
  *
- * A crash before 4 leaves the rows pending: they are sent again with the same `message-id`, which
- * consumers dedupe. Nothing is marked that Kafka did not acknowledge, so nothing is lost.
+ * Marks count only once committed: a crash anywhere before 5 leaves the rows pending, and they are
+ * sent again with the same `message-id`, which consumers dedupe. Nothing is marked that Kafka did
+ * not acknowledge, so nothing is lost.
  * Speed-ups sit beside this core in `../layers/` (`outboxLayers`), each with its switch.
  */
 @Injectable()
