@@ -133,6 +133,10 @@ describe.each(OUTBOX_LAYER_MODES)('OutboxRelay round trips per batch, with %s (r
       expect(results).toEqual([...Array.from({ length: BATCHES }, () => oneBatch), nothingDue]);
     }
     expect(queries).toHaveLength(expectedRoundTrips);
+    // The relaxed-commit layer goes with BEGIN and the lock, in the same round trip.
+    const begins = queries.filter((text) => text.startsWith('START TRANSACTION'));
+    expect(begins).toHaveLength(results.length);
+    for (const begin of begins) expect(begin.includes('synchronous_commit = off')).toBe(layerEnv.OUTBOX_RELAXED_COMMIT_ENABLED !== 'false');
     expect(produceRequests).toHaveLength(BATCHES);
     const [{ pending }] = await moduleRef
       .get(DataSource)
