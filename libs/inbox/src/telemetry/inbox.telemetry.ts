@@ -12,7 +12,7 @@ import {
   SpanKind,
   withContext,
 } from '@libs/telemetry';
-import type { InboxEnvelope, RawInboxMessage } from './inbox-envelope.js';
+import type { InboxEnvelope, RawInboxMessage } from '../envelope/inbox.envelope.js';
 
 /** The span, log fields and clock of one consumed message. */
 export interface MessageTelemetry {
