@@ -3,7 +3,7 @@ import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutd
 import { retentionJob } from '@libs/database';
 import { DeadLetterPublisher } from './dead-letter/dead-letter.publisher.js';
 import type { AppConsumes } from './routing/consumed-topic.declaration.js';
-import { INBOX_CONSUMES, InboxRoutes } from './routing/inbox.routes.js';
+import { INBOX_CONSUMES, InboxRoutes } from './routing/inbox-routes.registry.js';
 import { inboxRetention } from './retention/inbox.retention.js';
 import { INBOX_CONFIG, type InboxConfig } from './inbox.config.js';
 import { LayeredInbox } from './layers/inbox.layers.js';

@@ -17,7 +17,7 @@ import { eachMessage } from '../routing/consumed-topic.declaration.js';
 import { inboxRoute, type InboxRoute } from '../routing/inbox.route.js';
 import type { InboxEnvelope, RawInboxMessage } from '../envelope/inbox.envelope.js';
 import { InboxKafkaServer } from '../transport/inbox-kafka.server.js';
-import type { InboxRoutes } from '../routing/inbox.routes.js';
+import type { InboxRoutes } from '../routing/inbox-routes.registry.js';
 import { InboxMetrics } from '../telemetry/inbox.metrics.js';
 import { FetchInOneTransaction } from './fetch-in-one-transaction.layer.js';
 import { LayeredInbox } from './inbox.layers.js';

@@ -4,7 +4,7 @@ import { INBOX_CONFIG, type InboxConfig } from '../inbox.config.js';
 import { FetchLinger } from '../layers/fetch-linger.layer.js';
 import { LayeredInbox } from '../layers/inbox.layers.js';
 import { OffsetCommitsPerInterval } from '../layers/offset-commits-per-interval.layer.js';
-import { InboxRoutes } from '../routing/inbox.routes.js';
+import { InboxRoutes } from '../routing/inbox-routes.registry.js';
 import { type InboxKafkaLayers, InboxKafkaServer } from './inbox-kafka.server.js';
 
 /**

@@ -3,7 +3,7 @@ import type { Consumer, ConsumerRunConfig, EachBatchPayload } from 'kafkajs';
 import type { InboxBatch } from '../core/inbox.batch.js';
 import { FetchLinger } from '../layers/fetch-linger.layer.js';
 import type { LayeredInbox } from '../layers/inbox.layers.js';
-import type { InboxRoutes } from '../routing/inbox.routes.js';
+import type { InboxRoutes } from '../routing/inbox-routes.registry.js';
 import { InboxKafkaServer } from './inbox-kafka.server.js';
 
 /**

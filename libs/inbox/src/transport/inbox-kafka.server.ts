@@ -4,7 +4,7 @@ import { restartAfterCrash } from '@libs/kafka';
 import type { LayeredInbox } from '../layers/inbox.layers.js';
 import type { FetchLinger } from '../layers/fetch-linger.layer.js';
 import type { OffsetCommitsPerInterval } from '../layers/offset-commits-per-interval.layer.js';
-import type { InboxRoutes } from '../routing/inbox.routes.js';
+import type { InboxRoutes } from '../routing/inbox-routes.registry.js';
 import { inboxBatchOf } from './inbox-kafka.batch.js';
 
 /** The transport's speed-up layers, each absent when switched off (see layers/inbox.layers.ts). */
