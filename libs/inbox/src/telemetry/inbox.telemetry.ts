@@ -64,7 +64,7 @@ export function startMessageTelemetry(record: RawInboxMessage, consumer: string)
 }
 
 /** Runs `fn` with the message's span active (the outbox writer stores it) and its log fields in scope. */
-export function inMessageScope<T>(message: MessageTelemetry, fn: () => T): T {
+function inMessageScope<T>(message: MessageTelemetry, fn: () => T): T {
   return withContext(message.context, () => runWithLogFields(message.fields, fn));
 }
 
