@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { KafkaParser } from '@nestjs/microservices';
 import { Registry } from 'prom-client';
 import { z } from 'zod';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -8,7 +7,7 @@ import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel.js';
 import { TransactionContext } from '@libs/database';
 import { loadConfig } from '@libs/config';
 import { DeadLetterHeaders, Headers, type MessageDeclaration } from '@libs/envelope';
-import { consumeRedelivered, InboxTestStack } from '@test/fixtures';
+import { consumeRedelivered, InboxTestStack, testInfrastructure } from '@test/fixtures';
 import { type RecordedMessage, uniqueName, waitFor } from '@tools/local-stack';
 import { type InboxConfig, inboxEnv } from '../inbox.config.js';
 import { inboxLayers, LayeredInbox } from '../layers/inbox.layers.js';
@@ -16,7 +15,9 @@ import { eachMessage } from '../routing/consumed-topic.declaration.js';
 import { inboxRoute, type InboxRoute } from '../routing/inbox.route.js';
 import type { InboxBatch } from './inbox.batch.js';
 import type { InboxEnvelope, RawInboxMessage } from '../envelope/inbox.envelope.js';
-import { inboxBatchOf } from '../transport/inbox-kafka.batch.js';
+import type { InboxRoutes } from '../routing/inbox-routes.registry.js';
+import { inboxKafkaLayers } from '../transport/inbox-kafka.connect.js';
+import { InboxKafkaServer } from '../transport/inbox-kafka.server.js';
 import { InboxMetrics } from '../telemetry/inbox.metrics.js';
 
 /**
@@ -460,7 +461,7 @@ describe.each(waysOfConsuming)('the inbox consuming $name (real Postgres and Kaf
     expect((await gone.metrics.deadLettered.get()).values).toEqual([]);
   });
 
-  it('when records are consumed from Kafka, then an offset advances only after the transaction of its record committed', async () => {
+  it('when records are consumed from Kafka through the inbox transport, then an offset advances only after the transaction of its record committed', async () => {
     const group = uniqueName('test-inbox-contract');
     const records = [message(), message(), message()];
     const [first, held] = records.map((record) => record.headers[Headers.messageId] as string);
@@ -474,6 +475,7 @@ describe.each(waysOfConsuming)('the inbox consuming $name (real Postgres and Kaf
     const admin = stack.kafka.admin();
     await admin.connect();
     const committed = async () => Number((await admin.fetchOffsets({ groupId: group, topics: [topic] }))[0].partitions[0].offset);
+    let server: InboxKafkaServer | undefined;
     try {
       // Produced first, in one request, so one fetch holds all three (a backlog).
       const sent = await producer.send({
@@ -486,20 +488,26 @@ describe.each(waysOfConsuming)('the inbox consuming $name (real Postgres and Kaf
         })),
       });
       const base = Number(sent[0].baseOffset);
-      await kafkaConsumer.subscribe({ topic, fromBeginning: true });
       const route = routeOf(async (envelope) => {
         await inbox.effect(envelope, 'kafka');
         if (envelope.messageId !== held) return;
         holding = true;
         await released;
       });
-      await kafkaConsumer.run({
-        eachBatchAutoResolve: false,
-        eachBatch: async (payload) => {
-          const batch = inboxBatchOf(payload, new KafkaParser());
-          await inbox.inbox.deliver({ ...batch, resolve: (record) => (resolved.push(record.offset), batch.resolve(record)) }, route);
-        },
-      });
+      // Through the inbox's Kafka transport, with this way's transport layers (offset commits per
+      // interval, the fetch linger) on or off; every offset the inbox resolves is recorded.
+      const recorded = {
+        deliver: (batch: InboxBatch, to: InboxRoute) =>
+          inbox.inbox.deliver({ ...batch, resolve: (record) => (resolved.push(record.offset), batch.resolve(record)) }, to),
+      };
+      const routes = { topics: () => [topic], routeOf: () => route } as unknown as InboxRoutes;
+      server = new InboxKafkaServer(
+        { client: { brokers: testInfrastructure().brokers }, subscribe: { fromBeginning: true } },
+        recorded,
+        routes,
+        inboxKafkaLayers(config),
+      );
+      await server.bindEvents(kafkaConsumer);
       await waitFor(() => holding, { timeoutMs: 30_000, description: 'the handler to hold the second record open' });
       // The topic also holds the other way's records (duplicates to this group's inbox): count this test's own.
       const mine = () => resolved.filter((offset) => Number(offset) >= base);
@@ -522,6 +530,8 @@ describe.each(waysOfConsuming)('the inbox consuming $name (real Postgres and Kaf
       expect(mine()).toEqual([String(base), String(base + 1), String(base + 2)]);
     } finally {
       release();
+      // The last offset commit first (with the layer that paces them), then the consumer leaves.
+      await server?.close();
       await kafkaConsumer.disconnect();
       await producer.disconnect();
       await admin.disconnect();

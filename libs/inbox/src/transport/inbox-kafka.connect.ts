@@ -16,13 +16,13 @@ export function connectInboxKafka(app: INestApplication, options: KafkaOptions):
   const config = app.get<InboxConfig>(INBOX_CONFIG);
   // inheritAppConfig: a hybrid app's global enhancers then apply to the microservice as well.
   app.connectMicroservice(
-    { strategy: new InboxKafkaServer(options.options, app.get(LayeredInbox), app.get(InboxRoutes), transportLayers(config)) },
+    { strategy: new InboxKafkaServer(options.options, app.get(LayeredInbox), app.get(InboxRoutes), inboxKafkaLayers(config)) },
     { inheritAppConfig: true },
   );
 }
 
 /** The transport's speed-up layers that the configuration switches on. */
-function transportLayers(config: InboxConfig): InboxKafkaLayers {
+export function inboxKafkaLayers(config: InboxConfig): InboxKafkaLayers {
   const logger = new Logger(InboxKafkaServer.name);
   return {
     linger: config.INBOX_FETCH_LINGER_ENABLED ? new FetchLinger(config.INBOX_LINGER_MS) : undefined,
