@@ -1,7 +1,10 @@
 import type { RawInboxMessage } from '../envelope/inbox.envelope.js';
 import type { InboxRoute } from '../routing/inbox.route.js';
 
-/** The records of ONE partition, in offset order, as the transport hands them to the inbox. */
+/**
+ * The records of ONE partition, in offset order, as the transport hands them to the inbox. A plain
+ * object: a layer hands a chunk of it on as `{ ...batch, records }`.
+ */
 export interface InboxBatch {
   topic: string;
   partition: number;
