@@ -29,7 +29,7 @@ export function renderTopicsTable(service: ServiceDescriptor): string {
     ),
     ...service.consumed.flatMap((consumed) => [
       `| in (inbox, consumer \`${consumed.consumer}\`) | \`${consumed.topic}\` | ${code(consumed.accepts.map((message) => message.type))} | ${keyOf(consumed.accepts)} | ${link(own(service, 'consumes'))} |`,
-      `| out (dead letters) | \`${deadLetterTopic(consumed.topic)}\` | what the inbox refused, as it came | as it came | ${link('libs/inbox/src/dead-letter.publisher.ts')} |`,
+      `| out (dead letters) | \`${deadLetterTopic(consumed.topic)}\` | what the inbox refused, as it came | as it came | ${link('libs/inbox/src/dead-letter/dead-letter.publisher.ts')} |`,
     ]),
   ];
   if (rows.length === 0) return 'None: this service neither consumes nor produces Kafka messages.';

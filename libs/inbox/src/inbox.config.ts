@@ -24,7 +24,7 @@ export const inboxEnv = {
   }),
   INBOX_BATCH_SIZE: env.integer({
     description:
-      'Most messages handled in one transaction: of one partition, or of the partitions of one fetch together while they fit; 1 means a transaction per message. Larger batches cost fewer commits but hold their row locks longer, and a failing message replays its whole batch one by one',
+      'Most messages handled in one transaction (with INBOX_PARTITION_IN_ONE_TRANSACTION_ENABLED or INBOX_FETCH_IN_ONE_TRANSACTION_ENABLED): of one partition, or of the partitions of one fetch together while they fit; 1 means a transaction per message. Larger batches cost fewer commits but hold their row locks longer, and a failing message replays its whole batch one by one',
     default: 100,
     min: 1,
     max: 10_000,
@@ -32,8 +32,7 @@ export const inboxEnv = {
   INBOX_LINGER_MS: env.integer({
     description:
       "Least time between two fetches of a partition's records while it is busy: a record after a quiet spell is handled at once, then the next fetch waits out the rest of this, so under load one fetch, one inbox transaction and one offset commit carry every record that arrived meanwhile. Higher packs more records per transaction at up to this much latency under load; 0 fetches again as soon as a batch is handled",
-    // 40, not 10: at 150 orders/s on two cores, 7-10 % less CPU per order and a lower, steadier p99
-    // (docs/performance.md, "Lingers of 40 ms"); a message after a quiet spell still goes at once.
+    // Why 40 ms: docs/decisions/0001-lingers-of-40-ms.md.
     default: 40,
     min: 0,
     max: 1000,
@@ -44,6 +43,27 @@ export const inboxEnv = {
     default: 100,
     min: 0,
     max: 10_000,
+  }),
+  // The speed-up layers (layers/inbox.layers.ts): each is off with `false`; with all off the inbox is its core alone.
+  INBOX_PARTITION_IN_ONE_TRANSACTION_ENABLED: env.boolean({
+    description:
+      "Speed-up layer: a partition's records share one transaction (one claim, one commit) up to INBOX_BATCH_SIZE; false runs a transaction per record (docs/decisions/0201-partition-in-one-transaction.md)",
+    default: true,
+  }),
+  INBOX_FETCH_IN_ONE_TRANSACTION_ENABLED: env.boolean({
+    description:
+      'Speed-up layer: the partitions of one fetch share one transaction while INBOX_BATCH_SIZE has room; false runs each partition on its own (docs/decisions/0202-fetch-in-one-transaction.md)',
+    default: true,
+  }),
+  INBOX_OFFSET_COMMITS_PER_INTERVAL_ENABLED: env.boolean({
+    description:
+      'Speed-up layer: offsets are committed at most once per INBOX_COMMIT_INTERVAL_MS, beside the fetch loop; false lets kafkajs commit after every batch (docs/decisions/0203-offset-commits-per-interval.md)',
+    default: true,
+  }),
+  INBOX_FETCH_LINGER_ENABLED: env.boolean({
+    description:
+      'Speed-up layer: a busy consumer fetches at most once per INBOX_LINGER_MS; false fetches again as soon as a batch is handled (docs/decisions/0204-fetch-linger.md)',
+    default: true,
   }),
   INBOX_RETENTION_MS: env.integer({
     description: 'Inbox rows older than this are deleted; keep it longer than a message can be redelivered (topic retention)',

@@ -1,13 +1,13 @@
 import { messageSigning } from '@libs/envelope';
 import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { retentionJob } from '@libs/database';
-import { DeadLetterPublisher } from './dead-letter.publisher.js';
-import type { AppConsumes } from './inbox-consumes.js';
-import { INBOX_CONSUMES, InboxRoutes } from './inbox-routes.js';
-import { inboxRetention } from './inbox.cleanup.js';
+import { DeadLetterPublisher } from './dead-letter/dead-letter.publisher.js';
+import type { AppConsumes } from './routing/consumed-topic.declaration.js';
+import { INBOX_CONSUMES, InboxRoutes } from './routing/inbox-routes.registry.js';
+import { inboxRetention } from './retention/inbox.retention.js';
 import { INBOX_CONFIG, type InboxConfig } from './inbox.config.js';
-import { InboxConsumer } from './inbox.consumer.js';
-import { InboxMetrics } from './inbox.metrics.js';
+import { LayeredInbox } from './layers/inbox.layers.js';
+import { InboxMetrics } from './telemetry/inbox.metrics.js';
 
 @Injectable()
 class DeadLetterCloser implements OnApplicationShutdown {
@@ -37,12 +37,12 @@ export class InboxModule {
         { provide: INBOX_CONSUMES, useValue: consumes },
         DeadLetterPublisher,
         InboxMetrics,
-        InboxConsumer,
+        LayeredInbox,
         InboxRoutes,
         DeadLetterCloser,
         retentionJob({ inject: [INBOX_CONFIG, InboxMetrics], policy: inboxRetention }),
       ],
-      exports: [InboxConsumer, InboxRoutes],
+      exports: [LayeredInbox, InboxRoutes],
     };
   }
 }

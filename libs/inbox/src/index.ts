@@ -1,13 +1,12 @@
-export { InboxMessage } from './inbox-message.entity.js';
-export { CreateInboxMessages1764460800020, INBOX_UNFILTERED_COLUMNS } from './create-inbox-messages.migration.js';
+export { InboxMessage } from './claim/inbox-message.entity.js';
+export { CreateInboxMessages1764460800020, INBOX_UNFILTERED_COLUMNS } from './claim/create-inbox-messages.migration.js';
 export { inboxEnv, type InboxConfig } from './inbox.config.js';
-export type { InboxEnvelope, RawInboxMessage } from './inbox-envelope.js';
-export { DeadLetterPublisher, type DeadLetter } from './dead-letter.publisher.js';
+export type { InboxEnvelope, RawInboxMessage } from './envelope/inbox.envelope.js';
+export { DeadLetterPublisher, type DeadLetter } from './dead-letter/dead-letter.publisher.js';
 export {
   consumedTopic,
   consumedTopics,
   eachMessage,
-  inboxRoute,
   inboxTopics,
   type Accepts,
   type AppConsumes,
@@ -16,16 +15,18 @@ export {
   type HandlerMap,
   type InboxBatchLocks,
   type InboxHandler,
-  type InboxRoute,
   type LockNeeds,
   type MessageHandler,
   type PayloadOf,
-} from './inbox-consumes.js';
-export { inMessageScopeOf } from './inbox-telemetry.js';
-export { InboxConsumer, type InboxBatch, type InboxOutcome } from './inbox.consumer.js';
-export { InboxMetrics } from './inbox.metrics.js';
-export { inboxBatchOf } from './inbox-kafka-batch.js';
-export { connectInboxKafka } from './inbox-kafka.connect.js';
-export { inboxRetention } from './inbox.cleanup.js';
+} from './routing/consumed-topic.declaration.js';
+export { inboxRoute, type InboxRoute } from './routing/inbox.route.js';
+export { inMessageScopeOf } from './telemetry/inbox.telemetry.js';
+export type { InboxBatch, InboxOutcome } from './core/inbox.batch.js';
+export { InboxConsumer } from './core/inbox.consumer.js';
+export { inboxLayers, LayeredInbox } from './layers/inbox.layers.js';
+export { InboxMetrics } from './telemetry/inbox.metrics.js';
+export { inboxBatchOf } from './transport/inbox-kafka.batch.js';
+export { connectInboxKafka } from './transport/inbox-kafka.connect.js';
+export { inboxRetention } from './retention/inbox.retention.js';
 export { InboxModule } from './inbox.module.js';
 export { InboxFailpoints } from './inbox.failpoints.js';

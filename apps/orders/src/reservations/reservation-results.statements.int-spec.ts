@@ -10,7 +10,7 @@ import {
   type DeadLetter,
   DeadLetterPublisher,
   type InboxBatch,
-  InboxConsumer,
+  LayeredInbox,
   inboxEnv,
   InboxMetrics,
   type RawInboxMessage,
@@ -87,7 +87,7 @@ describe('orders applying a batch of reservation results (real Postgres): statem
   const consumerAndRoute = () => {
     const tx = new TransactionContext(dataSource);
     const handler = new ReservationResultsHandler(new ApplyReservationResultService(tx));
-    const inbox = new InboxConsumer(tx, deadLetters, new InboxMetrics(new Registry()), {
+    const inbox = new LayeredInbox(tx, deadLetters, new InboxMetrics(new Registry()), {
       ...loadConfig(inboxEnv, {}),
       INBOX_BATCH_SIZE: 200,
       INBOX_MAX_ATTEMPTS: MAX_ATTEMPTS,
@@ -130,7 +130,7 @@ describe('orders applying a batch of reservation results (real Postgres): statem
     const { inbox, route } = consumerAndRoute();
     const records = answers.map(record);
     counter.texts = [];
-    const outcomes = await consumeRedelivered(records, (pending, retryLater) => inbox.consume(batchOf(pending, retryLater), route));
+    const outcomes = await consumeRedelivered(records, (pending, retryLater) => inbox.deliver(batchOf(pending, retryLater), route));
     return { statements: [...counter.texts], outcomes, records };
   }
 

@@ -7,7 +7,7 @@ import { CommandWriter } from '@libs/commands';
 import type { OrderCreated } from '@libs/contracts';
 import { migrateDatabase, TransactionContext } from '@libs/database';
 import { Headers } from '@libs/envelope';
-import { DeadLetterPublisher, type InboxBatch, InboxConsumer, inboxEnv, InboxMetrics, type RawInboxMessage } from '@libs/inbox';
+import { DeadLetterPublisher, type InboxBatch, LayeredInbox, inboxEnv, InboxMetrics, type RawInboxMessage } from '@libs/inbox';
 import { createKafka } from '@libs/kafka';
 import { OutboxWriter } from '@libs/outbox';
 import { orderCreatedPayload, roundTripCounter, StatementCounter, testInfrastructure } from '@test/fixtures';
@@ -34,7 +34,7 @@ describe('inventory reserving a batch of orders (real Postgres): statements per 
   const pear = uniqueSku('STMT-PEAR');
   let database: string;
   let dataSource: DataSource;
-  let inbox: InboxConsumer;
+  let inbox: LayeredInbox;
   let deadLetters: DeadLetterPublisher;
   let trips: ReturnType<typeof roundTripCounter>;
   let offset = 0;
@@ -50,7 +50,7 @@ describe('inventory reserving a batch of orders (real Postgres): statements per 
       ],
       [StockBatchLocks, new StockBatchLocks(tx)],
     ]);
-    inbox = new InboxConsumer(tx, deadLetters, new InboxMetrics(new Registry()), { ...loadConfig(inboxEnv, {}), INBOX_BATCH_SIZE: 100 });
+    inbox = new LayeredInbox(tx, deadLetters, new InboxMetrics(new Registry()), { ...loadConfig(inboxEnv, {}), INBOX_BATCH_SIZE: 100 });
     return inventoryConsumes[0].route(<T>(type: new (...args: never[]) => T) => instances.get(type) as T);
   };
 
@@ -90,7 +90,7 @@ describe('inventory reserving a batch of orders (real Postgres): statements per 
     const records = orders.map(record);
     counter.texts = [];
     trips.reset();
-    const outcomes = await inbox.consume(batchOf(records), batchRoute);
+    const outcomes = await inbox.deliver(batchOf(records), batchRoute);
     return { statements: [...counter.texts], outcomes, roundTrips: trips.count };
   }
 
@@ -148,7 +148,8 @@ describe('inventory reserving a batch of orders (real Postgres): statements per 
     const batchRoute = route();
     const batches = [0, 1, 2].map((partition) => batchOf(Array.from({ length: 5 }, () => record(orderOf(1), partition))));
     counter.texts = [];
-    const outcomes = await Promise.all(inbox.consumeTogether(batches, batchRoute));
+    // Handed over in one turn, as kafkajs hands over the partitions of one fetch.
+    const outcomes = await Promise.all(batches.map((batch) => inbox.deliver(batch, batchRoute)));
     expect(outcomes).toEqual(batches.map(() => Array.from({ length: 5 }, () => 'processed')));
     expect(counter.texts).toEqual(one.statements);
   });

@@ -12,7 +12,7 @@ import {
   SpanKind,
   withContext,
 } from '@libs/telemetry';
-import type { InboxEnvelope, RawInboxMessage } from './inbox-envelope.js';
+import type { InboxEnvelope, RawInboxMessage } from '../envelope/inbox.envelope.js';
 
 /** The span, log fields and clock of one consumed message. */
 export interface MessageTelemetry {
@@ -41,7 +41,7 @@ export function startMessageTelemetry(record: RawInboxMessage, consumer: string)
   };
   const parent = contextFromTraceparent(header(record, Headers.traceparent));
   // Attributes only when spans are recorded: a non-recording span drops them anyway, and this
-  // runs once per message (about 4 us per message in all without export, 11 us with the log line).
+  // runs once per message (docs/decisions/0014-telemetry-at-its-cost.md).
   const span = appTracer().startSpan(
     `${record.topic} process`,
     {
@@ -64,7 +64,7 @@ export function startMessageTelemetry(record: RawInboxMessage, consumer: string)
 }
 
 /** Runs `fn` with the message's span active (the outbox writer stores it) and its log fields in scope. */
-export function inMessageScope<T>(message: MessageTelemetry, fn: () => T): T {
+function inMessageScope<T>(message: MessageTelemetry, fn: () => T): T {
   return withContext(message.context, () => runWithLogFields(message.fields, fn));
 }
 
@@ -91,7 +91,7 @@ export function inMessageScopeOf<T>(envelope: InboxEnvelope, fn: () => T): T {
  * Ends the message's span and writes its one line: outcome, where it came from, how long it took,
  * and the ids (message, correlation, order when the handler annotated it, trace). At info, except a
  * failure (error) and a dead letter (warn): `LOG_LEVEL=warn`, which drops the per-message lines to
- * save their CPU (about 14 us each, docs/performance.md), must not drop those.
+ * save their CPU (docs/decisions/0014-telemetry-at-its-cost.md), must not drop those.
  */
 export function endMessageTelemetry(message: MessageTelemetry, outcome: string, error?: unknown): void {
   message.span.setAttribute('inbox.outcome', outcome);

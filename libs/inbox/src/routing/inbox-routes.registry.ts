@@ -1,6 +1,7 @@
 import { Inject, Injectable, type OnApplicationBootstrap } from '@nestjs/common';
 import { ModuleRef } from '@nestjs/core';
-import type { AppConsumes, InboxRoute } from './inbox-consumes.js';
+import type { AppConsumes } from './consumed-topic.declaration.js';
+import type { InboxRoute } from './inbox.route.js';
 
 export const INBOX_CONSUMES = Symbol('INBOX_CONSUMES');
 

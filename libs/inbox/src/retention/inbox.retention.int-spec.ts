@@ -5,11 +5,11 @@ import { loadConfig } from '@libs/config';
 import { createDataSource, migrateDatabase, RetentionJob } from '@libs/database';
 import { testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
-import { CreateInboxMessages1764460800020 } from './create-inbox-messages.migration.js';
-import { InboxMessage } from './inbox-message.entity.js';
-import { inboxEnv } from './inbox.config.js';
-import { inboxRetention } from './inbox.cleanup.js';
-import { InboxMetrics } from './inbox.metrics.js';
+import { CreateInboxMessages1764460800020 } from '../claim/create-inbox-messages.migration.js';
+import { InboxMessage } from '../claim/inbox-message.entity.js';
+import { inboxEnv } from '../inbox.config.js';
+import { inboxRetention } from './inbox.retention.js';
+import { InboxMetrics } from '../telemetry/inbox.metrics.js';
 
 const { serverUrl } = testInfrastructure();
 const DAY_MS = 24 * 3_600_000;

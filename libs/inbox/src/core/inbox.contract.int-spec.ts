@@ -1,6 +1,5 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
-import { KafkaParser } from '@nestjs/microservices';
 import { Registry } from 'prom-client';
 import { z } from 'zod';
 import type { DataSource, EntityManager } from 'typeorm';
@@ -8,19 +7,24 @@ import type { IsolationLevel } from 'typeorm/driver/types/IsolationLevel.js';
 import { TransactionContext } from '@libs/database';
 import { loadConfig } from '@libs/config';
 import { DeadLetterHeaders, Headers, type MessageDeclaration } from '@libs/envelope';
-import { consumeRedelivered, InboxTestStack } from '@test/fixtures';
+import { consumeRedelivered, InboxTestStack, testInfrastructure } from '@test/fixtures';
 import { type RecordedMessage, uniqueName, waitFor } from '@tools/local-stack';
-import { eachMessage, inboxRoute, type InboxRoute } from './inbox-consumes.js';
-import { type InboxConfig, inboxEnv } from './inbox.config.js';
-import { type InboxBatch, InboxConsumer } from './inbox.consumer.js';
-import type { InboxEnvelope, RawInboxMessage } from './inbox-envelope.js';
-import { inboxBatchOf } from './inbox-kafka-batch.js';
-import { InboxMetrics } from './inbox.metrics.js';
+import { type InboxConfig, inboxEnv } from '../inbox.config.js';
+import { inboxLayers, LayeredInbox } from '../layers/inbox.layers.js';
+import { eachMessage } from '../routing/consumed-topic.declaration.js';
+import { inboxRoute, type InboxRoute } from '../routing/inbox.route.js';
+import type { InboxBatch } from './inbox.batch.js';
+import type { InboxEnvelope, RawInboxMessage } from '../envelope/inbox.envelope.js';
+import type { InboxRoutes } from '../routing/inbox-routes.registry.js';
+import { inboxKafkaLayers } from '../transport/inbox-kafka.connect.js';
+import { InboxKafkaServer } from '../transport/inbox-kafka.server.js';
+import { InboxMetrics } from '../telemetry/inbox.metrics.js';
 
 /**
  * The inbox's contract, one suite run against every way of consuming (as Watermill runs one
- * suite over every Pub/Sub): one message at a time (each record a batch of one,
- * `INBOX_BATCH_SIZE=1`) and in batches (a partition's records in one transaction). Real Postgres,
+ * suite over every Pub/Sub): with its speed-up layers as configured by default (a partition's
+ * records in one transaction, the partitions of one fetch in one transaction), and as its core
+ * alone, every layer in `inboxLayers` switched off (a transaction per record). Real Postgres,
  * a real dead-letter topic, and real Kafka consumption where offsets are the point. The topics
  * are unique to this run, so the DLQ holds nothing but what these tests sent there; the handler
  * accepts one message type, declared here (the inbox knows no domain message).
@@ -38,15 +42,18 @@ const ThingHappened = {
 } satisfies MessageDeclaration;
 type ThingHappened = z.infer<typeof ThingHappened.schema>;
 
-/** A way of consuming: how many records of a partition share one transaction. */
+/** A way of consuming: the environment its configuration is loaded from. */
 interface WayOfConsuming {
   name: string;
-  batchSize: number;
+  env: Record<string, string>;
 }
 
 const waysOfConsuming: WayOfConsuming[] = [
-  { name: 'one message at a time (a batch of one)', batchSize: 1 },
-  { name: 'in batches (a partition in one transaction)', batchSize: 100 },
+  { name: 'with its speed-up layers (the defaults)', env: {} },
+  {
+    name: 'as its core alone (every speed-up layer off)',
+    env: Object.fromEntries(inboxLayers.map((layer) => [layer.switch, 'false'])),
+  },
 ];
 
 /**
@@ -107,14 +114,14 @@ class OrderedTransactions extends TransactionContext {
 function consumerOn(dataSource: DataSource, config: InboxConfig, beforeTransaction?: (ordinal: number) => Promise<void>) {
   const tx = beforeTransaction ? new OrderedTransactions(dataSource, beforeTransaction) : new TransactionContext(dataSource);
   const metrics = new InboxMetrics(new Registry());
-  const inbox = new InboxConsumer(tx, stack.deadLetters, metrics, config);
+  const inbox = new LayeredInbox(tx, stack.deadLetters, metrics, config);
   const effect = async (envelope: InboxEnvelope, worker: string) => {
     await tx
       .requireManager('test effect')
       .query('INSERT INTO test_effects (message_id, worker) VALUES ($1, $2)', [envelope.messageId, worker]);
   };
   const consume = (records: RawInboxMessage[], handle: (envelope: InboxEnvelope<ThingHappened>) => Promise<void>, resolved?: string[]) =>
-    consumeRedelivered(records, (pending, retryLater) => inbox.consume(batchOf(pending, resolved, retryLater), routeOf(handle)));
+    consumeRedelivered(records, (pending, retryLater) => inbox.deliver(batchOf(pending, resolved, retryLater), routeOf(handle)));
   return { tx, metrics, inbox, effect, consume };
 }
 
@@ -166,13 +173,17 @@ afterAll(() => stack.stop());
 
 describe.each(waysOfConsuming)('the inbox consuming $name (real Postgres and Kafka)', (way) => {
   const config: InboxConfig = {
-    ...loadConfig(inboxEnv, {}),
+    ...loadConfig(inboxEnv, way.env),
     INBOX_MAX_ATTEMPTS: MAX_ATTEMPTS,
     INBOX_RETRY_BASE_MS: 10,
     INBOX_RETRY_MAX_MS: 50,
-    INBOX_BATCH_SIZE: way.batchSize,
   };
-  const batched = way.batchSize > 1;
+  // Several records of a partition share a transaction only with a layer that puts them in one.
+  const batched = config.INBOX_PARTITION_IN_ONE_TRANSACTION_ENABLED || config.INBOX_FETCH_IN_ONE_TRANSACTION_ENABLED;
+
+  it('runs the way it says: the layers on by default, every one off with its switch', () => {
+    for (const layer of inboxLayers) expect(config[layer.switch as keyof InboxConfig]).toBe(Object.keys(way.env).length === 0);
+  });
   let inbox: ReturnType<typeof consumerOn>;
 
   beforeEach(() => {
@@ -349,7 +360,7 @@ describe.each(waysOfConsuming)('the inbox consuming $name (real Postgres and Kaf
     const resolved: string[] = [];
     const retries: number[] = [];
     const seen: string[] = [];
-    const outcomes = await inbox.inbox.consume(
+    const outcomes = await inbox.inbox.deliver(
       batchOf([before, failing, after], resolved, (delayMs) => retries.push(delayMs)),
       routeOf(async (envelope) => {
         seen.push(envelope.messageId);
@@ -450,7 +461,7 @@ describe.each(waysOfConsuming)('the inbox consuming $name (real Postgres and Kaf
     expect((await gone.metrics.deadLettered.get()).values).toEqual([]);
   });
 
-  it('when records are consumed from Kafka, then an offset advances only after the transaction of its record committed', async () => {
+  it('when records are consumed from Kafka through the inbox transport, then an offset advances only after the transaction of its record committed', async () => {
     const group = uniqueName('test-inbox-contract');
     const records = [message(), message(), message()];
     const [first, held] = records.map((record) => record.headers[Headers.messageId] as string);
@@ -464,6 +475,7 @@ describe.each(waysOfConsuming)('the inbox consuming $name (real Postgres and Kaf
     const admin = stack.kafka.admin();
     await admin.connect();
     const committed = async () => Number((await admin.fetchOffsets({ groupId: group, topics: [topic] }))[0].partitions[0].offset);
+    let server: InboxKafkaServer | undefined;
     try {
       // Produced first, in one request, so one fetch holds all three (a backlog).
       const sent = await producer.send({
@@ -476,20 +488,26 @@ describe.each(waysOfConsuming)('the inbox consuming $name (real Postgres and Kaf
         })),
       });
       const base = Number(sent[0].baseOffset);
-      await kafkaConsumer.subscribe({ topic, fromBeginning: true });
       const route = routeOf(async (envelope) => {
         await inbox.effect(envelope, 'kafka');
         if (envelope.messageId !== held) return;
         holding = true;
         await released;
       });
-      await kafkaConsumer.run({
-        eachBatchAutoResolve: false,
-        eachBatch: async (payload) => {
-          const batch = inboxBatchOf(payload, new KafkaParser());
-          await inbox.inbox.consume({ ...batch, resolve: (record) => (resolved.push(record.offset), batch.resolve(record)) }, route);
-        },
-      });
+      // Through the inbox's Kafka transport, with this way's transport layers (offset commits per
+      // interval, the fetch linger) on or off; every offset the inbox resolves is recorded.
+      const recorded = {
+        deliver: (batch: InboxBatch, to: InboxRoute) =>
+          inbox.inbox.deliver({ ...batch, resolve: (record) => (resolved.push(record.offset), batch.resolve(record)) }, to),
+      };
+      const routes = { topics: () => [topic], routeOf: () => route } as unknown as InboxRoutes;
+      server = new InboxKafkaServer(
+        { client: { brokers: testInfrastructure().brokers }, subscribe: { fromBeginning: true } },
+        recorded,
+        routes,
+        inboxKafkaLayers(config),
+      );
+      await server.bindEvents(kafkaConsumer);
       await waitFor(() => holding, { timeoutMs: 30_000, description: 'the handler to hold the second record open' });
       // The topic also holds the other way's records (duplicates to this group's inbox): count this test's own.
       const mine = () => resolved.filter((offset) => Number(offset) >= base);
@@ -512,6 +530,8 @@ describe.each(waysOfConsuming)('the inbox consuming $name (real Postgres and Kaf
       expect(mine()).toEqual([String(base), String(base + 1), String(base + 2)]);
     } finally {
       release();
+      // The last offset commit first (with the layer that paces them), then the consumer leaves.
+      await server?.close();
       await kafkaConsumer.disconnect();
       await producer.disconnect();
       await admin.disconnect();

@@ -1,13 +1,13 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import type { EachBatchPayload, OffsetsByTopicPartition } from 'kafkajs';
-import { PacedOffsetCommits } from './paced-offset-commits.js';
+import { OffsetCommitsPerInterval } from './offset-commits-per-interval.layer.js';
 
 /**
  * The cadence of offset commits, on a fake clock. No broker: the kafkajs batch payload is a
  * stand-in that keeps which offsets were resolved and which committed, as kafkajs' offset manager
  * does (the commits against real Kafka: the inbox e2e specs that wait for the committed offset).
  */
-describe('PacedOffsetCommits', () => {
+describe('OffsetCommitsPerInterval', () => {
   afterEach(() => {
     jest.useRealTimers();
   });
@@ -56,7 +56,7 @@ describe('PacedOffsetCommits', () => {
   it('when batches come faster than the interval, then the first commits at once and the rest go in one commit per interval, the last in a trailing one', async () => {
     jest.useFakeTimers({ now: 0 });
     const warnings: string[] = [];
-    const commits = new PacedOffsetCommits(100, (line) => warnings.push(line));
+    const commits = new OffsetCommitsPerInterval(100, (line) => warnings.push(line));
     const kafka = consumer();
     await commits.afterBatch(kafka.handled(0));
     for (let offset = 1; offset <= 15; offset += 1) {
@@ -74,7 +74,7 @@ describe('PacedOffsetCommits', () => {
 
   it('when a batch comes after a quiet spell, then it is committed at once', async () => {
     jest.useFakeTimers({ now: 0 });
-    const commits = new PacedOffsetCommits(100, () => undefined);
+    const commits = new OffsetCommitsPerInterval(100, () => undefined);
     const kafka = consumer();
     await commits.afterBatch(kafka.handled(0));
     await jest.advanceTimersByTimeAsync(5000);
@@ -87,7 +87,7 @@ describe('PacedOffsetCommits', () => {
 
   it('when the interval is 0, then every batch is committed as it is handled, as kafkajs does', async () => {
     jest.useFakeTimers({ now: 0 });
-    const commits = new PacedOffsetCommits(0, () => undefined);
+    const commits = new OffsetCommitsPerInterval(0, () => undefined);
     const kafka = consumer();
     for (let offset = 0; offset < 3; offset += 1) {
       await commits.afterBatch(kafka.handled(offset));
@@ -98,7 +98,7 @@ describe('PacedOffsetCommits', () => {
 
   it('when the consumer closes with offsets not committed, then flush commits them at once and no trailing commit follows', async () => {
     jest.useFakeTimers({ now: 0 });
-    const commits = new PacedOffsetCommits(100, () => undefined);
+    const commits = new OffsetCommitsPerInterval(100, () => undefined);
     const kafka = consumer();
     await commits.afterBatch(kafka.handled(0));
     await jest.advanceTimersByTimeAsync(10);
@@ -114,7 +114,7 @@ describe('PacedOffsetCommits', () => {
   it('when a trailing commit fails, then it is reported and what it left is committed an interval later, with what came meanwhile', async () => {
     jest.useFakeTimers({ now: 0 });
     const warnings: string[] = [];
-    const commits = new PacedOffsetCommits(100, (line) => warnings.push(line));
+    const commits = new OffsetCommitsPerInterval(100, (line) => warnings.push(line));
     const kafka = consumer();
     await commits.afterBatch(kafka.handled(0));
     await jest.advanceTimersByTimeAsync(10);
@@ -133,7 +133,7 @@ describe('PacedOffsetCommits', () => {
 
   it('when a commit waits for a coordinator election, then batches go on meanwhile, no second commit starts, and the next carries what they resolved', async () => {
     jest.useFakeTimers({ now: 0 });
-    const commits = new PacedOffsetCommits(100, () => undefined);
+    const commits = new OffsetCommitsPerInterval(100, () => undefined);
     const kafka = consumer();
     const release = kafka.holdCommits();
     await commits.afterBatch(kafka.handled(0));
@@ -156,7 +156,7 @@ describe('PacedOffsetCommits', () => {
     async (type) => {
       jest.useFakeTimers({ now: 0 });
       const warnings: string[] = [];
-      const commits = new PacedOffsetCommits(100, (line) => warnings.push(line));
+      const commits = new OffsetCommitsPerInterval(100, (line) => warnings.push(line));
       const kafka = consumer();
       kafka.failNextCommit(type);
       await commits.afterBatch(kafka.handled(0));
@@ -172,7 +172,7 @@ describe('PacedOffsetCommits', () => {
 
   it('when the group was rejoined before the failed commit is thrown, then the stale failure is dropped and no second rejoin follows', async () => {
     jest.useFakeTimers({ now: 0 });
-    const commits = new PacedOffsetCommits(100, () => undefined);
+    const commits = new OffsetCommitsPerInterval(100, () => undefined);
     const kafka = consumer();
     const release = kafka.holdCommits();
     kafka.failNextCommit('ILLEGAL_GENERATION');
@@ -186,7 +186,7 @@ describe('PacedOffsetCommits', () => {
 
   it('when nothing is left uncommitted, then no trailing commit is scheduled', async () => {
     jest.useFakeTimers({ now: 0 });
-    const commits = new PacedOffsetCommits(100, () => undefined);
+    const commits = new OffsetCommitsPerInterval(100, () => undefined);
     const kafka = consumer();
     await commits.afterBatch(kafka.handled(0));
     await jest.advanceTimersByTimeAsync(10);

@@ -2,7 +2,7 @@ import { Inject, Injectable } from '@nestjs/common';
 import kafkajs, { Kafka, type Message, type Producer } from 'kafkajs';
 import { DEAD_LETTER_HEADER_PREFIX, DeadLetterHeaders, DeadLetterStubHeaders, deadLetterTopic, Headers } from '@libs/envelope';
 import { ACKS_ALL, RenewableProducer } from '@libs/kafka';
-import type { RawInboxMessage } from './inbox-envelope.js';
+import type { RawInboxMessage } from '../envelope/inbox.envelope.js';
 
 export interface DeadLetter {
   message: RawInboxMessage;

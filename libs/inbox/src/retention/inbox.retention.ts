@@ -1,6 +1,6 @@
 import type { RetentionPolicy } from '@libs/database';
-import type { InboxConfig } from './inbox.config.js';
-import type { InboxMetrics } from './inbox.metrics.js';
+import type { InboxConfig } from '../inbox.config.js';
+import type { InboxMetrics } from '../telemetry/inbox.metrics.js';
 
 /**
  * Deletes inbox rows older than the retention, in bounded batches, on `INBOX_CLEANUP_CRON`. Safe

@@ -1,5 +1,5 @@
 import { checkEnvelope, type InvalidReason, type MessageDeclaration, type MessageSigning, payloadHash } from '@libs/envelope';
-import type { InboxEnvelope, RawInboxMessage } from './inbox-envelope.js';
+import type { InboxEnvelope, RawInboxMessage } from './inbox.envelope.js';
 
 export type InboxEnvelopeCheck = { valid: true; envelope: InboxEnvelope } | { valid: false; reason: InvalidReason; error: string };
 

@@ -1,4 +1,5 @@
 import type { EachBatchPayload } from 'kafkajs';
+import type { SpeedUpLayer } from '@libs/config';
 
 /**
  * kafkajs' error types that mean this member's place in its group is gone or moving: its runner
@@ -7,29 +8,38 @@ import type { EachBatchPayload } from 'kafkajs';
 const GROUP_MEMBERSHIP_ERRORS = new Set(['REBALANCE_IN_PROGRESS', 'NOT_COORDINATOR_FOR_GROUP', 'ILLEGAL_GENERATION', 'UNKNOWN_MEMBER_ID']);
 
 /**
- * When the offsets the inbox resolved go to Kafka (the consumer runs with `autoCommit: false`).
- * kafkajs on its own commits after every batch: at a moderate rate that is an OffsetCommit request
- * per record and per consumer, each a write to the broker's `__consumer_offsets` log, and a round
- * trip the partition's next fetch waits for.
+ * Speed-up layer: at most one offset commit per `INBOX_COMMIT_INTERVAL_MS`, beside the fetch loop.
  *
- * - After a batch, the offsets are committed at once when the last commit is `intervalMs` old: the
- *   first record after a quiet spell is committed as before.
- * - Under load, at most one commit per `intervalMs`: what was resolved meanwhile goes in the next
- *   one, or in a trailing commit `intervalMs` after the last, so a quiet partition's last offsets
- *   are committed too (also after a commit that failed).
- * - A commit never holds a batch: it runs beside the fetch loop, one at a time. While the group's
- *   coordinator is being elected again (its broker died) a commit waits for the election; had the
- *   batch waited for it, every partition of the consumer would have stood still, though their
- *   leaders were alive. A commit that fails because the member's place in the group moved (a
- *   rebalance) is thrown from the next batch, so kafkajs rejoins as it would after its own commit.
- *
- * What it costs: a crash, or a rebalance that moves a partition, redelivers up to `intervalMs`
- * of records that were handled and committed in Postgres but not yet in Kafka (more while a
- * coordinator is elected); the inbox finds their ids and skips them (the guarantee never rested on
- * the offset: "offset after commit" holds, since only committed records are resolved). 0 commits
- * after every batch.
+ * What it changes: kafkajs on its own (the core's way, `autoCommit`) commits the resolved offsets
+ * after every batch: at a moderate rate an OffsetCommit request per record and per consumer, each
+ * a write to the broker's `__consumer_offsets` log and a round trip the partition's next fetch
+ * waits for. With this layer (the consumer runs with `autoCommit: false`):
+ * - after a batch, the offsets are committed at once when the last commit is an interval old: the
+ *   first record after a quiet spell is committed as before;
+ * - under load, at most one commit per interval carries what was resolved meanwhile, and a trailing
+ *   commit an interval after the last covers a partition that went quiet (also after a failure);
+ * - a commit never holds a batch: it runs beside the fetch loop, one at a time, so a group
+ *   coordinator being elected again (its broker died) stalls no partition whose leader is alive.
+ *   A commit that fails because the member's place in the group moved (a rebalance) is thrown from
+ *   the next batch, so kafkajs rejoins as it would after its own commit.
+ * What it costs: a crash, or a rebalance that moves a partition, redelivers up to an interval of
+ * records already committed in Postgres (more while a coordinator is elected); the inbox skips
+ * them as duplicates. "Offset after commit" still holds: only committed records are resolved.
+ * Why: OffsetCommit requests per order fell by 80-85 %, see
+ * docs/decisions/0203-offset-commits-per-interval.md.
+ * Off: `INBOX_OFFSET_COMMITS_PER_INTERVAL_ENABLED=false` (kafkajs commits after every batch).
  */
-export class PacedOffsetCommits {
+export const offsetCommitsPerInterval: SpeedUpLayer = {
+  name: 'offset-commits-per-interval',
+  pattern: 'inbox',
+  switch: 'INBOX_OFFSET_COMMITS_PER_INTERVAL_ENABLED',
+  changes: 'Offsets are committed at most once per INBOX_COMMIT_INTERVAL_MS, beside the fetch loop, instead of after every batch.',
+  costs: 'A crash or a rebalance redelivers up to an interval of records already handled, which the inbox skips as duplicates.',
+  decision: 'docs/decisions/0203-offset-commits-per-interval.md',
+};
+
+/** The layer itself: holds the latest batch's resolved offsets and commits them on its own clock. */
+export class OffsetCommitsPerInterval {
   private trailing: NodeJS.Timeout | undefined;
   private latest: EachBatchPayload | undefined;
   private lastCommitAt = Number.NEGATIVE_INFINITY;

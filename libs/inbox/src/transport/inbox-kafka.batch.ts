@@ -1,7 +1,7 @@
 import type { KafkaParser } from '@nestjs/microservices';
 import type { EachBatchPayload, KafkaMessage } from 'kafkajs';
-import type { InboxBatch } from './inbox.consumer.js';
-import { rawInboxMessage } from './inbox-envelope.js';
+import type { InboxBatch } from '../core/inbox.batch.js';
+import { rawInboxMessage } from '../envelope/inbox.envelope.js';
 
 /**
  * A kafkajs `eachBatch` call as an {@link InboxBatch}: the records decoded as Nest decodes them

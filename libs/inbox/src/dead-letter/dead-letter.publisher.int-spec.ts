@@ -5,7 +5,7 @@ import { createKafka } from '@libs/kafka';
 import { testInfrastructure } from '@test/fixtures';
 import { type RecordedMessage, TopicRecorder, uniqueName } from '@tools/local-stack';
 import { DeadLetterPublisher } from './dead-letter.publisher.js';
-import type { RawInboxMessage } from './inbox-envelope.js';
+import type { RawInboxMessage } from '../envelope/inbox.envelope.js';
 
 /**
  * The dead-letter publisher against a real dead-letter topic with a small `max.message.bytes`

@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { configureLogging } from '@libs/telemetry';
-import { endMessageTelemetry, startMessageTelemetry } from './inbox-telemetry.js';
+import { endMessageTelemetry, startMessageTelemetry } from './inbox.telemetry.js';
 
 function capture(level: string): Record<string, unknown>[] {
   const lines: Record<string, unknown>[] = [];

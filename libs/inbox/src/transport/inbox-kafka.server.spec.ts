@@ -1,7 +1,9 @@
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
 import type { Consumer, ConsumerRunConfig, EachBatchPayload } from 'kafkajs';
-import type { InboxBatch, InboxConsumer } from './inbox.consumer.js';
-import type { InboxRoutes } from './inbox-routes.js';
+import type { InboxBatch } from '../core/inbox.batch.js';
+import { FetchLinger } from '../layers/fetch-linger.layer.js';
+import type { LayeredInbox } from '../layers/inbox.layers.js';
+import type { InboxRoutes } from '../routing/inbox-routes.registry.js';
 import { InboxKafkaServer } from './inbox-kafka.server.js';
 
 /**
@@ -10,23 +12,25 @@ import { InboxKafkaServer } from './inbox-kafka.server.js';
  * called and takes as long as the test says (the inbox itself is proven against real Kafka and
  * Postgres in inbox.contract.int-spec.ts).
  */
-describe('InboxKafkaServer linger', () => {
+describe('InboxKafkaServer with the fetch-linger layer', () => {
   afterEach(() => {
     jest.useRealTimers();
   });
 
-  async function serverWith(lingerMs: number, handleMs: number) {
+  /** `lingerMs` undefined: the layer switched off. */
+  async function serverWith(lingerMs: number | undefined, handleMs: number) {
     const handledAt: number[] = [];
     // The handling "takes" handleMs of fake time: the clock the test advances, not a real wait.
     const inbox = {
-      consume: async (batch: InboxBatch) => {
+      deliver: async (batch: InboxBatch) => {
         handledAt.push(performance.now());
         await jest.advanceTimersByTimeAsync(handleMs);
         for (const record of batch.records) batch.resolve(record);
       },
-    } as unknown as InboxConsumer;
+    } as unknown as LayeredInbox;
     const routes = { topics: () => ['orders.order.v1'], routeOf: () => ({}) } as unknown as InboxRoutes;
-    const server = new InboxKafkaServer({ client: { brokers: ['127.0.0.1:9'] } }, inbox, routes, { lingerMs, commitIntervalMs: 0 });
+    const linger = lingerMs === undefined ? undefined : new FetchLinger(lingerMs);
+    const server = new InboxKafkaServer({ client: { brokers: ['127.0.0.1:9'] } }, inbox, routes, { linger });
     let runConfig: ConsumerRunConfig | undefined;
     const consumer = {
       subscribe: async () => undefined,
@@ -49,7 +53,7 @@ describe('InboxKafkaServer linger', () => {
     /** Hands one batch to the server; resolves with the fake time at which kafkajs gets control back. */
     const deliver = async () => {
       const returned = runConfig!.eachBatch!(payload);
-      // The server gathers the batches of one fetch for a turn of the event loop (a faked setImmediate) before the inbox sees them.
+      // Lets the fake clock run what the call scheduled before it is awaited.
       await jest.advanceTimersByTimeAsync(0);
       await returned;
       return performance.now();
@@ -74,6 +78,7 @@ describe('InboxKafkaServer linger', () => {
   it.each([
     { when: 'a batch takes longer than the linger', lingerMs: 10, handleMs: 30 },
     { when: 'the linger is 0', lingerMs: 0, handleMs: 2 },
+    { when: 'the layer is switched off', lingerMs: undefined, handleMs: 2 },
   ])('when $when, then kafkajs gets control back as soon as the batch is handled', async ({ lingerMs, handleMs }) => {
     jest.useFakeTimers({ now: 0 });
     const { deliver } = await serverWith(lingerMs, handleMs);

@@ -9,17 +9,23 @@ import { TransactionContext } from '@libs/database';
 import { DeadLetterHeaders, Headers, type MessageDeclaration } from '@libs/envelope';
 import { InboxTestStack, testInfrastructure } from '@test/fixtures';
 import { uniqueName, waitFor } from '@tools/local-stack';
-import { eachMessage, inboxRoute, type InboxRoute } from './inbox-consumes.js';
-import { type InboxConfig, inboxEnv } from './inbox.config.js';
-import { type InboxBatch, InboxConsumer } from './inbox.consumer.js';
-import type { InboxEnvelope, RawInboxMessage } from './inbox-envelope.js';
-import { InboxKafkaServer } from './inbox-kafka.server.js';
-import type { InboxRoutes } from './inbox-routes.js';
-import { InboxMetrics } from './inbox.metrics.js';
+import type { InboxBatch } from '../core/inbox.batch.js';
+import { InboxConsumer } from '../core/inbox.consumer.js';
+import { InboxTransaction } from '../core/inbox.transaction.js';
+import { type InboxConfig, inboxEnv } from '../inbox.config.js';
+import { eachMessage } from '../routing/consumed-topic.declaration.js';
+import { inboxRoute, type InboxRoute } from '../routing/inbox.route.js';
+import type { InboxEnvelope, RawInboxMessage } from '../envelope/inbox.envelope.js';
+import { InboxKafkaServer } from '../transport/inbox-kafka.server.js';
+import type { InboxRoutes } from '../routing/inbox-routes.registry.js';
+import { InboxMetrics } from '../telemetry/inbox.metrics.js';
+import { FetchInOneTransaction } from './fetch-in-one-transaction.layer.js';
+import { LayeredInbox } from './inbox.layers.js';
+import { PartitionInOneTransaction } from './partition-in-one-transaction.layer.js';
 
 /**
- * The partitions of one fetch in one inbox transaction (InboxConsumer.consumeTogether, and the
- * Kafka server that gathers them): fewer transactions, and still every failure kept to its own
+ * The partitions of one fetch in one inbox transaction (the layer's `together`, and the Kafka
+ * server whose batches it gathers): fewer transactions, and still every failure kept to its own
  * partition. Real Postgres, a real dead-letter topic, and a real three-partition topic where the
  * fetch is the point. Which transaction ran a handler is read from Postgres (`txid_current()`).
  */
@@ -73,9 +79,9 @@ function batchOf(records: RawInboxMessage[]) {
 }
 
 /** The batches of `parts` consumed together; the outcomes of each, once all are settled. */
-function consumeAll(inbox: InboxConsumer, parts: { batch: InboxBatch }[], route: InboxRoute) {
+function consumeAll(layer: FetchInOneTransaction, parts: { batch: InboxBatch }[], route: InboxRoute) {
   return Promise.all(
-    inbox.consumeTogether(
+    layer.together(
       parts.map((part) => part.batch),
       route,
     ),
@@ -87,7 +93,12 @@ function inboxOn(dataSource: DataSource, batchSize: number, failOn?: string) {
   const tx = new TransactionContext(dataSource);
   const metrics = new InboxMetrics(new Registry());
   const config: InboxConfig = { ...loadConfig(inboxEnv, {}), INBOX_BATCH_SIZE: batchSize, INBOX_RETRY_BASE_MS: 10, INBOX_RETRY_MAX_MS: 50 };
-  const inbox = new InboxConsumer(tx, stack.deadLetters, metrics, config);
+  // The layer over the one below it, as LayeredInbox stacks them; `inbox` is the whole stack, for the Kafka server.
+  const transaction = new InboxTransaction(tx, stack.deadLetters, metrics, config);
+  const core = new InboxConsumer(transaction, config);
+  const partition = new PartitionInOneTransaction(core, transaction, batchSize);
+  const layer = new FetchInOneTransaction(core, transaction, (batch, route) => partition.inChunks(batch, route), batchSize);
+  const inbox = new LayeredInbox(tx, stack.deadLetters, metrics, config);
   const route: InboxRoute = inboxRoute(
     { topic, consumer, accepts: { ThingHappened } },
     {
@@ -101,7 +112,7 @@ function inboxOn(dataSource: DataSource, batchSize: number, failOn?: string) {
       },
     },
   );
-  return { inbox, route, metrics };
+  return { inbox, layer, route, metrics };
 }
 
 /** The transaction each message's effect committed in, by message id; a message without an effect is absent. */
@@ -124,9 +135,9 @@ afterAll(() => stack.stop());
 
 describe('the partitions of one fetch in one inbox transaction (real Postgres)', () => {
   it('when three partitions are consumed together, then all their records commit in one transaction, in order within each partition, each offset resolved on its own partition', async () => {
-    const { inbox, route } = inboxOn(stack.main, 100);
+    const { layer, route } = inboxOn(stack.main, 100);
     const parts = [[record(0), record(0)], [record(1)], [record(2), record(2), record(2)]].map(batchOf);
-    const outcomes = await consumeAll(inbox, parts, route);
+    const outcomes = await consumeAll(layer, parts, route);
     expect(outcomes).toEqual([['processed', 'processed'], ['processed'], ['processed', 'processed', 'processed']]);
     const records = parts.flatMap((part) => [...part.batch.records]);
     const transactions = await transactionsOf(records);
@@ -149,10 +160,10 @@ describe('the partitions of one fetch in one inbox transaction (real Postgres)',
 
   it('when a handler fails on one partition, then the transaction of all rolls back and each partition starts over alone: the others commit, and only the failing partition waits for a retry, with nothing after its failed record run', async () => {
     const failing = record(1);
-    const { inbox, route, metrics } = inboxOn(stack.main, 100, idOf(failing));
+    const { layer, route, metrics } = inboxOn(stack.main, 100, idOf(failing));
     const first = batchOf([record(0), record(0)]);
     const second = batchOf([record(1), failing, record(1)]);
-    const outcomes = await Promise.all(inbox.consumeTogether([first.batch, second.batch], route));
+    const outcomes = await Promise.all(layer.together([first.batch, second.batch], route));
     expect(outcomes).toEqual([
       ['processed', 'processed'],
       ['processed', 'deferred'],
@@ -170,14 +181,11 @@ describe('the partitions of one fetch in one inbox transaction (real Postgres)',
   });
 
   it('when a record of one partition is malformed, then it alone is dead-lettered, naming its partition, and the valid records of every partition commit in one transaction', async () => {
-    const { inbox, route } = inboxOn(stack.main, 100);
+    const { layer, route } = inboxOn(stack.main, 100);
     const malformed = record(2, { value: { thingId: 'not-a-uuid' } });
     const first = batchOf([record(0)]);
     const third = batchOf([malformed, record(2)]);
-    expect(await Promise.all(inbox.consumeTogether([first.batch, third.batch], route))).toEqual([
-      ['processed'],
-      ['dead-lettered', 'processed'],
-    ]);
+    expect(await Promise.all(layer.together([first.batch, third.batch], route))).toEqual([['processed'], ['dead-lettered', 'processed']]);
     const transactions = await transactionsOf([first.batch.records[0], third.batch.records[1]]);
     expect(transactions.size).toBe(2);
     expect(new Set(transactions.values()).size).toBe(1);
@@ -196,10 +204,10 @@ describe('the partitions of one fetch in one inbox transaction (real Postgres)',
   });
 
   it('when one message arrives on two partitions of one fetch, then its handler runs once: the second copy is a duplicate', async () => {
-    const { inbox, route } = inboxOn(stack.main, 100);
+    const { layer, route } = inboxOn(stack.main, 100);
     const original = record(0);
     const copy = record(1, { messageId: idOf(original), value: original.value });
-    expect(await Promise.all(inbox.consumeTogether([batchOf([original]).batch, batchOf([copy]).batch], route))).toEqual([
+    expect(await Promise.all(layer.together([batchOf([original]).batch, batchOf([copy]).batch], route))).toEqual([
       ['processed'],
       ['duplicate'],
     ]);
@@ -207,13 +215,13 @@ describe('the partitions of one fetch in one inbox transaction (real Postgres)',
   });
 
   it('when INBOX_BATCH_SIZE has no room for a batch, then that batch runs in its own transaction beside the others, and every record commits once', async () => {
-    const { inbox, route } = inboxOn(stack.main, 4);
+    const { layer, route } = inboxOn(stack.main, 4);
     const parts = [
       [record(0), record(0)],
       [record(1), record(1), record(1)],
       [record(2), record(2)],
     ].map(batchOf);
-    const outcomes = await consumeAll(inbox, parts, route);
+    const outcomes = await consumeAll(layer, parts, route);
     expect(outcomes.flat()).toEqual(Array(7).fill('processed'));
     const transactions = await transactionsOf(parts.flatMap((part) => [...part.batch.records]));
     const [zero, one, two] = parts.map((part) => new Set(part.batch.records.map((raw) => transactions.get(idOf(raw)))));
@@ -224,14 +232,14 @@ describe('the partitions of one fetch in one inbox transaction (real Postgres)',
   });
 
   it('when a batch that ran alone fails after its commit (its heartbeat finds a rebalance), then only that batch rejects: the partitions in the shared transaction still get their outcomes', async () => {
-    const { inbox, route } = inboxOn(stack.main, 4);
+    const { layer, route } = inboxOn(stack.main, 4);
     const first = batchOf([record(0), record(0)]);
     // Three records do not fit beside the first two: this batch runs alone, and its heartbeat after the chunk fails.
     const second = batchOf([record(1), record(1), record(1)]);
     const rebalance = new Error('The group is rebalancing, so a rejoin is needed');
     const third = batchOf([record(2), record(2)]);
     const results = await Promise.allSettled(
-      inbox.consumeTogether([first.batch, { ...second.batch, heartbeat: () => Promise.reject(rebalance) }, third.batch], route),
+      layer.together([first.batch, { ...second.batch, heartbeat: () => Promise.reject(rebalance) }, third.batch], route),
     );
     expect(results).toEqual([
       { status: 'fulfilled', value: ['processed', 'processed'] },
@@ -245,10 +253,10 @@ describe('the partitions of one fetch in one inbox transaction (real Postgres)',
   });
 
   it('when the database is unreachable, then every batch consumed together rejects without running a handler or resolving an offset', async () => {
-    const { inbox, route } = inboxOn(await stack.poolOnDroppedDatabase('gone'), 100);
+    const { layer, route } = inboxOn(await stack.poolOnDroppedDatabase('gone'), 100);
     const parts = [batchOf([record(0)]), batchOf([record(1)])];
     const results = await Promise.allSettled(
-      inbox.consumeTogether(
+      layer.together(
         parts.map((part) => part.batch),
         route,
       ),

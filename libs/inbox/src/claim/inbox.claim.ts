@@ -1,5 +1,5 @@
 import type { EntityManager } from 'typeorm';
-import type { InboxEnvelope } from './inbox-envelope.js';
+import type { InboxEnvelope } from '../envelope/inbox.envelope.js';
 
 /**
  * One statement for any number of messages: a row per message id, `ON CONFLICT DO NOTHING`. The
