@@ -3,7 +3,7 @@ import { Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import { createDataSource, RetentionJob } from '@libs/database';
 import { testInfrastructure } from '@test/fixtures';
-import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
+import { createTestDatabase, dropTestDatabase } from '@tools/test-support';
 import { commandsRetention } from './command.cleanup.js';
 import { CommandMetrics } from './command.metrics.js';
 import type { CommandsOptions } from './commands.options.js';

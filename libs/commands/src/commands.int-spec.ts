@@ -6,7 +6,7 @@ import { Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import { NoActiveTransactionError, TransactionContext } from '@libs/database';
 import { type MigratedDatabase, migratedTestDatabase, testInfrastructure } from '@test/fixtures';
-import { uniqueName, waitFor } from '@tools/local-stack';
+import { uniqueName, waitFor } from '@tools/test-support';
 import { CommandDispatcher } from './command.dispatcher.js';
 import { CommandMetrics } from './command.metrics.js';
 import { CommandWriter } from './command.writer.js';

@@ -12,7 +12,7 @@ import { createDataSource, databaseUrl, DatabaseModule, migrateDatabase } from '
 import { armFailpoints } from '@libs/failpoints';
 import { configureHttpApp } from '@libs/http';
 import { customerToken, StatementCounter, testAuthEnv, testInfrastructure } from '@test/fixtures';
-import { createTestDatabase, dropTestDatabase, queryTestDatabase, requestJson, uniqueName } from '@tools/local-stack';
+import { createTestDatabase, dropTestDatabase, queryTestDatabase, requestJson, uniqueName } from '@tools/test-support';
 import { AddIdempotencyKeysCreatedAtIndex1764460800400 } from './add-idempotency-keys-created-at-index.migration.js';
 import { AddIdempotencyKeysPrincipalCreatedAtIndex1764460800710 } from './add-idempotency-keys-principal-created-at-index.migration.js';
 import { CreateIdempotencyKeys1764460800000 } from './create-idempotency-keys.migration.js';

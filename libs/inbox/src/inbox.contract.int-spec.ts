@@ -9,7 +9,7 @@ import { TransactionContext } from '@libs/database';
 import { loadConfig } from '@libs/config';
 import { DeadLetterHeaders, Headers, type MessageDeclaration } from '@libs/envelope';
 import { consumeRedelivered, InboxTestStack } from '@test/fixtures';
-import { type RecordedMessage, uniqueName, waitFor } from '@tools/local-stack';
+import { type RecordedMessage, uniqueName, waitFor } from '@tools/test-support';
 import { eachMessage, inboxRoute, type InboxRoute } from './inbox-consumes.js';
 import { type InboxConfig, inboxEnv } from './inbox.config.js';
 import { type InboxBatch, InboxConsumer } from './inbox.consumer.js';

@@ -8,7 +8,7 @@ import { loadConfig } from '@libs/config';
 import { TransactionContext } from '@libs/database';
 import { DeadLetterHeaders, Headers, type MessageDeclaration } from '@libs/envelope';
 import { InboxTestStack, testInfrastructure } from '@test/fixtures';
-import { uniqueName, waitFor } from '@tools/local-stack';
+import { uniqueName, waitFor } from '@tools/test-support';
 import { eachMessage, inboxRoute, type InboxRoute } from './inbox-consumes.js';
 import { type InboxConfig, inboxEnv } from './inbox.config.js';
 import { type InboxBatch, InboxConsumer } from './inbox.consumer.js';
