@@ -1,8 +1,20 @@
 import { Inject, Injectable, Optional } from '@nestjs/common';
 import { TransactionContext } from '@libs/database';
 import { currentTraceparent } from '@libs/telemetry';
-import { COMMANDS_TABLE, COMMANDS_WRITTEN } from './commands.options.js';
-import type { OutgoingCommand } from './outgoing-command.js';
+import { COMMANDS_TABLE, COMMANDS_WRITTEN } from '../command.options.js';
+
+/** A command as the caller writes it: what to send, and the key that makes sending it twice harmless. */
+export interface OutgoingCommand {
+  /**
+   * The business operation id (e.g. `loyalty-accrual:<orderId>`): the primary key, and the
+   * `Idempotency-Key` of every attempt. The same operation must always yield the same id.
+   */
+  id: string;
+  /** Path of the `POST`, resolved against the module's `baseUrl`, e.g. `/accruals`. */
+  path: string;
+  /** The JSON body, stored as `jsonb` and sent unchanged on every attempt. */
+  body: unknown;
+}
 
 /**
  * Writes commands into the caller's business transaction, so a command exists exactly when the

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { CoalescedMarks } from './coalesced-marks.js';
+import { CoalescedMarks } from './coalesced-marks.layer.js';
 
 /** A markAll whose statements the test answers one at a time. */
 function controlledStatements() {

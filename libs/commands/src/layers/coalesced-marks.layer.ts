@@ -1,3 +1,29 @@
+import type { SpeedUpLayer } from '@libs/config';
+
+/**
+ * Layer `coalesced-marks`: DONE marks that arrive while one is running go out together, in the
+ * next statement.
+ *
+ * - Changes: the core marks each accepted command with a statement of its own; with this layer the
+ *   first mark goes out at once and every mark that arrives while it runs shares the next one. A
+ *   backlog drain, where eight calls finish within a round trip of each other, pays about one mark
+ *   statement per wave instead of one per command; a trickle still pays one per command.
+ * - Costs: no added latency (no timer: a mark waits at most for the statement in flight); one
+ *   failing statement fails the marks of every command in it (each is resent under its key).
+ * - Figure: inventory's CPU per order fell 8 % (1.89 to 1.73 ms at 150/s), measured together with
+ *   kept-alive calls and the relay's folded mark, not apart
+ *   ([0301](../../../../docs/decisions/0301-coalesced-marks.md)).
+ * - Off: `COMMANDS_COALESCED_MARKS_ENABLED=false`.
+ */
+export const coalescedMarksLayer: SpeedUpLayer = {
+  name: 'coalesced-marks',
+  pattern: 'commands',
+  switch: 'COMMANDS_COALESCED_MARKS_ENABLED',
+  changes: 'DONE marks that arrive while one statement runs go out together in the next one, instead of a statement per command.',
+  costs: 'A failed statement fails every mark in it (each command is resent under its key); no added latency.',
+  decision: 'docs/decisions/0301-coalesced-marks.md',
+};
+
 interface Waiting {
   id: string;
   resolve: (marked: boolean) => void;
@@ -6,11 +32,7 @@ interface Waiting {
 
 /**
  * Marks ids in as few statements as the load allows: the first mark goes out at once, and the ids
- * that arrive while it runs go out together in the next one. At a trickle that is one statement per
- * id, as before; in a backlog drain, where eight calls finish within a round trip of each other, it
- * is one statement for all of them (one UPDATE per accepted command was a Postgres round
- * trip per loyalty call). No timer, so no added latency: a mark waits at most for the statement in
- * flight.
+ * that arrive while it runs go out together in the next one.
  */
 export class CoalescedMarks {
   private waiting: Waiting[] = [];

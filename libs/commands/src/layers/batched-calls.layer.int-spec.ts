@@ -4,14 +4,17 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
+import { loadConfig } from '@libs/config';
 import { TransactionContext } from '@libs/database';
 import { type MigratedDatabase, migratedTestDatabase, testInfrastructure } from '@test/fixtures';
-import { uniqueName, waitFor } from '@tools/test-support';
-import { CommandDispatcher } from './command.dispatcher.js';
-import { CommandMetrics } from './command.metrics.js';
-import { CommandWriter } from './command.writer.js';
-import type { CommandsOptions } from './commands.options.js';
-import { createCommandsTable } from './create-commands-table.migration.js';
+import { layerSettings, uniqueName, waitFor } from '@tools/test-support';
+import type { CommandsOptions } from '../command.options.js';
+import { CommandDispatcher } from '../dispatch/command.dispatcher.js';
+import { batchedCallsLayer } from './batched-calls.layer.js';
+import { commandLayers, commandLayersEnv, commandLayerSwitches } from './command.layers.js';
+import { CommandMetrics } from '../ops/command.metrics.js';
+import { createCommandsTable } from '../write/command.migration.js';
+import { CommandWriter } from '../write/command.writer.js';
 
 const { serverUrl } = testInfrastructure();
 const TABLE = 'batched_commands';
@@ -32,8 +35,20 @@ interface Request {
  * The dispatcher against real Postgres and a stand-in partner over real HTTP (outside the system)
  * with a batch endpoint: `/calls` takes one command, `/calls/batch` many, each answered as its
  * script says. `batchEndpoint` switches the batch endpoint off (404), as an older partner would.
+ * Three settings: the defaults; this layer on the core alone (every other layer off); every layer
+ * off, where the same commands must settle the same way, one request each.
  */
-describe('@libs/commands in batches (real Postgres, a partner over HTTP)', () => {
+const settings = [
+  ...layerSettings(commandLayers),
+  {
+    name: 'batched-calls alone',
+    env: Object.fromEntries(commandLayers.filter((layer) => layer !== batchedCallsLayer).map((layer) => [layer.switch, 'false'])),
+  },
+];
+
+describe.each(settings)('@libs/commands in batches (real Postgres, a partner over HTTP), $name', ({ env }) => {
+  const layers = commandLayerSwitches(loadConfig(commandLayersEnv, env));
+  const batched = layers['batched-calls'];
   let migrated: MigratedDatabase | undefined;
   let dataSource: DataSource;
   let tx: TransactionContext;
@@ -67,6 +82,7 @@ describe('@libs/commands in batches (real Postgres, a partner over HTTP)', () =>
     retentionMs: 86_400_000,
     cleanupCron: '0 */5 * * * *',
     cleanupBatchSize: 100,
+    layers,
   });
   const rowOf = async (id: string) => (await dataSource.query(`SELECT status, attempts, last_error FROM ${TABLE} WHERE id = $1`, [id]))[0];
   const statusesOf = async (ids: string[]) => {
@@ -150,10 +166,15 @@ describe('@libs/commands in batches (real Postgres, a partner over HTTP)', () =>
     await dispatchUntilSettled(ids);
 
     const sent = requestsFor(ids);
-    expect(sent.map((request) => [request.path, request.key, request.ids.length])).toEqual([
-      ['/calls/batch', undefined, 4],
-      ['/calls/batch', undefined, 2],
-    ]);
+    expect(sent.map((request) => [request.path, request.key, request.ids.length])).toEqual(
+      batched
+        ? [
+            ['/calls/batch', undefined, 4],
+            ['/calls/batch', undefined, 2],
+          ]
+        : expect.arrayContaining(ids.map((id) => ['/calls', id, 1])),
+    );
+    expect(sent).toHaveLength(batched ? 2 : ids.length);
     expect(sent.flatMap((request) => request.ids).sort()).toEqual([...ids].sort());
     expect(Object.values(await statusesOf(ids))).toEqual(ids.map(() => 'DONE'));
     expect(await metric(`${TABLE}_done_total`)).toBe(done + ids.length);
@@ -167,9 +188,11 @@ describe('@libs/commands in batches (real Postgres, a partner over HTTP)', () =>
     expect(await rowOf(accepted)).toMatchObject({ status: 'DONE', attempts: 1 });
     expect(await rowOf(refused)).toMatchObject({ status: 'PARKED', attempts: 1 });
     // The partner's answer to that command, not to the batch, is what a human reads.
-    expect((await rowOf(refused)).last_error).toBe(`HTTP 422: {"id":"${refused}"}`);
+    expect((await rowOf(refused)).last_error).toBe(batched ? `HTTP 422: {"id":"${refused}"}` : 'HTTP 422: {}');
     expect(await rowOf(retried)).toMatchObject({ status: 'DONE', attempts: 2 });
-    expect(requestsFor([accepted, refused, retried])[0]).toMatchObject({ path: '/calls/batch', ids: [accepted, refused, retried] });
+    if (batched)
+      expect(requestsFor([accepted, refused, retried])[0]).toMatchObject({ path: '/calls/batch', ids: [accepted, refused, retried] });
+    else expect(requestsFor([accepted, refused, retried]).map((request) => request.path)).toEqual(['/calls', '/calls', '/calls', '/calls']);
   });
 
   it("when a batch answer leaves a command out, then that command is retried, never marked DONE on the others' answer", async () => {
@@ -178,7 +201,8 @@ describe('@libs/commands in batches (real Postgres, a partner over HTTP)', () =>
     await dispatchUntilSettled([answered, left]);
 
     expect(await rowOf(answered)).toMatchObject({ status: 'DONE', attempts: 1 });
-    expect(await rowOf(left)).toMatchObject({ status: 'DONE', attempts: 2 });
+    // Only a batch answer can leave a command out; sent alone, each is answered at its first attempt.
+    expect(await rowOf(left)).toMatchObject({ status: 'DONE', attempts: batched ? 2 : 1 });
   });
 
   it('when the partner has no batch endpoint (404), then the commands are sent one by one with their keys, and none is parked', async () => {

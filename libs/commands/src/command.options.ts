@@ -1,4 +1,5 @@
-import type { CommandBatching } from './command-batch.js';
+import type { CommandBatching } from './layers/batched-calls.layer.js';
+import type { CommandLayerSwitches } from './layers/command.layers.js';
 
 /**
  * What an app tells `CommandsModule.forRoot`. No defaults here: they live on the environment
@@ -52,6 +53,11 @@ export interface CommandsOptions {
    * deleted: they are work, not history.
    */
   retentionMs: number;
+  /**
+   * Which speed-up layers run beside the dispatcher's core (see `commandLayers`): all of them,
+   * unless a `COMMANDS_<NAME>_ENABLED` variable says `false`. With none, the core alone: correct, slower.
+   */
+  layers: CommandLayerSwitches;
   /** When the cleanup job runs (cron with seconds, e.g. every five minutes: `0 0/5 * * * *`). */
   cleanupCron: string;
   /** Rows deleted per statement by the cleanup job: bounds lock time and WAL bursts. */

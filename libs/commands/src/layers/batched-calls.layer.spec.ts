@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { batchOutcomes, callsOf } from './command-batch.js';
+import { batchOutcomes, callsOf } from './batched-calls.layer.js';
 
 const batching = { paths: { '/accruals': '/accruals/batch' }, maxCommands: 2 };
 const command = (id: string, path = '/accruals') => ({ id, path });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { claimLeaseMs } from './command.dispatcher.js';
+import { claimLeaseMs } from './command.statements.js';
 
 describe('claimLeaseMs (how long a dispatcher holds the commands it claimed)', () => {
   it('when a batch needs several waves of calls, then the lease covers every wave plus one timeout of margin', () => {

@@ -1,7 +1,7 @@
 import { Inject, Injectable } from '@nestjs/common';
 import { Counter, Gauge, Registry } from 'prom-client';
 import { DataSource } from 'typeorm';
-import { COMMANDS_OPTIONS, type CommandsOptions } from './commands.options.js';
+import { COMMANDS_OPTIONS, type CommandsOptions } from '../command.options.js';
 
 /**
  * The parked gauge's query. Scraped every few seconds, so it must not read the table: the app's

@@ -4,14 +4,16 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
+import { loadConfig } from '@libs/config';
 import { NoActiveTransactionError, TransactionContext } from '@libs/database';
 import { type MigratedDatabase, migratedTestDatabase, testInfrastructure } from '@test/fixtures';
-import { uniqueName, waitFor } from '@tools/test-support';
+import { layerSettings, uniqueName, waitFor } from '@tools/test-support';
+import type { CommandsOptions } from '../command.options.js';
 import { CommandDispatcher } from './command.dispatcher.js';
-import { CommandMetrics } from './command.metrics.js';
-import { CommandWriter } from './command.writer.js';
-import type { CommandsOptions } from './commands.options.js';
-import { createCommandsTable } from './create-commands-table.migration.js';
+import { commandLayers, commandLayersEnv, commandLayerSwitches } from '../layers/command.layers.js';
+import { CommandMetrics } from '../ops/command.metrics.js';
+import { createCommandsTable } from '../write/command.migration.js';
+import { CommandWriter } from '../write/command.writer.js';
 
 const { serverUrl } = testInfrastructure();
 const TABLE = 'partner_commands';
@@ -27,9 +29,10 @@ interface Received {
 
 /**
  * The library against real Postgres and a stand-in partner over real HTTP: each command's body
- * lists the statuses the partner answers it with, attempt after attempt.
+ * lists the statuses the partner answers it with, attempt after attempt. Once with the dispatcher's
+ * speed-up layers on (the defaults), once with every one off (the core alone).
  */
-describe('@libs/commands (real Postgres, a partner over HTTP)', () => {
+describe.each(layerSettings(commandLayers))('@libs/commands (real Postgres, a partner over HTTP), $name', ({ env }) => {
   let migrated: MigratedDatabase | undefined;
   let dataSource: DataSource;
   let tx: TransactionContext;
@@ -55,6 +58,7 @@ describe('@libs/commands (real Postgres, a partner over HTTP)', () => {
     retentionMs: 86_400_000,
     cleanupCron: '0 */5 * * * *',
     cleanupBatchSize: 100,
+    layers: commandLayerSwitches(loadConfig(commandLayersEnv, env)),
   });
   const newDispatcher = (metricsRegistry: Registry) => {
     const opts = options(`http://127.0.0.1:${(partner.address() as AddressInfo).port}`);

@@ -2,7 +2,7 @@ import { describe, expect, it } from '@jest/globals';
 import { Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import { CommandMetrics } from './command.metrics.js';
-import type { CommandsOptions } from './commands.options.js';
+import type { CommandsOptions } from '../command.options.js';
 
 const options = (table: string) => ({ table }) as CommandsOptions;
 // Only the gauges' collect() queries the table; these tests never scrape, so no database is needed.

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { checkedCommandsOptions, type CommandsOptions } from './commands.options.js';
+import { checkedCommandsOptions, type CommandsOptions } from './command.options.js';
 
 const options = (table: string): CommandsOptions => ({
   table,
@@ -15,6 +15,7 @@ const options = (table: string): CommandsOptions => ({
   retentionMs: 7 * 86_400_000,
   cleanupCron: '0 */5 * * * *',
   cleanupBatchSize: 1000,
+  layers: { 'dispatch-linger': true, 'concurrent-calls': true, 'batched-calls': true, 'coalesced-marks': true },
 });
 
 describe('checkedCommandsOptions (the table name goes into SQL text)', () => {

@@ -4,9 +4,9 @@ import type { DataSource } from 'typeorm';
 import { createDataSource, RetentionJob } from '@libs/database';
 import { testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase } from '@tools/test-support';
-import { commandsRetention } from './command.cleanup.js';
-import { CommandMetrics } from './command.metrics.js';
-import type { CommandsOptions } from './commands.options.js';
+import type { CommandsOptions } from '../command.options.js';
+import { CommandMetrics } from '../ops/command.metrics.js';
+import { commandsRetention } from './command.retention.js';
 
 /** A commands table keeps the work in hand and a window of history, not every command ever sent. */
 const { serverUrl } = testInfrastructure();
@@ -53,6 +53,7 @@ describe('commandsRetention: the retention job of a commands table (real Postgre
       cleanupCron: '0 */5 * * * *',
       // Batches of 2, so that 5 expired rows need several statements.
       cleanupBatchSize: 2,
+      layers: { 'dispatch-linger': true, 'concurrent-calls': true, 'batched-calls': true, 'coalesced-marks': true },
     };
     registry = new Registry();
     cleanup = new RetentionJob(dataSource, commandsRetention(options, new CommandMetrics(registry, dataSource, options)));

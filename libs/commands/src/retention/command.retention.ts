@@ -1,6 +1,6 @@
 import type { RetentionPolicy } from '@libs/database';
-import type { CommandMetrics } from './command.metrics.js';
-import type { CommandsOptions } from './commands.options.js';
+import type { CommandMetrics } from '../ops/command.metrics.js';
+import type { CommandsOptions } from '../command.options.js';
 
 /**
  * Deletes acknowledged (`DONE`) commands older than `retentionMs`, a bounded batch per statement,

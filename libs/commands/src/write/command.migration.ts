@@ -1,5 +1,5 @@
 import type { MigrationInterface, QueryRunner } from 'typeorm';
-import { checkedCommandsTable } from './commands.options.js';
+import { checkedCommandsTable } from '../command.options.js';
 
 /** Where the commands table sorts among the libraries' migrations (outbox ...010, inbox ...020). */
 const TIMESTAMP = 1764460800030;

@@ -1,10 +1,10 @@
 import { type DynamicModule, Module } from '@nestjs/common';
 import { retentionJob } from '@libs/database';
 import { scheduledJob } from '@libs/scheduling';
-import { commandsRetention } from './command.cleanup.js';
-import { CommandDispatcher } from './command.dispatcher.js';
-import { CommandMetrics } from './command.metrics.js';
-import { CommandWriter } from './command.writer.js';
+import { CommandDispatcher } from './dispatch/command.dispatcher.js';
+import { CommandMetrics } from './ops/command.metrics.js';
+import { commandsRetention } from './retention/command.retention.js';
+import { CommandWriter } from './write/command.writer.js';
 import {
   checkedCommandsOptions,
   checkedCommandsTable,
@@ -13,7 +13,7 @@ import {
   COMMANDS_WRITTEN,
   type CommandsOptions,
   dispatchWakeUpToken,
-} from './commands.options.js';
+} from './command.options.js';
 
 /**
  * Durable outgoing commands. `forRoot` (once, in the app module) runs the dispatcher that sends the

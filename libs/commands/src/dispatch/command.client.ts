@@ -1,6 +1,6 @@
 import { Agent as HttpAgent, request as httpRequest } from 'node:http';
 import { Agent as HttpsAgent, request as httpsRequest } from 'node:https';
-import type { AccessTokenSource } from './commands.options.js';
+import type { AccessTokenSource } from '../command.options.js';
 
 export type CallOutcome =
   { kind: 'accepted'; status: number } | { kind: 'rejected'; status: number; error: string } | { kind: 'retry'; error: string };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { runConcurrently } from './run-concurrently.js';
+import { runConcurrently } from './concurrent-calls.layer.js';
 
 describe('runConcurrently', () => {
   it('when given more items than the limit, then every item runs once and never more than the limit at a time', async () => {

@@ -1,5 +1,6 @@
 import { env, type EnvConfig } from '@libs/config';
-import type { CommandsOptions } from './commands.options.js';
+import type { CommandsOptions } from './command.options.js';
+import { commandLayersEnv, commandLayerSwitches } from './layers/command.layers.js';
 
 /** The variables of one partner's commands, before the prefix: each is one option of {@link CommandsOptions}. */
 function commandsVariables(partner: string) {
@@ -18,8 +19,7 @@ function commandsVariables(partner: string) {
     DISPATCH_LINGER_MS: env.integer({
       description:
         'Least time between the starts of two dispatch cycles that commits ask for: a command written after a quiet spell is claimed at once, while under load one claim carries every command written meanwhile. Higher means fewer claim statements per command, at up to this much latency under load; 0 claims on every commit',
-      // 40, not 10: at 150 orders/s on two cores, 7-10 % less CPU per order and a lower, steadier p99
-      // (docs/performance.md, "Lingers of 40 ms"); a message after a quiet spell still goes at once.
+      // Why 40: docs/decisions/0001-lingers-of-40-ms.md.
       default: 40,
       min: 0,
       max: 1000,
@@ -77,23 +77,27 @@ function commandsVariables(partner: string) {
 type CommandsVariables = ReturnType<typeof commandsVariables>;
 
 /** The environment schema {@link commandsEnv} gives for `Prefix`: `<Prefix>_BASE_URL`, `<Prefix>_DISPATCH_INTERVAL_MS`, ... */
-export type CommandsEnv<Prefix extends string> = { [K in keyof CommandsVariables as `${Prefix}_${K}`]: CommandsVariables[K] };
+export type CommandsEnv<Prefix extends string> = {
+  [K in keyof CommandsVariables as `${Prefix}_${K}`]: CommandsVariables[K];
+} & typeof commandLayersEnv;
 
 /**
  * The environment variables of one partner's commands, every option of {@link CommandsOptions}
  * with its default, bounds and cost, named `<prefix>_...` (the app's name for the partner:
- * `commandsEnv('LOYALTY', 'loyalty')` gives `LOYALTY_BASE_URL`, `LOYALTY_DISPATCH_INTERVAL_MS`, ...).
+ * `commandsEnv('LOYALTY', 'loyalty')` gives `LOYALTY_BASE_URL`, `LOYALTY_DISPATCH_INTERVAL_MS`, ...), and
+ * the switches of the dispatcher's speed-up layers, `COMMANDS_<NAME>_ENABLED`, shared by every partner.
  * Spread it into the app's schema, as `outboxEnv` and `inboxEnv` are; {@link commandsOptions}
  * turns the validated values into the module's options. `<prefix>_BASE_URL` has no default: a
  * deployed service must be told where its partner is.
  *
- * Defaults: sent when the writing transaction commits (a 10 ms linger under load), a poll every second for retries, 50 commands per claim, 8 calls in flight, 3 s timeout, retries from 500 ms
+ * Defaults: sent when the writing transaction commits (a 40 ms linger under load), a poll every second for retries, 50 commands per claim, 8 calls in flight, 3 s timeout, retries from 500 ms
  * doubling to 30 s, DONE commands kept 7 days (cleanup every five minutes, 1,000 rows per statement).
  */
 export function commandsEnv<const Prefix extends string>(prefix: Prefix, partner: string): CommandsEnv<Prefix> {
-  return Object.fromEntries(
-    Object.entries(commandsVariables(partner)).map(([name, variable]) => [`${prefix}_${name}`, variable]),
-  ) as CommandsEnv<Prefix>;
+  return {
+    ...Object.fromEntries(Object.entries(commandsVariables(partner)).map(([name, variable]) => [`${prefix}_${name}`, variable])),
+    ...commandLayersEnv,
+  } as CommandsEnv<Prefix>;
 }
 
 /**
@@ -120,5 +124,6 @@ export function commandsOptions<const Prefix extends string>(
     retentionMs: value('COMMANDS_RETENTION_MS'),
     cleanupCron: value('COMMANDS_CLEANUP_CRON'),
     cleanupBatchSize: value('COMMANDS_CLEANUP_BATCH_SIZE'),
+    layers: commandLayerSwitches(config),
   };
 }
