@@ -7,6 +7,7 @@ export { commandsUnfilteredColumns, createCommandsTable } from './write/command.
 export type { CommandsOptions } from './command.options.js';
 export { CommandWriter, type OutgoingCommand } from './write/command.writer.js';
 export { DispatcherFailpoints } from './ops/command.failpoints.js';
-export type { CommandBatching } from './layers/batched-calls.layer.js';
+export { batchedCallsLayer, type CommandBatching } from './layers/batched-calls.layer.js';
+export { concurrentCallsLayer } from './layers/concurrent-calls.layer.js';
 export { commandLayers, commandLayersEnv, commandLayerSwitches, type CommandLayerSwitches } from './layers/command.layers.js';
 export { parkedCountQuery } from './ops/command.metrics.js';

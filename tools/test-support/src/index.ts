@@ -23,4 +23,4 @@ export {
 } from './kafka/topic-recorder.js';
 export { requestJson, type JsonResponse } from './http/request-json.js';
 export { freePort } from './ports/free-port.js';
-export { layerSettings, type LayerSetting } from './layers/layer-settings.js';
+export { layerAloneSetting, layerSettings, type LayerSetting } from './layers/layer-settings.js';

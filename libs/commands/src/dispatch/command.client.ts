@@ -77,7 +77,8 @@ export interface HttpAnswer {
 /**
  * A `POST` over `node:http(s)`, answered with its status and body text; rejects on a network error
  * or when `timeoutMs` passes before the body has arrived in full. Not `fetch`: its streams and
- * header objects cost inventory about 9 % of its CPU in a backlog drain (docs/performance.md).
+ * header objects cost CPU on every call, and the kept-alive pool above needs an agent
+ * (docs/decisions/0301-coalesced-marks.md has the figure of the two changes together).
  */
 function post(call: PartnerCall, headers: Record<string, string>, body: string): Promise<HttpAnswer> {
   const https = call.url.protocol === 'https:';

@@ -7,7 +7,7 @@ import type { DataSource } from 'typeorm';
 import { loadConfig } from '@libs/config';
 import { TransactionContext } from '@libs/database';
 import { type MigratedDatabase, migratedTestDatabase, testInfrastructure } from '@test/fixtures';
-import { layerSettings, uniqueName, waitFor } from '@tools/test-support';
+import { layerAloneSetting, layerSettings, uniqueName, waitFor } from '@tools/test-support';
 import type { CommandsOptions } from '../command.options.js';
 import { CommandDispatcher } from '../dispatch/command.dispatcher.js';
 import { batchedCallsLayer } from './batched-calls.layer.js';
@@ -38,13 +38,7 @@ interface Request {
  * Three settings: the defaults; this layer on the core alone (every other layer off); every layer
  * off, where the same commands must settle the same way, one request each.
  */
-const settings = [
-  ...layerSettings(commandLayers),
-  {
-    name: 'batched-calls alone',
-    env: Object.fromEntries(commandLayers.filter((layer) => layer !== batchedCallsLayer).map((layer) => [layer.switch, 'false'])),
-  },
-];
+const settings = [...layerSettings(commandLayers), layerAloneSetting(commandLayers, batchedCallsLayer)];
 
 describe.each(settings)('@libs/commands in batches (real Postgres, a partner over HTTP), $name', ({ env }) => {
   const layers = commandLayerSwitches(loadConfig(commandLayersEnv, env));

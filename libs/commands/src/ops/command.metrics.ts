@@ -6,8 +6,7 @@ import { COMMANDS_OPTIONS, type CommandsOptions } from '../command.options.js';
 /**
  * The parked gauge's query. Scraped every few seconds, so it must not read the table: the app's
  * migration gives it a partial index on parked rows (docs/commands.md), which holds only the few
- * rows a human has to look at, and the count is an index-only scan of those (it once counted
- * the whole table on every scrape). Exported for the test that checks the plan.
+ * rows a human has to look at, and the count is an index-only scan of those. Exported for the test that checks the plan.
  */
 export const parkedCountQuery = (table: string) => `SELECT count(*)::int AS n FROM ${table} WHERE status = 'PARKED'`;
 

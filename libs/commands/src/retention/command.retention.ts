@@ -4,9 +4,9 @@ import type { CommandsOptions } from '../command.options.js';
 
 /**
  * Deletes acknowledged (`DONE`) commands older than `retentionMs`, a bounded batch per statement,
- * so the table holds the work in hand and a window of history instead of every command ever sent
- * (without it the table grew for ever). Pending and parked commands are never touched: they are work, not history. A partial
- * index on `completed_at` of `DONE` rows lets each batch find its rows without reading the others.
+ * so the table holds the work in hand and a window of history instead of every command ever sent.
+ * Pending and parked commands are never touched: they are work, not history. A partial index on
+ * `completed_at` of `DONE` rows lets each batch find its rows without reading the others.
  * Runs on `cleanupCron` (`retentionJob` in `CommandsModule.forRoot`).
  */
 export function commandsRetention(options: CommandsOptions, metrics: CommandMetrics): RetentionPolicy {

@@ -17,3 +17,15 @@ export function layerSettings(layers: readonly SpeedUpLayer[]): readonly LayerSe
     { name: 'every layer off', env: Object.fromEntries(layers.map((layer) => [layer.switch, 'false'])) },
   ];
 }
+
+/**
+ * `layer` on the core alone, every other layer of `layers` off: the setting in which a layer's own
+ * suite shows that the layer works without the others.
+ */
+export function layerAloneSetting(layers: readonly SpeedUpLayer[], layer: SpeedUpLayer): LayerSetting {
+  if (!layers.includes(layer)) throw new Error(`layerAloneSetting: ${layer.name} is not one of the layers given`);
+  return {
+    name: `${layer.name} alone`,
+    env: Object.fromEntries(layers.filter((other) => other !== layer).map((other) => [other.switch, 'false'])),
+  };
+}
