@@ -36,7 +36,7 @@ export default tseslint.config(
     // Tests and their fixtures read database rows and HTTP bodies whose shape the assertion itself
     // checks; typing each row first would repeat the assertion. The local tooling's HTTP helper
     // answers them (and the demo, which prints bodies field by field) in that shape.
-    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'test/**/*.ts', 'tools/local-stack/src/http/*.ts'],
+    files: ['**/*.spec.ts', '**/*.int-spec.ts', '**/*.e2e-spec.ts', 'test/**/*.ts', 'tools/test-support/src/http/*.ts'],
     rules: { '@typescript-eslint/no-explicit-any': 'off' },
   },
   {

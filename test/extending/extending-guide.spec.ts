@@ -219,8 +219,8 @@ describe('docs/extending.md, followed', () => {
         'scripts/asyncapi-document.ts',
         'apps/orders/src/orders.produces.ts',
         'libs/outbox/src/write/outbox.produces.ts',
-        'libs/commands/src/commands.module.ts',
-        'libs/commands/src/command.writer.ts',
+        'libs/commands/src/command.module.ts',
+        'libs/commands/src/write/command.writer.ts',
       ]),
     );
   });

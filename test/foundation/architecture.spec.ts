@@ -44,6 +44,34 @@ function importsInto(file: string, aliasPrefix: string, folder: string): string[
     .map((spec) => `${relative(root, file)} -> ${spec}`);
 }
 
+/** Static and dynamic (`import('...')`) imports of `file`. */
+function allImports(file: string, text = readFileSync(file, 'utf8')): string[] {
+  return [...imports(file, text), ...[...text.matchAll(/\bimport\(\s*'([^']+)'\s*\)/g)].map((match) => match[1])];
+}
+
+/** True when `spec`, imported by `file`, is `alias` (or a path below it) or a relative path into `<root>/<folder>`. */
+function reaches(file: string, spec: string, alias: string, folder: string): boolean {
+  if (spec === alias || spec.startsWith(`${alias}/`)) return true;
+  return spec.startsWith('.') && `${relative(root, resolve(dirname(file), spec))}/`.startsWith(`${folder}/`);
+}
+
+/** What no spec of libs/ or apps/ may import: the local tooling, whose index loads every app through the service catalog. */
+const SPEC_FORBIDDEN = [{ alias: '@tools/local-stack', folder: 'tools/local-stack' }];
+
+/** What the test-support leaf may not import: any app, the local tooling, the test fixtures (which load both). */
+const LEAF_FORBIDDEN = [
+  { alias: '@apps', folder: 'apps' },
+  { alias: '@tools/local-stack', folder: 'tools/local-stack' },
+  { alias: '@test', folder: 'test' },
+];
+
+/** `file -> spec` for each import of `file` that reaches one of `forbidden`. */
+function forbiddenImports(file: string, forbidden: readonly { alias: string; folder: string }[], text?: string): string[] {
+  return allImports(file, text)
+    .filter((spec) => forbidden.some(({ alias, folder }) => reaches(file, spec, alias, folder)))
+    .map((spec) => `${relative(root, file)} -> ${spec}`);
+}
+
 const projectOf = (file: string) => relative(root, file).split('/').slice(0, 2).join('/');
 
 /** The folders whose code uses the apps from outside: through each app's public entry only. */
@@ -66,7 +94,7 @@ function importsIntoAppInternals(file: string, text?: string): string[] {
 
 /**
  * Which library may import which (`@libs/<name>`), in runtime code; tests of a library may also
- * import the test fixtures (`@test/fixtures`) and the local tooling (`@tools/local-stack`). The one place that says how the libraries layer: a new dependency is a
+ * import the test fixtures (`@test/fixtures`) and the test-support leaf (`@tools/test-support`), never the local tooling (`@tools/local-stack`). The one place that says how the libraries layer: a new dependency is a
  * design decision, made here, not found in a review. Foundations (no arrow out) first.
  * The pattern libraries (outbox, inbox, commands) know the envelope, never the domain's `contracts`.
  * The outbox and inbox build their producers through `kafka`, the one place producers are configured.
@@ -223,6 +251,49 @@ describe('module boundaries', () => {
   it('when runtime code imports, then it never imports the local tooling (tools/ stays out of the image)', () => {
     const offenders = files.flatMap((file) => importsInto(file, '@tools/', 'tools'));
     expect(offenders).toEqual([]);
+  });
+
+  it('when a spec under libs/ or apps/ imports, then it takes its test support from @tools/test-support, never @tools/local-stack', () => {
+    const specs = ['libs', 'apps'].flatMap((dir) => typeScriptFiles(join(root, dir))).filter((file) => /spec\.ts$/.test(file));
+    expect(specs.length).toBeGreaterThan(40);
+    expect(specs.filter((file) => allImports(file).includes('@tools/test-support')).length).toBeGreaterThan(30);
+    expect(specs.flatMap((file) => forbiddenImports(file, SPEC_FORBIDDEN))).toEqual([]);
+  });
+
+  it('when the test-support leaf imports, then it loads no app, nothing of tools/local-stack and no test fixture', () => {
+    const leaf = typeScriptFiles(join(root, 'tools', 'test-support'));
+    expect(leaf.map((file) => relative(root, file))).toEqual(
+      expect.arrayContaining(['tools/test-support/src/index.ts', 'tools/test-support/src/postgres/test-database.ts']),
+    );
+    expect(leaf.flatMap((file) => forbiddenImports(file, LEAF_FORBIDDEN))).toEqual([]);
+  });
+
+  it('when such imports are planted in a spec or in the leaf, then the checks name them', () => {
+    const spec = join(root, 'libs', 'outbox', 'src', 'relay', 'planted.int-spec.ts');
+    const specText = [
+      `import { waitFor } from '@tools/local-stack';`,
+      `import type { ServiceProcess } from '../../../../tools/local-stack/src/services/service-process.js';`,
+      `const { services } = await import('@tools/local-stack');`,
+      `import { uniqueName } from '@tools/test-support';`,
+    ].join('\n');
+    expect(forbiddenImports(spec, SPEC_FORBIDDEN, specText)).toEqual([
+      'libs/outbox/src/relay/planted.int-spec.ts -> @tools/local-stack',
+      'libs/outbox/src/relay/planted.int-spec.ts -> ../../../../tools/local-stack/src/services/service-process.js',
+      'libs/outbox/src/relay/planted.int-spec.ts -> @tools/local-stack',
+    ]);
+    const leafFile = join(root, 'tools', 'test-support', 'src', 'kafka', 'planted.ts');
+    const leafText = [
+      `import { ordersEnv } from '@apps/orders';`,
+      `import { services } from '../../../local-stack/src/services/service-catalog.js';`,
+      `export { TestServices } from '@test/fixtures';`,
+      `import { createKafka } from '@libs/kafka';`,
+      `import { waitFor } from '../wait-for.js';`,
+    ].join('\n');
+    expect(forbiddenImports(leafFile, LEAF_FORBIDDEN, leafText)).toEqual([
+      'tools/test-support/src/kafka/planted.ts -> @apps/orders',
+      'tools/test-support/src/kafka/planted.ts -> ../../../local-stack/src/services/service-catalog.js',
+      'tools/test-support/src/kafka/planted.ts -> @test/fixtures',
+    ]);
   });
 
   it('when code outside test/ imports, then only a spec imports the test fixtures', () => {

@@ -10,7 +10,7 @@ import { describe, expect, it } from '@jest/globals';
  */
 const root = new URL('../..', import.meta.url).pathname;
 const RANDOM_ALLOWED: Record<string, string> = {
-  'libs/commands/src/command.dispatcher.ts': 'the claim id is a fencing token stored beside the command, never an index key',
+  'libs/commands/src/dispatch/command.dispatcher.ts': 'the claim id is a fencing token stored beside the command, never an index key',
 };
 
 function runtimeFiles(dir: string): string[] {
@@ -47,7 +47,7 @@ describe('ids that key an index are time-ordered', () => {
     const planted = [
       { path: 'apps/orders/src/orders/new-thing.service.ts', text: 'const id = randomUUID();' },
       { path: 'libs/outbox/src/raw.ts', text: "await query('INSERT INTO t (id) VALUES (gen_random_uuid())')" },
-      { path: 'libs/commands/src/command.dispatcher.ts', text: 'const claimId = randomUUID();' },
+      { path: 'libs/commands/src/dispatch/command.dispatcher.ts', text: 'const claimId = randomUUID();' },
       { path: 'libs/database/src/explained.ts', text: '// not a randomUUID() here\n/* nor gen_random_uuid() */ const id = 1;' },
     ];
     expect(mintingRandomIds(planted)).toEqual(['apps/orders/src/orders/new-thing.service.ts', 'libs/outbox/src/raw.ts']);

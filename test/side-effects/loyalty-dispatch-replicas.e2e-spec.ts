@@ -3,7 +3,7 @@ import { Topics } from '@libs/contracts';
 import { eventRecord, orderCreatedPayload, publishRecords, scrapeMetric, setStock, testInfrastructure, TestServices } from '@test/fixtures';
 import { queryTestDatabase, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 import { CountingProxy } from '../support/counting-proxy.js';
-import { FAST_LOYALTY_DISPATCH } from '../support/inventory-with-loyalty.js';
+import { FAST_LOYALTY_DISPATCH, LOYALTY_LAYER_SETTINGS } from '../support/inventory-with-loyalty.js';
 
 /**
  * Every inventory replica runs a loyalty dispatcher. Two replicas on one
@@ -16,7 +16,7 @@ const { serverUrl, brokers } = testInfrastructure();
 const SKU = uniqueSku('REPLICAS');
 const ORDERS = 300;
 
-describe('loyalty dispatch with two inventory replicas (real processes)', () => {
+describe.each(LOYALTY_LAYER_SETTINGS)('loyalty dispatch with two inventory replicas (real processes), $name', ({ env: layerEnv }) => {
   const services = new TestServices();
   let proxy: CountingProxy;
   let replicas: ServiceProcess[];
@@ -35,6 +35,7 @@ describe('loyalty dispatch with two inventory replicas (real processes)', () => 
       LOYALTY_DISPATCH_BATCH_SIZE: '10',
       LOYALTY_DISPATCH_CONCURRENCY: '4',
       OUTBOX_RELAY_ENABLED: 'false',
+      ...layerEnv,
     };
     const first = await services.start({ service: 'inventory', name: 'inventory-1', database, env });
     // One consumer group, as replicas of one deployment: each consumes some partitions.

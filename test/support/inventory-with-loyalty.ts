@@ -1,5 +1,6 @@
-import { type TestServices } from '@test/fixtures';
-import { type ServiceProcess } from '@tools/local-stack';
+import { batchedCallsLayer, commandLayers, concurrentCallsLayer } from '@libs/commands';
+import { type ServiceProcess, type TestServices } from '@test/fixtures';
+import { layerAloneSetting, type LayerSetting, layerSettings } from '@tools/test-support';
 
 /**
  * Inventory's loyalty dispatcher timing for tests: poll every 100 ms, retry a failed call after
@@ -11,6 +12,25 @@ export const FAST_LOYALTY_DISPATCH: Record<string, string> = {
   LOYALTY_RETRY_BASE_MS: '100',
   LOYALTY_RETRY_MAX_MS: '400',
 };
+
+/**
+ * The settings the loyalty suites pass under: the defaults, and every commands layer off (the
+ * dispatcher's core alone). Off, a claim's calls run one after the other, so its lease grows to a
+ * request timeout per claimed command; claims of 8 keep the lease a killed inventory leaves behind
+ * within the suites' deadlines, as 8 calls at once keep it by default.
+ */
+export const LOYALTY_LAYER_SETTINGS: readonly LayerSetting[] = layerSettings(commandLayers).map(withCallsOneByOne);
+
+/** The batched-calls layer's own suite: the defaults, and the layer on the core alone. */
+export const LOYALTY_BATCH_SETTINGS: readonly LayerSetting[] = [
+  LOYALTY_LAYER_SETTINGS[0],
+  withCallsOneByOne(layerAloneSetting(commandLayers, batchedCallsLayer)),
+];
+
+function withCallsOneByOne(setting: LayerSetting): LayerSetting {
+  const oneByOne = setting.env[concurrentCallsLayer.switch] === 'false';
+  return oneByOne ? { ...setting, env: { ...setting.env, LOYALTY_DISPATCH_BATCH_SIZE: '8' } } : setting;
+}
 
 /** The two processes {@link startInventoryWithLoyalty} started and their databases. */
 export interface InventoryWithLoyalty {

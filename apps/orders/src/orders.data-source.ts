@@ -1,12 +1,5 @@
 import { createDataSource, dataSourceOptions, type DatabaseConfig, growingTableMigrations, skipColumnStatistics } from '@libs/database';
-import {
-  AddIdempotencyKeysCreatedAtIndex1764460800400,
-  AddIdempotencyKeysPrincipalCreatedAtIndex1764460800710,
-  CreateIdempotencyKeys1764460800000,
-  IDEMPOTENCY_UNFILTERED_COLUMNS,
-  IdempotencyKey,
-  ScopeIdempotencyKeysByPrincipal1764460800620,
-} from '@libs/idempotency';
+import { IDEMPOTENCY_UNFILTERED_COLUMNS, idempotencyMigrations, IdempotencyKey } from '@libs/idempotency';
 import { CreateInboxMessages1764460800020, INBOX_UNFILTERED_COLUMNS, InboxMessage } from '@libs/inbox';
 import {
   AddOutboxPendingRetryIndex1764460800410,
@@ -24,15 +17,12 @@ const ordersEntities = [Order, OrderItem, OutboxMessage, InboxMessage, Idempoten
 /** The tables that grow with traffic: vacuumed by row count and analysed from a sample (growingTableMigrations). */
 const GROWING_TABLES = ['orders', 'order_items', 'outbox_messages', 'inbox_messages', 'idempotency_keys'];
 const ordersMigrations = [
-  CreateIdempotencyKeys1764460800000,
+  ...idempotencyMigrations,
   CreateOutboxMessages1764460800010,
   CreateInboxMessages1764460800020,
   CreateOrders1764460800200,
-  AddIdempotencyKeysCreatedAtIndex1764460800400,
   AddOutboxPendingRetryIndex1764460800410,
   CreateProducts1764460800420,
-  ScopeIdempotencyKeysByPrincipal1764460800620,
-  AddIdempotencyKeysPrincipalCreatedAtIndex1764460800710,
   AddOrdersPendingIndex1764460800800,
   ...growingTableMigrations(GROWING_TABLES),
   skipColumnStatistics({ ...OUTBOX_UNFILTERED_COLUMNS, ...INBOX_UNFILTERED_COLUMNS, ...IDEMPOTENCY_UNFILTERED_COLUMNS }),

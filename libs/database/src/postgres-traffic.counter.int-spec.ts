@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Registry } from 'prom-client';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { oneConnectionDataSources, testInfrastructure } from '@test/fixtures';
-import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
+import { createTestDatabase, dropTestDatabase } from '@tools/test-support';
 import { PostgresTrafficMetrics, postgresTrafficCounts } from './postgres-traffic.counter.js';
 import type { PreparingClient } from './preparing-client.js';
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { DataSource, QueryRunner } from 'typeorm';
 import { oneConnectionDataSources, testInfrastructure } from '@test/fixtures';
-import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
+import { createTestDatabase, dropTestDatabase } from '@tools/test-support';
 import type { PreparingClient } from './preparing-client.js';
 
 /**

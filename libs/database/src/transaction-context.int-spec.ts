@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DataSource } from 'typeorm';
 import { StatementCounter, testInfrastructure } from '@test/fixtures';
-import { createTestDatabase, dropTestDatabase, waitFor } from '@tools/local-stack';
+import { createTestDatabase, dropTestDatabase, waitFor } from '@tools/test-support';
 import { createDataSource } from './data-source.factory.js';
 import { NoActiveTransactionError, TransactionContext } from './transaction-context.js';
 

@@ -6,7 +6,7 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { Type } from 'class-transformer';
 import { ValidateNested } from 'class-validator';
 import { z } from 'zod';
-import { requestJson } from '@tools/local-stack';
+import { requestJson } from '@tools/test-support';
 import { configureHttpApp } from './configure-http-app.js';
 import { type HttpServerConfig, httpServerOptions } from './http-server.options.js';
 import { PROBLEM_JSON } from './problem-details.js';

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { loadConfig } from '@libs/config';
 import { createDataSource, migrateDatabase, RetentionJob } from '@libs/database';
 import { testInfrastructure } from '@test/fixtures';
-import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
+import { createTestDatabase, dropTestDatabase } from '@tools/test-support';
 import { AddIdempotencyKeysCreatedAtIndex1764460800400 } from './add-idempotency-keys-created-at-index.migration.js';
 import { CreateIdempotencyKeys1764460800000 } from './create-idempotency-keys.migration.js';
 import { IdempotencyKey } from './idempotency-key.entity.js';

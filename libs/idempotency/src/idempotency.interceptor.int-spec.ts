@@ -12,13 +12,10 @@ import { createDataSource, databaseUrl, DatabaseModule, migrateDatabase } from '
 import { armFailpoints } from '@libs/failpoints';
 import { configureHttpApp } from '@libs/http';
 import { customerToken, StatementCounter, testAuthEnv, testInfrastructure } from '@test/fixtures';
-import { createTestDatabase, dropTestDatabase, queryTestDatabase, requestJson, uniqueName } from '@tools/local-stack';
-import { AddIdempotencyKeysCreatedAtIndex1764460800400 } from './add-idempotency-keys-created-at-index.migration.js';
-import { AddIdempotencyKeysPrincipalCreatedAtIndex1764460800710 } from './add-idempotency-keys-principal-created-at-index.migration.js';
-import { CreateIdempotencyKeys1764460800000 } from './create-idempotency-keys.migration.js';
-import { ScopeIdempotencyKeysByPrincipal1764460800620 } from './scope-idempotency-keys-by-principal.migration.js';
+import { createTestDatabase, dropTestDatabase, queryTestDatabase, requestJson, uniqueName } from '@tools/test-support';
 import { IdempotencyConfigModule } from './idempotency-config.module.js';
 import { idempotencyEnv } from './idempotency.config.js';
+import { idempotencyMigrations } from './idempotency.migrations.js';
 import { IdempotencyKey } from './idempotency-key.entity.js';
 import { IdempotencyModule } from './idempotency.module.js';
 import { Idempotent } from './idempotent.decorator.js';
@@ -99,12 +96,7 @@ describe('IdempotencyInterceptor bounds (real HTTP app, real Postgres)', () => {
         serverUrl,
         database,
         entities: [IdempotencyKey],
-        migrations: [
-          CreateIdempotencyKeys1764460800000,
-          AddIdempotencyKeysCreatedAtIndex1764460800400,
-          ScopeIdempotencyKeysByPrincipal1764460800620,
-          AddIdempotencyKeysPrincipalCreatedAtIndex1764460800710,
-        ],
+        migrations: [...idempotencyMigrations],
         poolSize: 4,
         // Without the control below, the claim waits on the test's table lock: fail it soon.
         lockTimeoutMs: 3_000,

@@ -1,14 +1,12 @@
 export { IdempotencyKey } from './idempotency-key.entity.js';
-export { CreateIdempotencyKeys1764460800000, IDEMPOTENCY_UNFILTERED_COLUMNS } from './create-idempotency-keys.migration.js';
+export { IDEMPOTENCY_UNFILTERED_COLUMNS } from './create-idempotency-keys.migration.js';
+export { idempotencyMigrations } from './idempotency.migrations.js';
 export { requestFingerprint } from './request-fingerprint.js';
 export { IdempotencyStore, type IdempotentOutcome } from './idempotency.store.js';
 export { Idempotent } from './idempotent.decorator.js';
 export type { IdempotentOptions } from './idempotent.options.js';
 export { IdempotencyInterceptor, IDEMPOTENCY_KEY_FORMAT, IDEMPOTENCY_KEY_HEADER } from './idempotency.interceptor.js';
 export { IdempotencyModule } from './idempotency.module.js';
-export { AddIdempotencyKeysCreatedAtIndex1764460800400 } from './add-idempotency-keys-created-at-index.migration.js';
-export { ScopeIdempotencyKeysByPrincipal1764460800620 } from './scope-idempotency-keys-by-principal.migration.js';
-export { AddIdempotencyKeysPrincipalCreatedAtIndex1764460800710 } from './add-idempotency-keys-principal-created-at-index.migration.js';
 export { idempotencyEnv, type IdempotencyConfig, type IdempotencyQuotaDefaults, IDEMPOTENCY_CONFIG } from './idempotency.config.js';
 export { IdempotencyConfigModule } from './idempotency-config.module.js';
 export { idempotencyRetention } from './idempotency.cleanup.js';

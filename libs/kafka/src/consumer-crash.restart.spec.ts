@@ -1,6 +1,6 @@
 import { EventEmitter } from 'node:events';
 import { afterEach, describe, expect, it, jest } from '@jest/globals';
-import { waitFor } from '@tools/local-stack';
+import { waitFor } from '@tools/test-support';
 import type { Consumer, ConsumerRunConfig } from 'kafkajs';
 import { restartAfterCrash } from './consumer-crash.restart.js';
 

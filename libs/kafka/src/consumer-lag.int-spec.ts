@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import type { Admin } from 'kafkajs';
 import { publishRecords, testInfrastructure } from '@test/fixtures';
-import { uniqueName } from '@tools/local-stack';
+import { uniqueName } from '@tools/test-support';
 import { consumerLag } from './consumer-lag.js';
 import { ensureTopics } from './kafka-admin.js';
 import { createKafka } from './kafka.factory.js';

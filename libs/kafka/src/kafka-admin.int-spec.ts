@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { Admin, Kafka } from 'kafkajs';
 import { testInfrastructure } from '@test/fixtures';
-import { uniqueName } from '@tools/local-stack';
+import { uniqueName } from '@tools/test-support';
 import { ensureTopics } from './kafka-admin.js';
 import { createKafka } from './kafka.factory.js';
 

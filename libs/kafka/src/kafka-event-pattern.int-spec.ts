@@ -5,7 +5,7 @@ import { Ctx, EventPattern, KafkaContext, Payload } from '@nestjs/microservices'
 import type { Producer } from 'kafkajs';
 import { loadConfig } from '@libs/config';
 import { testInfrastructure } from '@test/fixtures';
-import { uniqueName, waitFor } from '@tools/local-stack';
+import { uniqueName, waitFor } from '@tools/test-support';
 import { ensureTopics } from './kafka-admin.js';
 import { createIdempotentProducer, createKafka } from './kafka.factory.js';
 import { kafkaServerOptions } from './kafka-server.options.js';

@@ -1,13 +1,34 @@
 // What `npm start` and the other local commands, the benchmarks and the tests use to run the stack
 // on this machine: where things are, probes, broker control, the service catalog, one way to run a
-// Node process, throw-away databases and the readers that watch Kafka. Never imported by apps/ or
-// libs/ (test/foundation/architecture.spec.ts).
+// Node process, and (re-exported from the leaf @tools/test-support) throw-away databases, waits and
+// the readers that watch Kafka. Never imported by apps/ or libs/, specs included
+// (test/foundation/architecture.spec.ts): their specs import @tools/test-support.
 export { findRepoRoot } from './environment/repo-root.js';
 export { LocalDefaults, localEnvironment } from './environment/local-defaults.js';
 export { toolingEnvSections, type ToolingEnvSection } from './environment/tooling-env.js';
 export { composeEnv } from './compose/compose.env.js';
 export { printableUrl } from './environment/printable-url.js';
-export { waitFor, type WaitForOptions } from './wait-for.js';
+export {
+  assertTestDatabaseName,
+  createTestDatabase,
+  dropTestDatabase,
+  dropUndroppedTestDatabases,
+  freePort,
+  queryTestDatabase,
+  readTopicUntil,
+  recordsByKey,
+  requestJson,
+  topicEndOffsets,
+  TopicRecorder,
+  uniqueName,
+  uniqueSku,
+  waitFor,
+  type JsonResponse,
+  type RecordedMessage,
+  type TopicOffsets,
+  type TopicRecorderOptions,
+  type WaitForOptions,
+} from '@tools/test-support';
 export {
   commandHelp,
   parseCommandLine,
@@ -18,22 +39,13 @@ export {
   type FlagSpec,
   type FlagValues,
 } from './cli/command-line.js';
-export { uniqueName, uniqueSku } from './unique-name.js';
 export { NodeProcess, type NodeProcessOptions } from './processes/node-process.js';
 export { APP_NODE_FLAGS } from './processes/app-node-flags.js';
 export { APP_PROCESS_ENV } from './processes/app-process-env.js';
 export { describeExit, type ExitInfo } from './processes/exit-info.js';
 export { assertPortFree } from './ports/port-probe.js';
-export { freePort } from './ports/free-port.js';
 export { assertPostgresAnswers } from './postgres/postgres-probe.js';
 export { embeddedPostgresDir, ensurePostgres, type LocalPostgres, type PostgresSource } from './postgres/ensure-postgres.js';
-export {
-  assertTestDatabaseName,
-  createTestDatabase,
-  dropTestDatabase,
-  dropUndroppedTestDatabases,
-  queryTestDatabase,
-} from './postgres/test-database.js';
 export { kafkaAnswers, kafkaPortAnswers, waitForGroupCoordinator } from './kafka/kafka-probe.js';
 export {
   KAFKA_USERS,
@@ -62,18 +74,8 @@ export { localSigningEnv, localSigningKeysFile } from './envelope/local-signing-
 export { LocalKafkaCluster, type LocalKafkaClusterOptions } from './kafka/local-kafka-cluster.js';
 export { ensureKafka, stopKafkaStartedBy, type EnsureKafkaOptions, type KafkaSource } from './kafka/ensure-kafka.js';
 export { startGroupAtEnd, committedOffsets, deleteConsumerGroups } from './kafka/consumer-group-position.js';
-export {
-  TopicRecorder,
-  readTopicUntil,
-  recordsByKey,
-  topicEndOffsets,
-  type RecordedMessage,
-  type TopicOffsets,
-  type TopicRecorderOptions,
-} from './kafka/topic-recorder.js';
 export { DevIssuer, DevIssuerClaims, DevServiceClient, type DevTokenClaims } from './auth/dev-issuer.js';
 export { devIssuerFile, devIssuerPort, localIssuer } from './auth/local-issuer.js';
-export { requestJson, type JsonResponse } from './http/request-json.js';
 export {
   services,
   serviceNamed,

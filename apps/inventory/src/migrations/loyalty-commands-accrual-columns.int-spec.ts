@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { loadConfig } from '@libs/config';
 import { migrateDatabase } from '@libs/database';
 import { testAuthEnv, testInfrastructure } from '@test/fixtures';
-import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
+import { createTestDatabase, dropTestDatabase } from '@tools/test-support';
 import { inventoryEnv } from '../inventory.config.js';
 import { createInventoryDataSource } from '../inventory.data-source.js';
 

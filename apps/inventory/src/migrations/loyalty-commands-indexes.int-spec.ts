@@ -4,7 +4,7 @@ import { parkedCountQuery } from '@libs/commands';
 import { loadConfig } from '@libs/config';
 import { migrateDatabase } from '@libs/database';
 import { testAuthEnv, testInfrastructure } from '@test/fixtures';
-import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
+import { createTestDatabase, dropTestDatabase } from '@tools/test-support';
 import { inventoryEnv } from '../inventory.config.js';
 import { createInventoryDataSource } from '../inventory.data-source.js';
 import { LOYALTY_COMMANDS_TABLE } from '../reservations/reserve-stock/loyalty-accrual.command.js';

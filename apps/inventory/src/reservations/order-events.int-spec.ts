@@ -9,13 +9,14 @@ import {
   type RawRecord,
   type RecordPosition,
   scrapeMetric,
+  type ServiceProcess,
   setStock,
   testInfrastructure,
   TestServices,
   waitForDeadLetter,
   waitForInboxMessage,
 } from '@test/fixtures';
-import { queryTestDatabase, type ServiceProcess, type TopicRecorder, uniqueSku } from '@tools/local-stack';
+import { queryTestDatabase, type TopicRecorder, uniqueSku } from '@tools/test-support';
 
 /**
  * The inventory service as a real process consuming the real `orders.order.v1` topic through its

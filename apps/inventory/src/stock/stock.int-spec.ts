@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { adminToken, customerToken, TestServices } from '@test/fixtures';
-import { requestJson, type ServiceProcess, uniqueSku } from '@tools/local-stack';
+import { adminToken, customerToken, type ServiceProcess, TestServices } from '@test/fixtures';
+import { requestJson, uniqueSku } from '@tools/test-support';
 
 /** The stock admin API of the inventory service, as a real process on a test database. */
 describe('inventory stock over HTTP (real process, real Postgres)', () => {

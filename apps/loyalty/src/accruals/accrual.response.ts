@@ -1,23 +1,9 @@
 import { ApiProperty, ApiPropertyOptional } from '@nestjs/swagger';
+import { PointsEntryResponse, toPointsEntryResponse } from '../points/points-entry.response.js';
 import type { Accrual } from './accrual.entity.js';
 
 /** One credited accrual. */
-export class AccrualResponse {
-  @ApiProperty({ format: 'uuid' })
-  id: string;
-
-  @ApiProperty({ example: 'c1' })
-  customerId: string;
-
-  @ApiProperty({ format: 'uuid' })
-  orderId: string;
-
-  @ApiProperty({ example: 21 })
-  points: number;
-
-  @ApiProperty({ format: 'date-time' })
-  createdAt: string;
-}
+export class AccrualResponse extends PointsEntryResponse {}
 
 /** A page of a customer's accruals, oldest first, and the sum of all of them. */
 export class AccrualListResponse {
@@ -35,11 +21,5 @@ export class AccrualListResponse {
 }
 
 export function toAccrualResponse(accrual: Accrual): AccrualResponse {
-  return {
-    id: accrual.id,
-    customerId: accrual.customerId,
-    orderId: accrual.orderId,
-    points: accrual.points,
-    createdAt: accrual.createdAt.toISOString(),
-  };
+  return toPointsEntryResponse(accrual);
 }

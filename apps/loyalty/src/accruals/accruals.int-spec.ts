@@ -1,8 +1,17 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { LOYALTY_ACCRUALS_WRITE_SCOPE } from '@libs/contracts';
-import { countRows, customerToken, listAccruals, serviceToken, testInfrastructure, TestServices, tokenFor } from '@test/fixtures';
-import { queryTestDatabase, requestJson, type ServiceProcess, uniqueName } from '@tools/local-stack';
+import {
+  countRows,
+  customerToken,
+  listAccruals,
+  type ServiceProcess,
+  serviceToken,
+  testInfrastructure,
+  TestServices,
+  tokenFor,
+} from '@test/fixtures';
+import { queryTestDatabase, requestJson, uniqueName } from '@tools/test-support';
 
 /**
  * The loyalty service as a real process on a test database: `POST /accruals` demands an

@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { loadConfig } from '@libs/config';
 import { migrateDatabase } from '@libs/database';
 import { testAuthEnv, testInfrastructure } from '@test/fixtures';
-import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
+import { createTestDatabase, dropTestDatabase } from '@tools/test-support';
 import { loyaltyEnv } from '../loyalty.config.js';
 import { createLoyaltyDataSource } from '../loyalty.data-source.js';
 

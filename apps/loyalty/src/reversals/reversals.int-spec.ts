@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { customerToken, serviceToken, testInfrastructure, TestServices } from '@test/fixtures';
-import { queryTestDatabase, requestJson, type ServiceProcess, uniqueName } from '@tools/local-stack';
+import { customerToken, type ServiceProcess, serviceToken, testInfrastructure, TestServices } from '@test/fixtures';
+import { queryTestDatabase, requestJson, uniqueName } from '@tools/test-support';
 
 /**
  * Loyalty's compensation as a real process on a test database: `POST /reversals` takes back an

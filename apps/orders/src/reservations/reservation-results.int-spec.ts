@@ -4,19 +4,20 @@ import { type StockRejected, type StockReserved, Topics } from '@libs/contracts'
 import { DeadLetterHeaders, deadLetterTopic, Headers } from '@libs/envelope';
 import {
   cancelOrder,
-  getOrder as getOrderAs,
-  placeOrder as postOrder,
   eventRecord,
+  getOrder as getOrderAs,
   MetricBaseline,
+  placeOrder as postOrder,
   publishRecords,
   type RecordPosition,
   seedPrices,
+  type ServiceProcess,
   testInfrastructure,
   TestServices,
   waitForDeadLetter,
   waitForInboxMessage,
 } from '@test/fixtures';
-import { type ServiceProcess, type TopicRecorder } from '@tools/local-stack';
+import { type TopicRecorder } from '@tools/test-support';
 
 /**
  * The orders service as a real process consuming inventory's answers (`inventory.reservation.v1`)

@@ -17,7 +17,7 @@ import {
 } from '@libs/inbox';
 import { createKafka } from '@libs/kafka';
 import { consumeRedelivered, StatementCounter, testInfrastructure } from '@test/fixtures';
-import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
+import { createTestDatabase, dropTestDatabase } from '@tools/test-support';
 import { ordersConsumes } from '../orders.consumes.js';
 import { createOrdersDataSource } from '../orders.data-source.js';
 import { ApplyReservationResultService } from './apply-reservation-result.service.js';

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import fastify, { type FastifyInstance } from 'fastify';
 import { Registry } from 'prom-client';
-import { waitFor } from '@tools/local-stack';
+import { waitFor } from '@tools/test-support';
 import { answerBeforeRouting } from '../before-routing.js';
 import { httpServerOptions } from '../http-server.options.js';
 import { securityHeaders } from '../security-headers.hook.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from '@jest/globals';
-import { waitFor } from '@tools/local-stack';
+import { waitFor } from '@tools/test-support';
 import { HttpStatus } from '@nestjs/common';
 import { problemAnswer, recordingReply } from '@test/fixtures';
 import { Registry } from 'prom-client';

@@ -8,7 +8,7 @@ import { TransactionContext } from '@libs/database';
 import { loadConfig } from '@libs/config';
 import { DeadLetterHeaders, Headers, type MessageDeclaration } from '@libs/envelope';
 import { consumeRedelivered, InboxTestStack, testInfrastructure } from '@test/fixtures';
-import { type RecordedMessage, uniqueName, waitFor } from '@tools/local-stack';
+import { type RecordedMessage, uniqueName, waitFor } from '@tools/test-support';
 import { type InboxConfig, inboxEnv } from '../inbox.config.js';
 import { inboxLayers, LayeredInbox } from '../layers/inbox.layers.js';
 import { eachMessage } from '../routing/consumed-topic.declaration.js';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { DeadLetterHeaders, DeadLetterStubHeaders, deadLetterTopic, Headers } from '@libs/envelope';
 import { createKafka } from '@libs/kafka';
 import { testInfrastructure } from '@test/fixtures';
-import { type RecordedMessage, TopicRecorder, uniqueName } from '@tools/local-stack';
+import { type RecordedMessage, TopicRecorder, uniqueName } from '@tools/test-support';
 import { DeadLetterPublisher } from './dead-letter.publisher.js';
 import type { RawInboxMessage } from '../envelope/inbox.envelope.js';
 

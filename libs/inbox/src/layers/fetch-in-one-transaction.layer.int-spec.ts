@@ -8,7 +8,7 @@ import { loadConfig } from '@libs/config';
 import { TransactionContext } from '@libs/database';
 import { DeadLetterHeaders, Headers, type MessageDeclaration } from '@libs/envelope';
 import { InboxTestStack, testInfrastructure } from '@test/fixtures';
-import { uniqueName, waitFor } from '@tools/local-stack';
+import { uniqueName, waitFor } from '@tools/test-support';
 import type { InboxBatch } from '../core/inbox.batch.js';
 import { InboxConsumer } from '../core/inbox.consumer.js';
 import { InboxTransaction } from '../core/inbox.transaction.js';

@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { loadConfig } from '@libs/config';
 import { createDataSource, migrateDatabase, RetentionJob } from '@libs/database';
 import { testInfrastructure } from '@test/fixtures';
-import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
+import { createTestDatabase, dropTestDatabase } from '@tools/test-support';
 import { CreateInboxMessages1764460800020 } from '../claim/create-inbox-messages.migration.js';
 import { InboxMessage } from '../claim/inbox-message.entity.js';
 import { inboxEnv } from '../inbox.config.js';

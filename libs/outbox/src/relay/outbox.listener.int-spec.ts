@@ -3,7 +3,7 @@ import pg from 'pg';
 import type { DataSource } from 'typeorm';
 import { createDataSource, databaseUrl } from '@libs/database';
 import { testInfrastructure } from '@test/fixtures';
-import { createTestDatabase, dropTestDatabase, waitFor } from '@tools/local-stack';
+import { createTestDatabase, dropTestDatabase, waitFor } from '@tools/test-support';
 import { OutboxMessage } from '../storage/outbox-message.entity.js';
 import { OutboxListener } from './outbox.listener.js';
 import { OUTBOX_CHANNEL } from '../write/outbox.writer.js';

@@ -11,7 +11,7 @@ import { createDataSource, DatabaseModule, migrateDatabase, TransactionContext }
 import { createKafka, ensureTopics, KafkaModule } from '@libs/kafka';
 import { MetricsModule } from '@libs/metrics';
 import { testInfrastructure } from '@test/fixtures';
-import { createTestDatabase, dropTestDatabase, uniqueName } from '@tools/local-stack';
+import { createTestDatabase, dropTestDatabase, uniqueName } from '@tools/test-support';
 import { CreateOutboxMessages1764460800010 } from '../storage/create-outbox-messages.migration.js';
 import { OutboxMessage } from '../storage/outbox-message.entity.js';
 import { outboxEnv } from '../outbox.config.js';

@@ -4,7 +4,7 @@ import type { DataSource } from 'typeorm';
 import { loadConfig } from '@libs/config';
 import { createDataSource, migrateDatabase, RetentionJob } from '@libs/database';
 import { testInfrastructure } from '@test/fixtures';
-import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
+import { createTestDatabase, dropTestDatabase } from '@tools/test-support';
 import { CreateOutboxMessages1764460800010 } from '../storage/create-outbox-messages.migration.js';
 import { OutboxMessage } from '../storage/outbox-message.entity.js';
 import { outboxEnv } from '../outbox.config.js';

@@ -5,7 +5,7 @@ import { z } from 'zod';
 import { Headers, type MessageDeclaration } from '@libs/envelope';
 import { createDataSource, databaseUrl, migrateDatabase, NoActiveTransactionError, TransactionContext } from '@libs/database';
 import { testInfrastructure } from '@test/fixtures';
-import { createTestDatabase, dropTestDatabase, uniqueName, waitFor } from '@tools/local-stack';
+import { createTestDatabase, dropTestDatabase, uniqueName, waitFor } from '@tools/test-support';
 import { CreateOutboxMessages1764460800010 } from '../storage/create-outbox-messages.migration.js';
 import { OutboxMessage } from '../storage/outbox-message.entity.js';
 import type { OutboxEvent } from './outbox.event.js';

@@ -1,9 +1,7 @@
 import type { Kafka } from 'kafkajs';
 import { loadConfig } from '@libs/config';
 import { createKafka, ensureTopics, kafkaEnv } from '@libs/kafka';
-import { fetchEndOffsets } from './end-offsets.js';
-import { uniqueName } from '../unique-name.js';
-import { waitFor } from '../wait-for.js';
+import { fetchEndOffsets, uniqueName, waitFor } from '@tools/test-support';
 
 /**
  * The partitions an app started with `env` creates its topics with (`KAFKA_TOPIC_PARTITIONS`, or

@@ -5,7 +5,7 @@ import { applyKafkaAcls } from './kafka-acls.js';
 import { kafkaAnswers, kafkaPortAnswers } from './kafka-probe.js';
 import { toolingKafkaSecurity, usesLocalKafkaCredentials } from './local-kafka-access.js';
 import { localKafkaCredentials } from './local-kafka-credentials.js';
-import { waitFor } from '../wait-for.js';
+import { waitFor } from '@tools/test-support';
 
 export type KafkaSource = 'already-running' | 'docker-compose' | 'local-script';
 

@@ -1,6 +1,6 @@
 import { createConnection } from 'node:net';
 import { createKafka, describeCluster, type KafkaSecurity } from '@libs/kafka';
-import { waitFor } from '../wait-for.js';
+import { waitFor } from '@tools/test-support';
 
 function tcpAnswers(hostPort: string, timeoutMs: number): Promise<boolean> {
   const [host, port] = hostPort.split(':');

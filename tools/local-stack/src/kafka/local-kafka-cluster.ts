@@ -8,9 +8,7 @@ import { makeKafkaStateDir } from './kafka-state-dir.js';
 import { toolingKafkaSecurity } from './local-kafka-access.js';
 import { findRepoRoot } from '../environment/repo-root.js';
 import type { NetworkLab, NetworkPlacement } from '../network/network-lab.js';
-import { freePort } from '../ports/free-port.js';
-import { uniqueName } from '../unique-name.js';
-import { waitFor } from '../wait-for.js';
+import { freePort, uniqueName, waitFor } from '@tools/test-support';
 
 /** Options of {@link LocalKafkaCluster.start}. */
 export interface LocalKafkaClusterOptions {

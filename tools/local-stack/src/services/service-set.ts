@@ -1,6 +1,6 @@
 import { deleteConsumerGroups } from '../kafka/consumer-group-position.js';
 import type { KafkaCredentials } from '../kafka/local-kafka-credentials.js';
-import { createTestDatabase, dropTestDatabase } from '../postgres/test-database.js';
+import { createTestDatabase, dropTestDatabase } from '@tools/test-support';
 import type { ServiceName } from './service-catalog.js';
 import { ServiceProcess, type ServiceProcessOptions } from './service-process.js';
 

@@ -3,7 +3,7 @@ import type { DataSource } from 'typeorm';
 import { loadConfig } from '@libs/config';
 import { migrateDatabase, RetentionJob } from '@libs/database';
 import { testAuthEnv, testInfrastructure } from '@test/fixtures';
-import { createTestDatabase, dropTestDatabase } from '@tools/local-stack';
+import { createTestDatabase, dropTestDatabase } from '@tools/test-support';
 import { createInventoryDataSource } from '../../inventory.data-source.js';
 import { inventoryEnv } from '../../inventory.config.js';
 import { cancelledOrdersRetention } from './cancelled-orders.cleanup.js';

@@ -11,7 +11,7 @@ import { DeadLetterPublisher, type InboxBatch, LayeredInbox, inboxEnv, InboxMetr
 import { createKafka } from '@libs/kafka';
 import { OutboxWriter } from '@libs/outbox';
 import { orderCreatedPayload, roundTripCounter, StatementCounter, testInfrastructure } from '@test/fixtures';
-import { createTestDatabase, dropTestDatabase, uniqueSku } from '@tools/local-stack';
+import { createTestDatabase, dropTestDatabase, uniqueSku } from '@tools/test-support';
 import { inventoryConsumes } from '../../inventory.consumes.js';
 import { createInventoryDataSource } from '../../inventory.data-source.js';
 import { OrderEventsHandler } from '../order-events.handler.js';

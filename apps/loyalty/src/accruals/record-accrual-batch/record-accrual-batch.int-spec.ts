@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { AccrualLimits } from '@libs/contracts';
-import { customerToken, serviceToken, testInfrastructure, TestServices } from '@test/fixtures';
-import { queryTestDatabase, requestJson, type ServiceProcess, uniqueName } from '@tools/local-stack';
+import { customerToken, type ServiceProcess, serviceToken, testInfrastructure, TestServices } from '@test/fixtures';
+import { queryTestDatabase, requestJson, uniqueName } from '@tools/test-support';
 
 /**
  * `POST /accruals/batch` as a real loyalty process on a test database: each accrual answered as

@@ -8,7 +8,7 @@ import { migrateDatabase, TransactionContext } from '@libs/database';
 import { configureHttpApp } from '@libs/http';
 import { OutboxEventRejectedError, OutboxWriter } from '@libs/outbox';
 import { countRows, customerToken, roundTripCounter, seedPrices, testAuthEnv, testInfrastructure } from '@test/fixtures';
-import { createTestDatabase, dropTestDatabase, queryTestDatabase, requestJson, uniqueName } from '@tools/local-stack';
+import { createTestDatabase, dropTestDatabase, queryTestDatabase, requestJson, uniqueName } from '@tools/test-support';
 import { ordersApiDocs } from '../../orders.api-docs.js';
 import { ordersEnv } from '../../orders.config.js';
 import { createOrdersDataSource } from '../../orders.data-source.js';
