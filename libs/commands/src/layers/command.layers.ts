@@ -17,7 +17,7 @@ import { dispatchLingerLayer, dispatchLingerMs } from './dispatch-linger.layer.j
 export const commandLayers: readonly SpeedUpLayer[] = [dispatchLingerLayer, concurrentCallsLayer, batchedCallsLayer, coalescedMarksLayer];
 
 /** A layer's name, as in {@link commandLayers}. */
-export type CommandLayerName = 'dispatch-linger' | 'concurrent-calls' | 'batched-calls' | 'coalesced-marks';
+type CommandLayerName = 'dispatch-linger' | 'concurrent-calls' | 'batched-calls' | 'coalesced-marks';
 
 /** Which layers run: every one by default (`commandsOptions` reads them from {@link commandLayersEnv}). */
 export type CommandLayerSwitches = Readonly<Record<CommandLayerName, boolean>>;
