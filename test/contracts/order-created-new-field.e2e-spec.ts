@@ -1,16 +1,8 @@
 import { readFileSync } from 'node:fs';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { OrderEvents, Topics } from '@libs/contracts';
-import { Headers, jsonSchemaOf } from '@libs/envelope';
-import {
-  eventRecord,
-  orderCreatedPayload,
-  publishRecords,
-  setStock,
-  testInfrastructure,
-  TestServices,
-  waitForInboxMessage,
-} from '@test/fixtures';
+import { OrderEvents } from '@libs/contracts';
+import { jsonSchemaOf } from '@libs/envelope';
+import { deliverOrderEvents, orderCreatedPayload, setStock, testInfrastructure, TestServices } from '@test/fixtures';
 import { queryTestDatabase, type ServiceProcess, uniqueName, uniqueSku } from '@tools/local-stack';
 
 /**
@@ -54,13 +46,7 @@ describe('an optional field added to OrderCreated, read by an inventory of the r
   it('when the new orders publishes OrderCreated with fields the released contract does not know, then inventory reserves the order instead of dead-lettering it', async () => {
     const order = orderCreatedPayload(uniqueName('evolve-customer'), [{ sku: SKU, quantity: 2, unitPriceCents: 500 }]);
     const newer = { ...order, giftMessage: 'Happy birthday!', items: order.items.map((line) => ({ ...line, giftWrap: true })) };
-    const record = eventRecord(Topics.orders, 'OrderCreated', newer);
-    await publishRecords(brokers, Topics.orders, [record]);
-
-    await waitForInboxMessage(serverUrl, database, record.headers![Headers.messageId], {
-      timeoutMs: 60_000,
-      description: `inventory to handle the OrderCreated of ${order.orderId}`,
-    });
+    await deliverOrderEvents({ serverUrl, brokers, database }, [{ type: 'OrderCreated', payload: newer }]);
     const reservations = await queryTestDatabase(serverUrl, database, 'SELECT order_id FROM reservations WHERE order_id = $1', [
       order.orderId,
     ]);

@@ -268,33 +268,40 @@ describe('module boundaries', () => {
     expect(leaf.flatMap((file) => forbiddenImports(file, LEAF_FORBIDDEN))).toEqual([]);
   });
 
-  it('when such imports are planted in a spec or in the leaf, then the checks name them', () => {
-    const spec = join(root, 'libs', 'outbox', 'src', 'relay', 'planted.int-spec.ts');
-    const specText = [
-      `import { waitFor } from '@tools/local-stack';`,
-      `import type { ServiceProcess } from '../../../../tools/local-stack/src/services/service-process.js';`,
-      `const { services } = await import('@tools/local-stack');`,
-      `import { uniqueName } from '@tools/test-support';`,
-    ].join('\n');
-    expect(forbiddenImports(spec, SPEC_FORBIDDEN, specText)).toEqual([
-      'libs/outbox/src/relay/planted.int-spec.ts -> @tools/local-stack',
-      'libs/outbox/src/relay/planted.int-spec.ts -> ../../../../tools/local-stack/src/services/service-process.js',
-      'libs/outbox/src/relay/planted.int-spec.ts -> @tools/local-stack',
-    ]);
-    const leafFile = join(root, 'tools', 'test-support', 'src', 'kafka', 'planted.ts');
-    const leafText = [
-      `import { ordersEnv } from '@apps/orders';`,
-      `import { services } from '../../../local-stack/src/services/service-catalog.js';`,
-      `export { TestServices } from '@test/fixtures';`,
-      `import { createKafka } from '@libs/kafka';`,
-      `import { waitFor } from '../wait-for.js';`,
-    ].join('\n');
-    expect(forbiddenImports(leafFile, LEAF_FORBIDDEN, leafText)).toEqual([
-      'tools/test-support/src/kafka/planted.ts -> @apps/orders',
-      'tools/test-support/src/kafka/planted.ts -> ../../../local-stack/src/services/service-catalog.js',
-      'tools/test-support/src/kafka/planted.ts -> @test/fixtures',
-    ]);
-  });
+  const planted = [
+    {
+      where: 'a spec of libs/',
+      file: 'libs/outbox/src/relay/planted.int-spec.ts',
+      forbidden: SPEC_FORBIDDEN,
+      lines: [
+        `import { waitFor } from '@tools/local-stack';`,
+        `import type { ServiceProcess } from '../../../../tools/local-stack/src/services/service-process.js';`,
+        `const { services } = await import('@tools/local-stack');`,
+        `import { uniqueName } from '@tools/test-support';`,
+      ],
+      named: ['@tools/local-stack', '../../../../tools/local-stack/src/services/service-process.js', '@tools/local-stack'],
+    },
+    {
+      where: 'the test-support leaf',
+      file: 'tools/test-support/src/kafka/planted.ts',
+      forbidden: LEAF_FORBIDDEN,
+      lines: [
+        `import { ordersEnv } from '@apps/orders';`,
+        `import { services } from '../../../local-stack/src/services/service-catalog.js';`,
+        `export { TestServices } from '@test/fixtures';`,
+        `import { createKafka } from '@libs/kafka';`,
+        `import { waitFor } from '../wait-for.js';`,
+      ],
+      named: ['@apps/orders', '../../../local-stack/src/services/service-catalog.js', '@test/fixtures'],
+    },
+  ];
+
+  it.each(planted)(
+    'when forbidden imports are planted in $where, then the check names each of them',
+    ({ file, forbidden, lines, named }) => {
+      expect(forbiddenImports(join(root, file), forbidden, lines.join('\n'))).toEqual(named.map((spec) => `${file} -> ${spec}`));
+    },
+  );
 
   it('when code outside test/ imports, then only a spec imports the test fixtures', () => {
     const outside = readdirSync(root)

@@ -15,20 +15,11 @@ interface PointsEntry {
  * a client reads either the same way.
  */
 export class PointsEntryResponse {
-  @ApiProperty({ format: 'uuid' })
-  id: string;
-
-  @ApiProperty({ example: 'c1' })
-  customerId: string;
-
-  @ApiProperty({ format: 'uuid' })
-  orderId: string;
-
-  @ApiProperty({ example: 21 })
-  points: number;
-
-  @ApiProperty({ format: 'date-time' })
-  createdAt: string;
+  @ApiProperty({ format: 'uuid' }) id: string;
+  @ApiProperty({ example: 'c1' }) customerId: string;
+  @ApiProperty({ format: 'uuid' }) orderId: string;
+  @ApiProperty({ example: 21 }) points: number;
+  @ApiProperty({ format: 'date-time' }) createdAt: string;
 }
 
 export function toPointsEntryResponse(entry: PointsEntry): PointsEntryResponse {

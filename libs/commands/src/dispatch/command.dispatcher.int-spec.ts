@@ -1,14 +1,17 @@
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '@libs/config';
 import { NoActiveTransactionError, TransactionContext } from '@libs/database';
-import { type MigratedDatabase, migratedTestDatabase, testInfrastructure } from '@test/fixtures';
+import {
+  type MigratedDatabase,
+  migratedTestDatabase,
+  type StandInPartner,
+  startStandInPartner,
+  testCommandsOptions,
+  testInfrastructure,
+} from '@test/fixtures';
 import { layerSettings, uniqueName, waitFor } from '@tools/test-support';
-import type { CommandsOptions } from '../command.options.js';
 import { CommandDispatcher } from './command.dispatcher.js';
 import { commandLayers, commandLayersEnv, commandLayerSwitches } from '../layers/command.layers.js';
 import { CommandMetrics } from '../ops/command.metrics.js';
@@ -18,6 +21,7 @@ import { CommandWriter } from '../write/command.writer.js';
 const { serverUrl } = testInfrastructure();
 const TABLE = 'partner_commands';
 
+/** The stand-in partner records the credential it was sent; testCommandsOptions sends this one. */
 const PARTNER_TOKEN = 'partner-test-token';
 
 interface Received {
@@ -39,29 +43,13 @@ describe.each(layerSettings(commandLayers))('@libs/commands (real Postgres, a pa
   let writer: CommandWriter;
   let registry: Registry;
   let dispatcher: CommandDispatcher;
-  let partner: Server;
+  let partner: StandInPartner;
   const received: Received[] = [];
   const dispatchers: CommandDispatcher[] = [];
 
-  const options = (baseUrl: string): CommandsOptions => ({
-    table: TABLE,
-    baseUrl,
-    pollIntervalMs: 100,
-    lingerMs: 0,
-    batchSize: 4,
-    concurrency: 2,
-    requestTimeoutMs: 2000,
-    retryBaseMs: 20,
-    retryMaxMs: 40,
-    // The partner here is a stand-in HTTP server (outside the system); it records the credential.
-    tokenSource: { token: async () => PARTNER_TOKEN, invalidate: () => undefined },
-    retentionMs: 86_400_000,
-    cleanupCron: '0 */5 * * * *',
-    cleanupBatchSize: 100,
-    layers: commandLayerSwitches(loadConfig(commandLayersEnv, env)),
-  });
+  const layers = commandLayerSwitches(loadConfig(commandLayersEnv, env));
   const newDispatcher = (metricsRegistry: Registry) => {
-    const opts = options(`http://127.0.0.1:${(partner.address() as AddressInfo).port}`);
+    const opts = testCommandsOptions({ table: TABLE, baseUrl: partner.url, layers });
     const dispatcher = new CommandDispatcher(dataSource, new CommandMetrics(metricsRegistry, dataSource, opts), opts);
     dispatchers.push(dispatcher);
     return dispatcher;
@@ -86,23 +74,12 @@ describe.each(layerSettings(commandLayers))('@libs/commands (real Postgres, a pa
     migrated = await migratedTestDatabase(serverUrl, 'commands', [createCommandsTable(TABLE)]);
     ({ dataSource } = migrated);
     tx = new TransactionContext(dataSource);
-    partner = createServer((request, response) => {
-      let text = '';
-      request.on('data', (chunk) => (text += chunk));
-      request.on('end', () => {
-        const body = JSON.parse(text) as Received['body'];
-        const attempt = received.filter((one) => one.key === request.headers['idempotency-key']).length;
-        received.push({
-          path: request.url!,
-          key: request.headers['idempotency-key'] as string | undefined,
-          authorization: request.headers.authorization,
-          body,
-        });
-        response.writeHead(body.answers[Math.min(attempt, body.answers.length - 1)]).end('{}');
-      });
+    partner = await startStandInPartner(({ path, headers, text }, response) => {
+      const body = JSON.parse(text) as Received['body'];
+      const attempt = received.filter((one) => one.key === headers['idempotency-key']).length;
+      received.push({ path, key: headers['idempotency-key'] as string | undefined, authorization: headers.authorization, body });
+      response.writeHead(body.answers[Math.min(attempt, body.answers.length - 1)]).end('{}');
     });
-    partner.listen(0, '127.0.0.1');
-    await once(partner, 'listening');
     registry = new Registry();
     writer = new CommandWriter(tx, TABLE);
     dispatcher = newDispatcher(registry);
@@ -110,7 +87,7 @@ describe.each(layerSettings(commandLayers))('@libs/commands (real Postgres, a pa
 
   afterAll(async () => {
     await Promise.all(dispatchers.map((dispatcher) => dispatcher.stop()));
-    partner?.close();
+    await partner?.close();
     await migrated?.drop();
   });
 

@@ -1,14 +1,17 @@
-import { once } from 'node:events';
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from '@jest/globals';
 import { Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '@libs/config';
 import { TransactionContext } from '@libs/database';
-import { type MigratedDatabase, migratedTestDatabase, testInfrastructure } from '@test/fixtures';
+import {
+  type MigratedDatabase,
+  migratedTestDatabase,
+  type StandInPartner,
+  startStandInPartner,
+  testCommandsOptions,
+  testInfrastructure,
+} from '@test/fixtures';
 import { layerAloneSetting, layerSettings, uniqueName, waitFor } from '@tools/test-support';
-import type { CommandsOptions } from '../command.options.js';
 import { CommandDispatcher } from '../dispatch/command.dispatcher.js';
 import { batchedCallsLayer } from './batched-calls.layer.js';
 import { commandLayers, commandLayersEnv, commandLayerSwitches } from './command.layers.js';
@@ -49,7 +52,7 @@ describe.each(settings)('@libs/commands in batches (real Postgres, a partner ove
   let writer: CommandWriter;
   let registry: Registry;
   let dispatcher: CommandDispatcher;
-  let partner: Server;
+  let partner: StandInPartner;
   let batchEndpoint = true;
   const requests: Request[] = [];
   const attempts = new Map<string, number>();
@@ -61,23 +64,6 @@ describe.each(settings)('@libs/commands in batches (real Postgres, a partner ove
     return script.answers[Math.min(attempt, script.answers.length - 1)];
   };
 
-  const options = (baseUrl: string): CommandsOptions => ({
-    table: TABLE,
-    baseUrl,
-    pollIntervalMs: 100,
-    lingerMs: 0,
-    batchSize: 10,
-    concurrency: 2,
-    requestTimeoutMs: 2000,
-    retryBaseMs: 20,
-    retryMaxMs: 40,
-    batching: { paths: { '/calls': '/calls/batch' }, maxCommands: 4 },
-    tokenSource: { token: async () => 'partner-test-token', invalidate: () => undefined },
-    retentionMs: 86_400_000,
-    cleanupCron: '0 */5 * * * *',
-    cleanupBatchSize: 100,
-    layers,
-  });
   const rowOf = async (id: string) => (await dataSource.query(`SELECT status, attempts, last_error FROM ${TABLE} WHERE id = $1`, [id]))[0];
   const statusesOf = async (ids: string[]) => {
     const rows = await dataSource.query<{ id: string; status: string }[]>(`SELECT id, status FROM ${TABLE} WHERE id = ANY($1)`, [ids]);
@@ -105,33 +91,33 @@ describe.each(settings)('@libs/commands in batches (real Postgres, a partner ove
     migrated = await migratedTestDatabase(serverUrl, 'commands_batch', [createCommandsTable(TABLE)]);
     ({ dataSource } = migrated);
     tx = new TransactionContext(dataSource);
-    partner = createServer((request, response) => {
-      let text = '';
-      request.on('data', (chunk) => (text += chunk));
-      request.on('end', () => {
-        const key = request.headers['idempotency-key'] as string | undefined;
-        if (request.url === '/calls') {
-          requests.push({ path: '/calls', key, ids: [key!] });
-          response.writeHead(nextAnswer(key!, JSON.parse(text) as Script)).end('{}');
-          return;
-        }
-        if (request.url !== '/calls/batch' || !batchEndpoint) {
-          response.writeHead(404, { 'content-type': 'application/problem+json' }).end('{"code":"REQUEST.ROUTE_NOT_FOUND"}');
-          return;
-        }
-        const { commands } = JSON.parse(text) as { commands: { id: string; body: Script }[] };
-        requests.push({ path: '/calls/batch', key, ids: commands.map((command) => command.id) });
-        const results = commands
-          .filter((command) => !command.body.omit || (attempts.get(command.id) ?? 0) > 0 || !attempts.set(command.id, 1))
-          .map((command) => ({ id: command.id, status: nextAnswer(command.id, command.body), body: { id: command.id } }));
-        response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ results }));
-      });
+    partner = await startStandInPartner(({ path, headers, text }, response) => {
+      const key = headers['idempotency-key'] as string | undefined;
+      if (path === '/calls') {
+        requests.push({ path: '/calls', key, ids: [key!] });
+        response.writeHead(nextAnswer(key!, JSON.parse(text) as Script)).end('{}');
+        return;
+      }
+      if (path !== '/calls/batch' || !batchEndpoint) {
+        response.writeHead(404, { 'content-type': 'application/problem+json' }).end('{"code":"REQUEST.ROUTE_NOT_FOUND"}');
+        return;
+      }
+      const { commands } = JSON.parse(text) as { commands: { id: string; body: Script }[] };
+      requests.push({ path: '/calls/batch', key, ids: commands.map((command) => command.id) });
+      const results = commands
+        .filter((command) => !command.body.omit || (attempts.get(command.id) ?? 0) > 0 || !attempts.set(command.id, 1))
+        .map((command) => ({ id: command.id, status: nextAnswer(command.id, command.body), body: { id: command.id } }));
+      response.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ results }));
     });
-    partner.listen(0, '127.0.0.1');
-    await once(partner, 'listening');
     registry = new Registry();
     writer = new CommandWriter(tx, TABLE);
-    const opts = options(`http://127.0.0.1:${(partner.address() as AddressInfo).port}`);
+    const opts = testCommandsOptions({
+      table: TABLE,
+      baseUrl: partner.url,
+      layers,
+      batchSize: 10,
+      batching: { paths: { '/calls': '/calls/batch' }, maxCommands: 4 },
+    });
     dispatcher = new CommandDispatcher(dataSource, new CommandMetrics(registry, dataSource, opts), opts);
   });
 
@@ -141,7 +127,7 @@ describe.each(settings)('@libs/commands in batches (real Postgres, a partner ove
 
   afterAll(async () => {
     await dispatcher?.stop();
-    partner?.close();
+    await partner?.close();
     await migrated?.drop();
   });
 

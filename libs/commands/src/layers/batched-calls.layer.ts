@@ -92,10 +92,10 @@ function outcomeOf(result: BatchResult | undefined): CallOutcome {
 }
 
 /** The answer to a batch: each command's outcome, or one outcome for all of them. */
-export type BatchCallOutcome = { kind: 'answered'; outcomes: Map<string, CallOutcome> } | Exclude<CallOutcome, { kind: 'accepted' }>;
+type BatchCallOutcome = { kind: 'answered'; outcomes: Map<string, CallOutcome> } | Exclude<CallOutcome, { kind: 'accepted' }>;
 
 /** One attempt at a batch: its endpoint and its commands. */
-export interface CommandBatchCall extends PartnerCall {
+interface CommandBatchCall extends PartnerCall {
   commands: readonly { id: string; body: unknown }[];
 }
 
@@ -105,7 +105,7 @@ export interface CommandBatchCall extends PartnerCall {
  * batch as a whole (the endpoint missing, the batch malformed or too large), on which the
  * dispatcher sends the commands one by one so each gets its own answer.
  */
-export async function sendCommandBatch(call: CommandBatchCall): Promise<BatchCallOutcome> {
+async function sendCommandBatch(call: CommandBatchCall): Promise<BatchCallOutcome> {
   const answer = await exchange(call, {}, JSON.stringify({ commands: call.commands }));
   if ('error' in answer) return { kind: 'retry', error: answer.error };
   const whole = answerOutcome(answer);

@@ -1,6 +1,5 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { describe, expect, it } from '@jest/globals';
-import type { CommandsOptions } from '../command.options.js';
 import type { PartnerConnections } from '../dispatch/command.client.js';
 import { commandLayers, commandLayersEnv, type CommandLayerSwitches, dispatchLayers } from './command.layers.js';
 
@@ -13,22 +12,15 @@ const allOff: CommandLayerSwitches = {
   'coalesced-marks': false,
 };
 
-const options = (layers: CommandLayerSwitches): CommandsOptions => ({
-  table: 'partner_commands',
-  baseUrl: 'http://127.0.0.1:1',
-  pollIntervalMs: 1000,
-  lingerMs: 40,
-  batchSize: 50,
-  concurrency: 8,
-  requestTimeoutMs: 3000,
-  retryBaseMs: 500,
-  retryMaxMs: 30_000,
-  batching: { paths: { '/calls': '/calls/batch' }, maxCommands: 10 },
-  tokenSource: { token: async () => 'token', invalidate: () => undefined },
-  retentionMs: 86_400_000,
-  cleanupCron: '0 */5 * * * *',
-  cleanupBatchSize: 1000,
+/** What dispatchLayers reads: a 40 ms linger, 8 calls at once, a batch endpoint; no call is made here. */
+const options = (layers: CommandLayerSwitches) => ({
   layers,
+  lingerMs: 40,
+  concurrency: 8,
+  batching: { paths: { '/calls': '/calls/batch' }, maxCommands: 10 },
+  baseUrl: 'http://127.0.0.1:1',
+  requestTimeoutMs: 3000,
+  tokenSource: { token: async () => 'unused', invalidate: () => undefined },
 });
 
 describe('commandLayers (the speed-ups beside the dispatcher core)', () => {

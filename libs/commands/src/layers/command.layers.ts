@@ -17,7 +17,7 @@ import { dispatchLingerLayer, dispatchLingerMs } from './dispatch-linger.layer.j
 export const commandLayers: readonly SpeedUpLayer[] = [dispatchLingerLayer, concurrentCallsLayer, batchedCallsLayer, coalescedMarksLayer];
 
 /** A layer's name, as in {@link commandLayers}. */
-export type CommandLayerName = 'dispatch-linger' | 'concurrent-calls' | 'batched-calls' | 'coalesced-marks';
+type CommandLayerName = 'dispatch-linger' | 'concurrent-calls' | 'batched-calls' | 'coalesced-marks';
 
 /** Which layers run: every one by default (`commandsOptions` reads them from {@link commandLayersEnv}). */
 export type CommandLayerSwitches = Readonly<Record<CommandLayerName, boolean>>;
@@ -65,8 +65,14 @@ export interface DispatcherParts {
   logger: Pick<Logger, 'warn' | 'error'>;
 }
 
+/** What the layers read of the module's options. */
+type LayeredOptions = Pick<
+  CommandsOptions,
+  'layers' | 'lingerMs' | 'concurrency' | 'batching' | 'baseUrl' | 'requestTimeoutMs' | 'tokenSource'
+>;
+
 /** The layers `options.layers` switches on, around the core's own way of doing each step. */
-export function dispatchLayers(options: CommandsOptions, parts: DispatcherParts): DispatchLayers {
+export function dispatchLayers(options: LayeredOptions, parts: DispatcherParts): DispatchLayers {
   const on = options.layers;
   const concurrency = on['concurrent-calls'] ? options.concurrency : 1;
   const runCalls = on['concurrent-calls']
