@@ -1,4 +1,4 @@
-export { authEnv, type AuthConfig } from './auth.config.js';
+export { authEnv, authLaptopSettings, DEV_ISSUER_NAME, type AuthConfig } from './auth.config.js';
 export { AuthErrorCodes } from './auth.error-codes.js';
 export { ADMIN_SCOPE, type Principal, type PrincipalKind, principalOf } from './principal.js';
 export { TokenVerifier, TokenRejectedError } from './token-verifier.js';

@@ -1,8 +1,17 @@
-import { env } from '@libs/config';
+import { env, type LaptopSetting } from '@libs/config';
 
 /** HTTP settings shared by every app; the port variable is the app's own (`ORDERS_PORT`, ...). */
 export const httpEnv = {
-  HTTP_HOST: env.string({ description: 'Interface the HTTP server binds to', default: '0.0.0.0' }),
+  HTTP_HOST: env.string({
+    description:
+      'Interface the HTTP server binds to; the default, loopback, is reachable from this machine only. 0.0.0.0 (or ::) listens on every interface, as a container behind a load balancer must; NODE_ENV=production refuses it without HTTP_ALL_INTERFACES_ALLOWED=true',
+    default: '127.0.0.1',
+  }),
+  HTTP_ALL_INTERFACES_ALLOWED: env.boolean({
+    description:
+      'Allow HTTP_HOST=0.0.0.0 (or ::) under NODE_ENV=production, said on purpose (logged at every start): right in a container or pod whose network only the load balancer reaches, wrong on a host with a public interface',
+    default: false,
+  }),
   HTTP_BODY_LIMIT_BYTES: env.integer({
     description: 'Largest accepted request body; larger bodies get 413',
     default: 65_536,
@@ -45,3 +54,18 @@ export const httpEnv = {
     max: 600_000,
   }),
 };
+
+/** Hosts that mean "every interface" to Node's `listen`. */
+const ALL_INTERFACES = new Set(['0.0.0.0', '::', '[::]']);
+
+/** What {@link httpEnv} allows only on a laptop (or a container that says so); see `refuseLaptopSettings` of `@libs/config`. */
+export function httpLaptopSettings(config: { HTTP_HOST: string; HTTP_ALL_INTERFACES_ALLOWED: boolean }): LaptopSetting[] {
+  return [
+    {
+      present: ALL_INTERFACES.has(config.HTTP_HOST.trim()),
+      risk: `HTTP_HOST=${config.HTTP_HOST} listens on every interface of the host`,
+      optOut: 'HTTP_ALL_INTERFACES_ALLOWED',
+      allowed: config.HTTP_ALL_INTERFACES_ALLOWED,
+    },
+  ];
+}

@@ -1,4 +1,4 @@
-export { httpEnv } from './http.config.js';
+export { httpEnv, httpLaptopSettings } from './http.config.js';
 export { MAX_REPORTED_PROBLEMS, strictValidationPipe } from './validation.pipe.js';
 export { validateRequestBody } from './validate-body.js';
 export { configureHttpApp, type HttpAppOptions } from './configure-http-app.js';

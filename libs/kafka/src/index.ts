@@ -9,6 +9,7 @@ export {
 } from './kafka.factory.js';
 export {
   kafkaSecurity,
+  kafkaLaptopSettings,
   kafkaSecurityEnv,
   kafkaSecurityFromEnvironment,
   type KafkaSecurity,
