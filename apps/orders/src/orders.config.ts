@@ -29,6 +29,20 @@ export const ordersEnv = {
     min: 1,
     max: 1_000_000,
   }),
+  ORDERS_CUSTOMER_RATE_PER_S: env.integer({
+    description:
+      'Orders one customer (token subject) may place per second, sustained, with or without an Idempotency-Key; past it (and ORDERS_CUSTOMER_BURST) POST /orders answers 429 ORDERS.RATE_LIMITED with Retry-After while other customers are served. Per process: N replicas give a customer up to N times this. Far above a shopper; the bench spreads its load over 500 customers (about 3/s each at its peak); lower shares scarce stock more fairly',
+    default: 5,
+    min: 1,
+    max: 100_000,
+  }),
+  ORDERS_CUSTOMER_BURST: env.integer({
+    description:
+      'Orders one customer may place at once after a quiet spell (the token bucket of ORDERS_CUSTOMER_RATE_PER_S holds this many). Lower bounds what one customer takes in a burst; the tests flood with up to 80 orders of one customer',
+    default: 100,
+    min: 1,
+    max: 100_000,
+  }),
   // Callers are customers: 1,000 new orders an hour is far above any shopper, and bounds what one
   // token can store in a day.
   ...idempotencyEnv({ keysPerCallerMax: 1000, keysWindowMs: 3_600_000 }),

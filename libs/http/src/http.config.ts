@@ -46,6 +46,13 @@ export const httpEnv = {
     min: 1,
     max: 1_000_000,
   }),
+  HTTP_MAX_CONNECTIONS_PER_CLIENT: env.integer({
+    description:
+      'Most connections one client address may hold at once; one more is closed at once. Keeps one client (idle or slow sockets) from taking every HTTP_MAX_CONNECTIONS. Clients behind one NAT or proxy share it, and the bench and tests all connect from 127.0.0.1: lower refuses their peaks',
+    default: 512,
+    min: 1,
+    max: 1_000_000,
+  }),
   HTTP_SHUTDOWN_TIMEOUT_MS: env.integer({
     description:
       "Longest a SIGTERM shutdown (draining consumers, the relay's last cycle, closing pools) may take before the process exits with code 1; keep the orchestrator's grace period above it",

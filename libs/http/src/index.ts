@@ -20,3 +20,4 @@ export { LoadSheddingModule } from './load-shedding/load-shedding.module.js';
 export { ShedWhenBacklogged } from './load-shedding/shed-when-backlogged.decorator.js';
 export { databasePoolProbe } from './load-shedding/database-pool.probe.js';
 export { eventLoopDelayProbe } from './load-shedding/event-loop-delay.probe.js';
+export { TokenBuckets, type TokenBucketOptions, type TokenTake } from './rate-limit/token-buckets.js';

@@ -134,11 +134,12 @@ export class DevIssuer {
     const payload: Record<string, unknown> = {};
     if (claims.scopes && claims.scopes.length > 0) payload.scope = claims.scopes.join(' ');
     if (claims.clientId) payload.client_id = claims.clientId;
+    // As a raw claim, not setSubject (which insists on a string): a test may mint a malformed `sub`.
+    payload.sub = claims.sub;
     return new SignJWT(payload)
       .setProtectedHeader({ alg: SIGNING_ALG, kid: this.state.privateJwk.kid, typ: claims.typ ?? 'at+jwt' })
       .setIssuer(claims.issuer ?? DevIssuerClaims.issuer)
       .setAudience(claims.audience ?? DevIssuerClaims.audiences[claims.api])
-      .setSubject(claims.sub)
       .setIssuedAt(now)
       .setExpirationTime(now + (claims.expiresInSeconds ?? 3600))
       .sign(key);
