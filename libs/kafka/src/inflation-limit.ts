@@ -16,7 +16,7 @@ export const WORST_JSON_HEAP_BYTES_PER_BYTE = 24;
 const HEAP_SHARE_FOR_PARSED_BATCHES = 0.5;
 
 /** Smallest cap accepted: below it even one ordinary record of a compressed batch would be refused. */
-export const MIN_INFLATED_BATCH_BYTES = 1024;
+const MIN_INFLATED_BATCH_BYTES = 1024;
 
 /**
  * The largest cap on one inflated gzip batch that fits this process's heap: `partitionsAtOnce`
