@@ -31,12 +31,11 @@ import {
 import { FAST_LOYALTY_DISPATCH } from '../support/inventory-with-loyalty.js';
 
 /**
- * Issue 53: one JSON record of 40 MB, gzipped to a few dozen KB, produced by a principal allowed to
- * write the topic, ended its consumer with "JavaScript heap out of memory" on every restart (the
- * apps run with --max-old-space-size=128; the inflation cap was 64 MiB). The cap is now derived
- * from the heap: the record is dead-lettered unparsed as INFLATION_LIMIT and the partition goes on.
- * Runs on a private broker: a consumer of the shared broker built before this cap (another
- * worktree's test) would die on the record.
+ * One JSON record of 40 MB, gzipped to a few dozen KB and produced by a principal allowed to write
+ * the topic, must not end its consumer (the apps run with --max-old-space-size=128): the inflation
+ * cap is derived from the heap, so the record is dead-lettered unparsed as INFLATION_LIMIT and the
+ * partition goes on. Runs on a private broker: a consumer of the shared broker built with a larger
+ * cap (another worktree's test) would die on the record.
  */
 const { serverUrl } = testInfrastructure();
 const SKU = uniqueSku('INFLATE');

@@ -4,11 +4,11 @@ import { customerToken, placeOrderPayload, seedPrices, testInfrastructure, TestS
 import { queryTestDatabase, requestJson, type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 
 /**
- * Issue 53: without an Idempotency-Key one customer token placed 1,203 orders (200 in 2.9 s) and
- * reserved all of a scarce SKU. POST /orders is now limited per customer by a token bucket
- * (ORDERS_CUSTOMER_BURST, ORDERS_CUSTOMER_RATE_PER_S), with or without a key; here a small bucket
- * so that the test stays short. And loyalty, like orders, refuses a token whose `sub` is not one
- * customer.
+ * One customer token must not take what others need: without a limit, a customer placing orders
+ * without an Idempotency-Key as fast as the server takes them buys out a scarce SKU.
+ * POST /orders is limited per customer by a token bucket (ORDERS_CUSTOMER_BURST,
+ * ORDERS_CUSTOMER_RATE_PER_S), with or without a key; here a small bucket, so that the test stays
+ * short. And loyalty, like orders, refuses a token whose `sub` is not one customer.
  */
 const { serverUrl } = testInfrastructure();
 const SKU = uniqueSku('FAIR');

@@ -5,11 +5,11 @@ import { afterAll, describe, expect, it } from '@jest/globals';
 import { compiledEntry, findRepoRoot, freePort, NodeProcess, type ServiceName } from '@tools/local-stack';
 
 /**
- * Issue 53: under NODE_ENV=production, orders started with the development issuer's tokens over
- * plain http, Postgres and Kafka in clear, and said nothing; without Kafka credentials it hung 45 s
- * and never reported its missing signing key. Each insecure setting is now refused, naming it,
- * before the first connection: Kafka here is a closed port, so only a check that runs first can
- * answer within the bound. The development issuer and `npm run token` refuse production outright.
+ * Under NODE_ENV=production an app must not start with what is only fit for a laptop (the
+ * development issuer's tokens over plain http, Postgres or Kafka in clear, every interface bound,
+ * no signing key), and must say so before its first connection: Kafka here is a closed port, so
+ * only a check that runs first answers within the bound. The development issuer and `npm run
+ * token` refuse production outright.
  */
 const BOUND_MS = 10_000;
 const SIGNING_KEY = `prod-test:${Buffer.alloc(32, 7).toString('base64')}`;

@@ -12,7 +12,7 @@ describe('inflation limit (what one gzip batch may inflate to, against the heap)
     expect(limit).toBe(largestInflationLimit(3, APP_HEAP));
     expect(limit * WORST_JSON_HEAP_BYTES_PER_BYTE * 3).toBeLessThanOrEqual(APP_HEAP / 2);
     expect(limit).toBeGreaterThan(0.8 * MiB);
-    // The 40 MB record of issue 53, gzipped to 40 KB, is refused with room to spare.
+    // A 40 MB JSON record, gzipped to about 40 KB, is refused with room to spare.
     expect(limit).toBeLessThan(40 * 1000 * 1000);
   });
 

@@ -34,7 +34,7 @@ export function largestInflationLimit(partitionsAtOnce: number, heapLimitBytes: 
  * {@link largestInflationLimit}; any other value must fit under it, or start-up stops here, before
  * any connection, with a {@link ConfigValidationError} naming the variable. A cap above the heap
  * turns a small compressed record into "JavaScript heap out of memory" on every restart: the offset
- * never moves, so the process dies on the same record forever (issue 53).
+ * never moves, so the process dies on the same record forever.
  */
 export function inflationLimit(
   configured: number,
