@@ -176,7 +176,7 @@ async function start(): Promise<void> {
   const urls = new Map<string, string>();
   for (const service of present) {
     const port = servicePort(service, env);
-    await assertPortFree(port, env.HTTP_HOST || '0.0.0.0', `${service.portVariable}=${port}`);
+    await assertPortFree(port, env.HTTP_HOST || '127.0.0.1', `${service.portVariable}=${port}`);
     urls.set(service.name, `http://127.0.0.1:${port}`);
   }
   await runMigrations(present, { env, cwd: repoRoot, signal: startUp.signal });

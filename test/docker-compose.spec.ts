@@ -3,7 +3,10 @@ import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, wr
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
-import { envDefault } from '@libs/config';
+import { envDefault, loadConfig } from '@libs/config';
+import { inventoryStartChecks } from '@apps/inventory';
+import { loyaltyStartChecks } from '@apps/loyalty';
+import { ordersStartChecks } from '@apps/orders';
 import {
   APP_NODE_FLAGS,
   APP_PROCESS_ENV,
@@ -35,6 +38,12 @@ const runtimeStage = () => {
   return dockerfile.slice(dockerfile.lastIndexOf('\nFROM '));
 };
 const compose = readComposeServices(repoFile('docker-compose.yml'));
+/** What each app checks before its first connection (NODE_ENV=production refusals included). */
+const startChecks: Record<string, (config: never) => string[]> = {
+  orders: ordersStartChecks,
+  inventory: inventoryStartChecks,
+  loyalty: loyaltyStartChecks,
+};
 
 for (const service of services)
   describe(`docker-compose service ${service.name}`, () => {
@@ -69,6 +78,13 @@ for (const service of services)
         return result?.success === false ? result.error.issues.map((issue) => `${variable}=${value}: ${issue.message}`) : [];
       });
       expect(problems).toEqual([]);
+    });
+
+    it('when the image (NODE_ENV=production) starts with this environment, then its start checks pass: each laptop setting is allowed on purpose here', () => {
+      const resolved = Object.fromEntries(Object.entries(environment).map(([variable, value]) => [variable, withDefaults(String(value))]));
+      const config = loadConfig(service.schema, { ...resolved, NODE_ENV: 'production' });
+      const warnings = startChecks[name](config as never);
+      expect(warnings.every((warning) => /allowed in production by [A-Z_]+=true$/.test(warning))).toBe(true);
     });
 
     it(`publishes the port the app listens on (${service.portVariable}) on the same host port`, () => {

@@ -1,15 +1,17 @@
 import { commandsEnv } from '@libs/commands';
-import { authEnv, clientCredentialsEnv } from '@libs/auth';
-import { env, type EnvConfig } from '@libs/config';
-import { databaseEnv } from '@libs/database';
-import { httpEnv } from '@libs/http';
+import { authEnv, authLaptopSettings, clientCredentialsEnv } from '@libs/auth';
+import { checkAll, env, type EnvConfig, nodeEnv, refuseLaptopSettings } from '@libs/config';
+import { databaseEnv, databaseLaptopSettings, databaseSsl } from '@libs/database';
+import { httpEnv, httpLaptopSettings } from '@libs/http';
 import { telemetryEnv } from '@libs/telemetry';
 import { inboxEnv } from '@libs/inbox';
-import { consumerLagEnv, kafkaEnv, kafkaHealthEnv } from '@libs/kafka';
+import { messageSigning } from '@libs/envelope';
+import { consumerLagEnv, kafkaClientOptions, kafkaEnv, kafkaHealthEnv, kafkaLaptopSettings } from '@libs/kafka';
 import { outboxEnv } from '@libs/outbox';
 
 export const inventoryEnv = {
   INVENTORY_PORT: env.port({ description: 'HTTP port of the inventory service (health, stock admin)', default: 3001 }),
+  ...nodeEnv,
   ...httpEnv,
   ...authEnv,
   ...telemetryEnv,
@@ -25,3 +27,26 @@ export const inventoryEnv = {
 };
 
 export type InventoryConfig = EnvConfig<typeof inventoryEnv>;
+
+/**
+ * Every check of {@link inventoryEnv} that needs no connection: what `NODE_ENV=production` refuses, the envelope signing keys, Kafka's TLS, SASL and inflation cap, Postgres TLS.
+ * Run right after `loadConfig`, before the first connection, so that a missing or insecure
+ * variable is reported in seconds whatever is reachable. Throws one `ConfigValidationError`
+ * naming every problem; returns the warnings of the opt-outs in use, for the caller to log.
+ */
+export function inventoryStartChecks(config: InventoryConfig): string[] {
+  let warnings: string[] = [];
+  checkAll([
+    () =>
+      (warnings = refuseLaptopSettings(config.NODE_ENV, [
+        ...httpLaptopSettings(config),
+        ...authLaptopSettings(config),
+        ...databaseLaptopSettings(config),
+        ...kafkaLaptopSettings(config),
+      ])),
+    () => databaseSsl(config),
+    () => messageSigning(config),
+    () => kafkaClientOptions(config),
+  ]);
+  return warnings;
+}

@@ -4,12 +4,12 @@ import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fa
 import { bootstrapOrExit, loadConfig } from '@libs/config';
 import { armFailpoints } from '@libs/failpoints';
 import { configureHttpApp, httpServerOptions } from '@libs/http';
-import { NestPinoLogger, startTelemetry } from '@libs/telemetry';
+import { appLogger, NestPinoLogger, startTelemetry } from '@libs/telemetry';
 import { producedTopics } from '@libs/outbox';
 import { connectInboxKafka, consumedTopics, inboxTopics } from '@libs/inbox';
 import { assertInboxOutlivesTopics, createKafka, ensureTopics, kafkaClientOptions, kafkaServerOptions, topicSettings } from '@libs/kafka';
 import { inventoryApiDocs } from './inventory.api-docs.js';
-import { inventoryEnv } from './inventory.config.js';
+import { inventoryEnv, inventoryStartChecks } from './inventory.config.js';
 import { inventoryConsumes } from './inventory.consumes.js';
 import { inventoryProduces } from './inventory.produces.js';
 import { InventoryAppModule } from './inventory-app.module.js';
@@ -18,7 +18,10 @@ bootstrapOrExit('inventory', async () => {
   // First: a FAILPOINTS outside a test launcher stops the process before anything else runs.
   armFailpoints();
   const config = loadConfig(inventoryEnv);
+  // Before the first connection: a missing or insecure variable is reported whatever is reachable.
+  const warnings = inventoryStartChecks(config);
   await startTelemetry('inventory', config);
+  for (const warning of warnings) appLogger().warn({ context: 'config' }, warning);
   const kafka = createKafka(kafkaClientOptions(config));
   await ensureTopics(
     kafka,

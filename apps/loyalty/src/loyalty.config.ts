@@ -1,12 +1,13 @@
-import { authEnv } from '@libs/auth';
-import { env, type EnvConfig } from '@libs/config';
-import { databaseEnv } from '@libs/database';
-import { httpEnv } from '@libs/http';
+import { authEnv, authLaptopSettings } from '@libs/auth';
+import { checkAll, env, type EnvConfig, nodeEnv, refuseLaptopSettings } from '@libs/config';
+import { databaseEnv, databaseLaptopSettings, databaseSsl } from '@libs/database';
+import { httpEnv, httpLaptopSettings } from '@libs/http';
 import { telemetryEnv } from '@libs/telemetry';
 import { idempotencyEnv } from '@libs/idempotency';
 
 export const loyaltyEnv = {
   LOYALTY_PORT: env.port({ description: 'HTTP port of the loyalty service', default: 3002 }),
+  ...nodeEnv,
   ...httpEnv,
   ...authEnv,
   ...telemetryEnv,
@@ -18,3 +19,23 @@ export const loyaltyEnv = {
 };
 
 export type LoyaltyConfig = EnvConfig<typeof loyaltyEnv>;
+
+/**
+ * Every check of {@link loyaltyEnv} that needs no connection: what `NODE_ENV=production` refuses, Postgres TLS.
+ * Run right after `loadConfig`, before the first connection, so that a missing or insecure
+ * variable is reported in seconds whatever is reachable. Throws one `ConfigValidationError`
+ * naming every problem; returns the warnings of the opt-outs in use, for the caller to log.
+ */
+export function loyaltyStartChecks(config: LoyaltyConfig): string[] {
+  let warnings: string[] = [];
+  checkAll([
+    () =>
+      (warnings = refuseLaptopSettings(config.NODE_ENV, [
+        ...httpLaptopSettings(config),
+        ...authLaptopSettings(config),
+        ...databaseLaptopSettings(config),
+      ])),
+    () => databaseSsl(config),
+  ]);
+  return warnings;
+}

@@ -5,15 +5,18 @@ import { bootstrapOrExit, loadConfig } from '@libs/config';
 import { armFailpoints } from '@libs/failpoints';
 import { configureHttpApp, httpServerOptions } from '@libs/http';
 import { loyaltyApiDocs } from './loyalty.api-docs.js';
-import { NestPinoLogger, startTelemetry } from '@libs/telemetry';
-import { loyaltyEnv } from './loyalty.config.js';
+import { appLogger, NestPinoLogger, startTelemetry } from '@libs/telemetry';
+import { loyaltyEnv, loyaltyStartChecks } from './loyalty.config.js';
 import { LoyaltyAppModule } from './loyalty-app.module.js';
 
 bootstrapOrExit('loyalty', async () => {
   // First: a FAILPOINTS outside a test launcher stops the process before anything else runs.
   armFailpoints();
   const config = loadConfig(loyaltyEnv);
+  // Before the first connection: a missing or insecure variable is reported whatever is reachable.
+  const warnings = loyaltyStartChecks(config);
   await startTelemetry('loyalty', config);
+  for (const warning of warnings) appLogger().warn({ context: 'config' }, warning);
   const app = await NestFactory.create<NestFastifyApplication>(
     LoyaltyAppModule.forRoot(config),
     new FastifyAdapter(httpServerOptions(config)),

@@ -60,7 +60,7 @@ export class OrdersAppModule {
           }),
         }),
         HealthModule.forRoot({ kafka: kafkaHealthOptions(config) }),
-        OrdersModule,
+        OrdersModule.forRoot({ burst: config.ORDERS_CUSTOMER_BURST, perSecond: config.ORDERS_CUSTOMER_RATE_PER_S }),
         ReservationsModule,
       ],
     };

@@ -12,6 +12,8 @@ export const OrdersErrorCodes = {
   UNKNOWN_SKU: 'ORDERS.UNKNOWN_SKU',
   /** The lines at list prices add up to more than an order total may be (422). */
   TOTAL_TOO_LARGE: 'ORDERS.TOTAL_TOO_LARGE',
+  /** The customer placed orders faster than `ORDERS_CUSTOMER_RATE_PER_S` (bursts of `ORDERS_CUSTOMER_BURST`); with `Retry-After` (429). */
+  RATE_LIMITED: 'ORDERS.RATE_LIMITED',
 } as const;
 
 /** One of {@link OrdersErrorCodes}. */

@@ -1,4 +1,7 @@
-import { env, type EnvConfig } from '@libs/config';
+import { env, type EnvConfig, type LaptopSetting } from '@libs/config';
+
+/** The `iss` of the development token issuer of the local stack (tools/local-stack): its key is in a file anyone with the clone can read. */
+export const DEV_ISSUER_NAME = 'urn:local-stack:dev-issuer';
 
 /**
  * How an app verifies bearer tokens: against any OAuth 2.0 / OIDC provider's JWKS. All three are
@@ -25,6 +28,34 @@ export const authEnv = {
     min: 0,
     max: 300,
   }),
+  AUTH_JWKS_HTTP_ALLOWED: env.boolean({
+    description:
+      'Allow AUTH_JWKS_URL over plain http under NODE_ENV=production, on purpose (logged at every start): anyone on the path can swap the keys and mint any token',
+    default: false,
+  }),
+  AUTH_DEV_ISSUER_ALLOWED: env.boolean({
+    description: `Allow AUTH_ISSUER=${DEV_ISSUER_NAME} (the local development issuer) under NODE_ENV=production, on purpose (logged at every start): its signing key is a file on a developer's machine`,
+    default: false,
+  }),
 };
 
-export type AuthConfig = EnvConfig<typeof authEnv>;
+/** What token verification reads of {@link authEnv}; the production opt-outs are read at start-up only. */
+export type AuthConfig = Omit<EnvConfig<typeof authEnv>, 'AUTH_JWKS_HTTP_ALLOWED' | 'AUTH_DEV_ISSUER_ALLOWED'>;
+
+/** What {@link authEnv} allows only on a laptop; see `refuseLaptopSettings` of `@libs/config`. */
+export function authLaptopSettings(config: EnvConfig<typeof authEnv>): LaptopSetting[] {
+  return [
+    {
+      present: new URL(config.AUTH_JWKS_URL).protocol === 'http:',
+      risk: 'AUTH_JWKS_URL uses http: anyone on the path can swap the keys and mint any token',
+      optOut: 'AUTH_JWKS_HTTP_ALLOWED',
+      allowed: config.AUTH_JWKS_HTTP_ALLOWED,
+    },
+    {
+      present: config.AUTH_ISSUER === DEV_ISSUER_NAME,
+      risk: `AUTH_ISSUER is the development issuer (${DEV_ISSUER_NAME}), whose key anyone with the clone's state file holds`,
+      optOut: 'AUTH_DEV_ISSUER_ALLOWED',
+      allowed: config.AUTH_DEV_ISSUER_ALLOWED,
+    },
+  ];
+}

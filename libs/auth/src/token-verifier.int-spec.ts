@@ -41,13 +41,13 @@ describe('TokenVerifier (a JWKS over HTTP)', () => {
   });
   afterAll(() => new Promise((resolve) => server.close(resolve)));
 
-  const sign = (options: { sub?: string; typ?: string | null; audience?: string } = {}) => {
+  const sign = (options: { sub?: unknown; typ?: string | null; audience?: string } = {}) => {
     const header = { alg: 'ES256', kid: 'k1', ...(options.typ === null ? {} : { typ: options.typ ?? 'at+jwt' }) };
-    return new SignJWT({})
+    // A `sub` that is not a string goes in as a raw claim: setSubject would refuse to write it.
+    return new SignJWT({ sub: (options.sub ?? 'c1') as string })
       .setProtectedHeader(header)
       .setIssuer(ISSUER)
       .setAudience(options.audience ?? AUDIENCE)
-      .setSubject(options.sub ?? 'c1')
       .setIssuedAt()
       .setExpirationTime('2h')
       .sign(privateKey);
@@ -60,6 +60,12 @@ describe('TokenVerifier (a JWKS over HTTP)', () => {
 
   it('when an access token (typ at+jwt) is for this API, then its principal is answered', async () => {
     await expect(verifier.verify(await sign({ sub: 'c-ok' }))).resolves.toMatchObject({ subject: 'c-ok' });
+  });
+
+  it("when the token's sub is an array, empty or blank, then it is refused naming sub (every app, loyalty included)", async () => {
+    for (const sub of [['c1', 'c2'], '', '   ', 42]) {
+      expect(await refusal(await sign({ sub }))).toBe("the token's sub is not a non-empty string");
+    }
   });
 
   it('when the token has no typ, or typ JWT (an ID token), then it is refused as not an access token', async () => {

@@ -66,7 +66,11 @@ export class TokenVerifier {
         clockTolerance: this.config.AUTH_CLOCK_TOLERANCE_S,
         requiredClaims: ['sub', 'exp'],
       });
-      const principal = principalOf(payload);
+      // jose checks that `sub` is there, not what it is: an array or an empty string would otherwise
+      // become a customer id in every app that takes the subject as one.
+      if (typeof payload.sub !== 'string' || payload.sub.trim() === '')
+        throw new TokenRejectedError("the token's sub is not a non-empty string");
+      const principal = principalOf({ ...payload, sub: payload.sub });
       // requiredClaims makes `exp` present.
       this.verified.remember(token, principal, payload.exp! * 1000);
       return principal;

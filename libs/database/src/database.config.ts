@@ -1,4 +1,4 @@
-import { env, type EnvConfig } from '@libs/config';
+import { env, type EnvConfig, type LaptopSetting } from '@libs/config';
 
 /**
  * Environment variables every app with a database reads. Each service owns one database on the
@@ -48,6 +48,11 @@ export function databaseEnv(defaultName: string) {
       default: 'disable',
       pattern: /^(disable|require|verify-ca|verify-full)$/,
     }),
+    DATABASE_SSL_DISABLED_ALLOWED: env.boolean({
+      description:
+        'Allow DATABASE_SSL_MODE=disable under NODE_ENV=production, on purpose (logged at every start): the password and every row cross the network in clear',
+      default: false,
+    }),
     DATABASE_SSL_CA_FILE: env.string({
       description: "PEM file of the CA that signed the server's certificate, for verify-ca and verify-full; empty: the system's CAs",
       default: '',
@@ -75,7 +80,20 @@ type DatabaseTimeouts =
   | 'DATABASE_IDLE_IN_TRANSACTION_TIMEOUT_MS'
   | 'DATABASE_SSL_MODE'
   | 'DATABASE_SSL_CA_FILE'
+  | 'DATABASE_SSL_DISABLED_ALLOWED'
   | 'DATABASE_PREPARED_STATEMENTS';
 
 /** What {@link databaseEnv} yields; the timeouts default to none, TLS to off and prepared statements to on here, the apps always pass theirs. */
 export type DatabaseConfig = Omit<DatabaseEnv, DatabaseTimeouts> & Partial<Pick<DatabaseEnv, DatabaseTimeouts>>;
+
+/** What {@link databaseEnv} allows only on a laptop; see `refuseLaptopSettings` of `@libs/config`. */
+export function databaseLaptopSettings(config: DatabaseConfig): LaptopSetting[] {
+  return [
+    {
+      present: (config.DATABASE_SSL_MODE ?? 'disable') === 'disable',
+      risk: 'DATABASE_SSL_MODE=disable: the password and every row cross the network in clear',
+      optOut: 'DATABASE_SSL_DISABLED_ALLOWED',
+      allowed: config.DATABASE_SSL_DISABLED_ALLOWED ?? false,
+    },
+  ];
+}

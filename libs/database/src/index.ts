@@ -1,4 +1,4 @@
-export { databaseEnv, type DatabaseConfig } from './database.config.js';
+export { databaseEnv, databaseLaptopSettings, type DatabaseConfig } from './database.config.js';
 export { databaseUrl } from './database-url.js';
 export { databaseSsl, type DatabaseSsl } from './database-ssl.js';
 export { createDataSource, type DataSourceFactoryOptions } from './data-source.factory.js';

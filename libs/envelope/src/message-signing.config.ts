@@ -1,4 +1,4 @@
-import { ConfigValidationError, env, type EnvConfig } from '@libs/config';
+import { ConfigValidationError, env, type EnvConfig, nodeEnv } from '@libs/config';
 import type { SigningKey } from './message-signature.js';
 
 /**
@@ -20,11 +20,7 @@ export const messageSigningEnv = {
       'Run without signing keys where NODE_ENV=production would refuse to start: consumers then accept unsigned records, so anyone who can produce to a topic can forge or suppress an event. Logged as a warning at every start. Contradicts MESSAGE_SIGNING_KEYS',
     default: false,
   }),
-  NODE_ENV: env.string({
-    description:
-      'production: a start without MESSAGE_SIGNING_KEYS and MESSAGE_SIGNING_KEY_ID is refused (unless MESSAGE_SIGNING_DISABLED=true)',
-    default: '',
-  }),
+  ...nodeEnv,
   MESSAGE_SIGNATURES_REQUIRED: env.boolean({
     description:
       'With MESSAGE_SIGNING_KEYS set, refuse records without a signature (a bad signature is always refused). false only while rolling signing out, producers first; it lets forged unsigned records through',

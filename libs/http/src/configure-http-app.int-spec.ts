@@ -300,3 +300,60 @@ describe('httpServerOptions connection bounds (real HTTP server)', () => {
     }
   });
 });
+
+/** Sends `request` raw on a new connection from `localAddress` and resolves with everything the server wrote until it closed. */
+function rawExchange(port: number, request: string, localAddress = '127.0.0.1'): Promise<string> {
+  return new Promise((resolve, reject) => {
+    const socket = connect({ port, host: '127.0.0.1', localAddress }, () => socket.write(request));
+    const chunks: Buffer[] = [];
+    socket.on('data', (chunk: Buffer) => chunks.push(chunk));
+    socket.once('error', reject);
+    socket.once('close', () => resolve(Buffer.concat(chunks).toString('utf8')));
+  });
+}
+
+describe('httpServerOptions per client address and parser refusals (real HTTP server)', () => {
+  let app: NestFastifyApplication;
+  let port: number;
+  const bounds: HttpServerConfig = {
+    HTTP_REQUEST_TIMEOUT_MS: 10_000,
+    HTTP_CONNECTION_TIMEOUT_MS: 10_000,
+    HTTP_KEEP_ALIVE_TIMEOUT_MS: 10_000,
+    HTTP_MAX_CONNECTIONS: 100,
+    HTTP_MAX_CONNECTIONS_PER_CLIENT: 3,
+  };
+
+  beforeAll(async () => {
+    app = await NestFactory.create<NestFastifyApplication>(ThingsModule, new FastifyAdapter(httpServerOptions(bounds)), { logger: false });
+    configureHttpApp(app, { bodyLimitBytes: 65_536, docs: { title: 'things', description: 'test app' } });
+    await app.listen(0, '127.0.0.1');
+    port = Number(new URL(await app.getUrl()).port);
+  });
+
+  afterAll(async () => {
+    await app?.close();
+  });
+
+  it('when one client address holds its cap of idle connections, then its next one is closed at once while another address is served', async () => {
+    const held = await Promise.all(Array.from({ length: bounds.HTTP_MAX_CONNECTIONS_PER_CLIENT! }, () => openSocket(port)));
+    try {
+      const beyond = await openSocket(port);
+      expect(await closedWithin(beyond, 500)).not.toBe('open');
+      // Loopback answers the whole 127/8: 127.0.0.2 is another client to the server.
+      const answer = await rawExchange(port, 'GET /things HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n', '127.0.0.2');
+      expect(answer).toMatch(/^HTTP\/1\.1 200 /);
+    } finally {
+      held.forEach((socket) => socket.destroy());
+    }
+  });
+
+  it('when the request headers are larger than the parser takes, then the answer is 431 problem+json with a code of ours', async () => {
+    // From an address of its own: the server may not have counted the previous test's sockets closed yet.
+    const answer = await rawExchange(port, `GET /things HTTP/1.1\r\nHost: x\r\nX-Big: ${'a'.repeat(20_000)}\r\n\r\n`, '127.0.0.3');
+    const [head, body] = answer.split('\r\n\r\n');
+    expect(head).toMatch(/^HTTP\/1\.1 431 /);
+    expect(head).toContain(`Content-Type: ${PROBLEM_JSON}`);
+    expect(head).toContain('X-Content-Type-Options: nosniff');
+    expect(JSON.parse(body)).toMatchObject({ status: 431, code: 'REQUEST.HEADERS_TOO_LARGE' });
+  });
+});

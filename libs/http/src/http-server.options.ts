@@ -1,8 +1,10 @@
 import { STATUS_CODES } from 'node:http';
 import type { FastifyError, FastifyReply, FastifyRequest, FastifyServerOptions } from 'fastify';
-import type { EnvConfig } from '@libs/config';
+import { type EnvConfig, envDefault } from '@libs/config';
+import { answerClientError } from './client-error.answer.js';
+import { capConnectionsPerClient } from './connections-per-client.js';
 import { createRoutingServer } from './before-routing.js';
-import type { httpEnv } from './http.config.js';
+import { httpEnv } from './http.config.js';
 import { PROBLEM_JSON, type ProblemDetails, problemType } from './problem-details.js';
 import { RequestErrorCodes } from './request-error-codes.js';
 import { securityHeaders } from './security-headers.hook.js';
@@ -11,7 +13,9 @@ import { securityHeaders } from './security-headers.hook.js';
 export type HttpServerConfig = Pick<
   EnvConfig<typeof httpEnv>,
   'HTTP_REQUEST_TIMEOUT_MS' | 'HTTP_CONNECTION_TIMEOUT_MS' | 'HTTP_KEEP_ALIVE_TIMEOUT_MS' | 'HTTP_MAX_CONNECTIONS'
->;
+> &
+  /** Default: the variable's default. */
+  Partial<Pick<EnvConfig<typeof httpEnv>, 'HTTP_MAX_CONNECTIONS_PER_CLIENT'>>;
 
 /** How often Node checks the request timeout; its default (30 s) would let a slow client outlive it by that much. */
 const TIMEOUT_CHECK_INTERVAL_MS = 1000;
@@ -43,12 +47,14 @@ function frameworkError(error: FastifyError, request: FastifyRequest, reply: Fas
 /**
  * What every app passes to `new FastifyAdapter(...)`: the Node HTTP server with bounds on how long
  * and how many connections a client may hold (Fastify's defaults: no request or connection
- * timeout, no cap), and {@link frameworkError} for the answers Fastify writes itself. The server
+ * timeout, no cap; a cap per client address), {@link frameworkError} for the answers Fastify writes
+ * itself and {@link answerClientError} for those Node's parser refuses (431, 408). The server
  * lets a request be answered before Fastify routes it (`answerBeforeRouting`).
  */
 export function httpServerOptions(config: HttpServerConfig): FastifyServerOptions {
   return {
     frameworkErrors: frameworkError,
+    clientErrorHandler: answerClientError,
     serverFactory: (handler) => {
       const server = createRoutingServer(
         {
@@ -61,6 +67,7 @@ export function httpServerOptions(config: HttpServerConfig): FastifyServerOption
       );
       server.setTimeout(config.HTTP_CONNECTION_TIMEOUT_MS);
       server.maxConnections = config.HTTP_MAX_CONNECTIONS;
+      capConnectionsPerClient(server, config.HTTP_MAX_CONNECTIONS_PER_CLIENT ?? envDefault(httpEnv.HTTP_MAX_CONNECTIONS_PER_CLIENT)!);
       return server;
     },
   };

@@ -1,8 +1,17 @@
-import { env } from '@libs/config';
+import { env, type LaptopSetting } from '@libs/config';
 
 /** HTTP settings shared by every app; the port variable is the app's own (`ORDERS_PORT`, ...). */
 export const httpEnv = {
-  HTTP_HOST: env.string({ description: 'Interface the HTTP server binds to', default: '0.0.0.0' }),
+  HTTP_HOST: env.string({
+    description:
+      'Interface the HTTP server binds to; the default, loopback, is reachable from this machine only. 0.0.0.0 (or ::) listens on every interface, as a container behind a load balancer must; NODE_ENV=production refuses it without HTTP_ALL_INTERFACES_ALLOWED=true',
+    default: '127.0.0.1',
+  }),
+  HTTP_ALL_INTERFACES_ALLOWED: env.boolean({
+    description:
+      'Allow HTTP_HOST=0.0.0.0 (or ::) under NODE_ENV=production, said on purpose (logged at every start): right in a container or pod whose network only the load balancer reaches, wrong on a host with a public interface',
+    default: false,
+  }),
   HTTP_BODY_LIMIT_BYTES: env.integer({
     description: 'Largest accepted request body; larger bodies get 413',
     default: 65_536,
@@ -37,6 +46,13 @@ export const httpEnv = {
     min: 1,
     max: 1_000_000,
   }),
+  HTTP_MAX_CONNECTIONS_PER_CLIENT: env.integer({
+    description:
+      'Most connections one client address may hold at once; one more is closed at once. Keeps one client (idle or slow sockets) from taking every HTTP_MAX_CONNECTIONS. Clients behind one NAT or proxy share it, and the bench and tests all connect from 127.0.0.1: lower refuses their peaks',
+    default: 512,
+    min: 1,
+    max: 1_000_000,
+  }),
   HTTP_SHUTDOWN_TIMEOUT_MS: env.integer({
     description:
       "Longest a SIGTERM shutdown (draining consumers, the relay's last cycle, closing pools) may take before the process exits with code 1; keep the orchestrator's grace period above it",
@@ -45,3 +61,18 @@ export const httpEnv = {
     max: 600_000,
   }),
 };
+
+/** Hosts that mean "every interface" to Node's `listen`. */
+const ALL_INTERFACES = new Set(['0.0.0.0', '::', '[::]']);
+
+/** What {@link httpEnv} allows only on a laptop (or a container that says so); see `refuseLaptopSettings` of `@libs/config`. */
+export function httpLaptopSettings(config: { HTTP_HOST: string; HTTP_ALL_INTERFACES_ALLOWED: boolean }): LaptopSetting[] {
+  return [
+    {
+      present: ALL_INTERFACES.has(config.HTTP_HOST.trim()),
+      risk: `HTTP_HOST=${config.HTTP_HOST} listens on every interface of the host`,
+      optOut: 'HTTP_ALL_INTERFACES_ALLOWED',
+      allowed: config.HTTP_ALL_INTERFACES_ALLOWED,
+    },
+  ];
+}

@@ -1,4 +1,4 @@
-export { httpEnv } from './http.config.js';
+export { httpEnv, httpLaptopSettings } from './http.config.js';
 export { MAX_REPORTED_PROBLEMS, strictValidationPipe } from './validation.pipe.js';
 export { validateRequestBody } from './validate-body.js';
 export { configureHttpApp, type HttpAppOptions } from './configure-http-app.js';
@@ -20,3 +20,4 @@ export { LoadSheddingModule } from './load-shedding/load-shedding.module.js';
 export { ShedWhenBacklogged } from './load-shedding/shed-when-backlogged.decorator.js';
 export { databasePoolProbe } from './load-shedding/database-pool.probe.js';
 export { eventLoopDelayProbe } from './load-shedding/event-loop-delay.probe.js';
+export { TokenBuckets, type TokenBucketOptions, type TokenTake } from './rate-limit/token-buckets.js';

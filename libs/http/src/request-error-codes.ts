@@ -18,6 +18,10 @@ export const RequestErrorCodes = {
   UNSUPPORTED_MEDIA_TYPE: 'REQUEST.UNSUPPORTED_MEDIA_TYPE',
   /** A path segment is longer than the router accepts (414); `fields` names `url`. */
   URI_TOO_LONG: 'REQUEST.URI_TOO_LONG',
+  /** The request headers are larger than Node's limit (431), refused before any route. */
+  HEADERS_TOO_LARGE: 'REQUEST.HEADERS_TOO_LARGE',
+  /** The request was not sent whole within `HTTP_REQUEST_TIMEOUT_MS` (408). */
+  TIMEOUT: 'REQUEST.TIMEOUT',
   /** No route matches the method and path. */
   ROUTE_NOT_FOUND: 'REQUEST.ROUTE_NOT_FOUND',
   /** Any other refusal of the HTTP layer (a 4xx raised by Nest or Fastify with no code of ours). */

@@ -1,15 +1,13 @@
 import { promisify } from 'node:util';
 import { gzip, unzip } from 'node:zlib';
 import kafkajs from 'kafkajs';
+import { largestInflationLimit } from './inflation-limit.js';
 
 // Not named imports: Node's CommonJS export detection does not see these two in kafkajs.
 const { CompressionCodecs, CompressionTypes } = kafkajs;
 
 const gzipAsync = promisify(gzip);
 const unzipAsync = promisify(unzip);
-
-/** Default of `KAFKA_MAX_INFLATED_BATCH_BYTES`: 64 MiB, above kafkajs' 10 MiB fetch size. */
-export const DEFAULT_MAX_INFLATED_BATCH_BYTES = 64 * 1024 * 1024;
 
 /**
  * Header set on each placeholder record; the same name as `Headers.inflationRefused` of
@@ -89,9 +87,9 @@ export function cappedGzipCodec(maxInflatedBytes: number) {
  * Registers {@link cappedGzipCodec} as kafkajs' gzip codec. The registry is global to the process:
  * the last call's limit applies to every client. Called by `createKafka` and `kafkaServerOptions`.
  *
- * @param maxInflatedBytes default {@link DEFAULT_MAX_INFLATED_BATCH_BYTES}
+ * @param maxInflatedBytes default: the largest that fits this process's heap for one partition at a time ({@link largestInflationLimit})
  */
-export function registerCappedGzip(maxInflatedBytes: number = DEFAULT_MAX_INFLATED_BATCH_BYTES): void {
+export function registerCappedGzip(maxInflatedBytes: number = largestInflationLimit(1)): void {
   const codec = cappedGzipCodec(maxInflatedBytes);
   CompressionCodecs[CompressionTypes.GZIP] = () => codec;
 }

@@ -9,6 +9,7 @@ export {
 } from './kafka.factory.js';
 export {
   kafkaSecurity,
+  kafkaLaptopSettings,
   kafkaSecurityEnv,
   kafkaSecurityFromEnvironment,
   type KafkaSecurity,
@@ -21,7 +22,8 @@ export {
   stickyPartitioner,
   unacknowledged,
 } from './acknowledged-send.js';
-export { registerCappedGzip, cappedGzipCodec, DEFAULT_MAX_INFLATED_BATCH_BYTES } from './capped-gzip.codec.js';
+export { registerCappedGzip, cappedGzipCodec } from './capped-gzip.codec.js';
+export { inflationLimit, largestInflationLimit } from './inflation-limit.js';
 export { ensureTopics, describeCluster, topicSettings, type TopicSettings } from './kafka-admin.js';
 export { restartAfterCrash, type RestartAfterCrashOptions } from './consumer-crash.restart.js';
 export { kafkaServerOptions } from './kafka-server.options.js';

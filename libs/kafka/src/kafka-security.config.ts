@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import type { ConnectionOptions } from 'node:tls';
 import type { SASLOptions } from 'kafkajs';
-import { ConfigValidationError, env, type EnvConfig, loadConfig } from '@libs/config';
+import { ConfigValidationError, env, type EnvConfig, type LaptopSetting, loadConfig } from '@libs/config';
 
 /**
  * How every Kafka client of this project authenticates and encrypts: apps, relay, dead-letter
@@ -19,6 +19,11 @@ export const kafkaSecurityEnv = {
   KAFKA_SASL_USERNAME: env.string({ description: 'SASL user name; required with KAFKA_SASL_MECHANISM', default: '' }),
   KAFKA_SASL_PASSWORD: env.string({ description: 'SASL password (secret); required with KAFKA_SASL_MECHANISM', default: '' }),
   KAFKA_TLS_ENABLED: env.boolean({ description: 'Connect to the brokers over TLS', default: false }),
+  KAFKA_PLAINTEXT_ALLOWED: env.boolean({
+    description:
+      'Allow KAFKA_TLS_ENABLED=false under NODE_ENV=production, on purpose (logged at every start): SASL passwords and every record cross the network in clear',
+    default: false,
+  }),
   KAFKA_TLS_CA_FILE: env.string({
     description: "PEM file of the CA(s) that signed the brokers' certificates; empty: the system's trusted CAs",
     default: '',
@@ -37,6 +42,18 @@ export const kafkaSecurityEnv = {
 };
 
 export type KafkaSecurityConfig = EnvConfig<typeof kafkaSecurityEnv>;
+
+/** What {@link kafkaSecurityEnv} allows only on a laptop; see `refuseLaptopSettings` of `@libs/config`. */
+export function kafkaLaptopSettings(config: KafkaSecurityConfig): LaptopSetting[] {
+  return [
+    {
+      present: !config.KAFKA_TLS_ENABLED,
+      risk: 'KAFKA_TLS_ENABLED=false: SASL passwords and every record cross the network in clear',
+      optOut: 'KAFKA_PLAINTEXT_ALLOWED',
+      allowed: config.KAFKA_PLAINTEXT_ALLOWED,
+    },
+  ];
+}
 
 /** The `ssl` and `sasl` options of a kafkajs client; both absent means plaintext, no authentication. */
 export interface KafkaSecurity {

@@ -1,6 +1,7 @@
 import { type KafkaOptions, Transport } from '@nestjs/microservices';
 import { logLevel } from 'kafkajs';
 import { prepareKafkajs } from './kafkajs-process-setup.js';
+import { inflationLimit } from './inflation-limit.js';
 import { kafkaLogCreator } from './kafka-log-creator.js';
 import type { KafkaConfig } from './kafka.config.js';
 import { kafkaSecurity } from './kafka-security.config.js';
@@ -17,7 +18,7 @@ import { rotatingSeedBroker } from './rotating-seed-broker.js';
  */
 export function kafkaServerOptions(config: KafkaConfig, overrides: { fromBeginning?: boolean } = {}): KafkaOptions {
   // The Nest transport builds its own kafkajs client: the process-wide set-up goes in here too.
-  prepareKafkajs(config.KAFKA_MAX_INFLATED_BATCH_BYTES);
+  prepareKafkajs(inflationLimit(config.KAFKA_MAX_INFLATED_BATCH_BYTES, config.KAFKA_PARTITIONS_CONSUMED_CONCURRENTLY));
   const timing = kafkaClientTiming(config);
   return {
     transport: Transport.KAFKA,

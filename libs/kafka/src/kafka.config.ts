@@ -61,9 +61,9 @@ export function kafkaEnv(defaultClientId: string) {
     }),
     KAFKA_MAX_INFLATED_BATCH_BYTES: env.integer({
       description:
-        'Most bytes one gzip-compressed batch may inflate to in this process; a batch beyond it is not inflated, and its records are dead-lettered as stubs. Higher admits larger batches and costs that much memory per batch; keep it above the fetch size (kafkajs maxBytes, 10 MiB)',
-      default: 64 * 1024 * 1024,
-      min: 1024,
+        "Most bytes one gzip-compressed batch may inflate to in this process; a batch beyond it is not inflated, and its records are dead-lettered unparsed as INFLATION_LIMIT. 0: the largest that fits the heap (the batches of KAFKA_PARTITIONS_CONSUMED_CONCURRENTLY partitions, parsed at JSON's worst 24 bytes of heap per byte, within half of v8's heap limit; about 0.9 MiB with --max-old-space-size=128 and 3 partitions). A larger value is refused at start-up; lower refuses more compressed batches",
+      default: 0,
+      min: 0,
       max: 1024 * 1024 * 1024,
     }),
     ...kafkaSecurityEnv,

@@ -2,6 +2,7 @@ import { Kafka, logLevel, type Producer, type RetryOptions } from 'kafkajs';
 import { kafkaLogCreator } from './kafka-log-creator.js';
 import { stickyPartitioner } from './acknowledged-send.js';
 import { prepareKafkajs } from './kafkajs-process-setup.js';
+import { inflationLimit } from './inflation-limit.js';
 import { clientRetry, KAFKA_CLIENT_TIMING_DEFAULTS, kafkaClientTiming, type KafkaClientTiming } from './kafka-client-timing.js';
 import type { KafkaConfig } from './kafka.config.js';
 import { kafkaSecurity, type KafkaSecurity, kafkaSecurityFromEnvironment } from './kafka-security.config.js';
@@ -18,7 +19,7 @@ export interface KafkaClientOptions {
    * tool or test that builds its own client connects the way the apps do. Pass `{}` for plaintext.
    */
   security?: KafkaSecurity;
-  /** Cap of one inflated gzip batch in this process (see `KAFKA_MAX_INFLATED_BATCH_BYTES`); default 64 MiB. */
+  /** Cap of one inflated gzip batch in this process (see `KAFKA_MAX_INFLATED_BATCH_BYTES`); default: the largest that fits the heap (`largestInflationLimit`). */
   maxInflatedBatchBytes?: number;
   /** Request timeout, retry backoff and metadata age (see `kafka-client-timing.ts`); default: the documented defaults. */
   timing?: KafkaClientTiming;
@@ -26,13 +27,16 @@ export interface KafkaClientOptions {
   logLevel?: logLevel;
 }
 
-/** The client options of an app: its brokers, client id, TLS and SASL. Throws when they contradict. */
+/**
+ * The client options of an app: its brokers, client id, TLS, SASL and inflation cap. Throws a
+ * `ConfigValidationError` when they contradict or the cap does not fit the heap; it connects to nothing.
+ */
 export function kafkaClientOptions(config: KafkaConfig): KafkaClientOptions {
   return {
     brokers: config.KAFKA_BROKERS,
     clientId: config.KAFKA_CLIENT_ID,
     security: kafkaSecurity(config),
-    maxInflatedBatchBytes: config.KAFKA_MAX_INFLATED_BATCH_BYTES,
+    maxInflatedBatchBytes: inflationLimit(config.KAFKA_MAX_INFLATED_BATCH_BYTES, config.KAFKA_PARTITIONS_CONSUMED_CONCURRENTLY),
     timing: kafkaClientTiming(config),
   };
 }

@@ -3,6 +3,7 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { dirname } from 'node:path';
 import { exportJWK, generateKeyPair, importJWK, type JWK, SignJWT } from 'jose';
+import { DEV_ISSUER_NAME } from '@libs/auth';
 import { LOYALTY_ACCRUALS_WRITE_SCOPE } from '@libs/contracts';
 import type { ServiceName } from '../services/service-catalog.js';
 
@@ -14,7 +15,7 @@ import type { ServiceName } from '../services/service-catalog.js';
  * uses its OIDC provider's issuer URL and the audiences registered there.
  */
 export const DevIssuerClaims = {
-  issuer: 'urn:local-stack:dev-issuer',
+  issuer: DEV_ISSUER_NAME,
   audiences: {
     orders: 'urn:nest-outbox-reference:orders-api',
     inventory: 'urn:nest-outbox-reference:inventory-api',
@@ -67,13 +68,21 @@ const SERVICE_TOKEN_SECONDS = 300;
  * A development OAuth 2.0 / OIDC issuer for this machine: an ES256 key pair, its JWKS at
  * `/.well-known/jwks.json` and a client-credentials token endpoint at `/oauth/token`, so the apps
  * verify tokens exactly as they would against a real provider (nothing in the apps knows it is a
- * development issuer). Never for production: anyone with the state file can mint any token.
+ * development issuer). Never for production: anyone with the state file can mint any token, so
+ * every way to get one (and so `npm start`, `npm run token` and the compose `dev-issuer`) throws
+ * under `NODE_ENV=production`.
  */
 export class DevIssuer {
   private server: Server | undefined;
   private baseUrl: string | undefined;
 
-  private constructor(private readonly state: DevIssuerState) {}
+  private constructor(private readonly state: DevIssuerState) {
+    if (process.env.NODE_ENV === 'production') {
+      throw new Error(
+        'the development token issuer refuses to run with NODE_ENV=production: anyone who can read its key file can mint any token; production takes tokens from its OIDC provider (docs/auth.md)',
+      );
+    }
+  }
 
   /** A fresh key pair and client secret, in memory (the tests' issuer: a new one every run). */
   static async create(): Promise<DevIssuer> {
@@ -125,11 +134,12 @@ export class DevIssuer {
     const payload: Record<string, unknown> = {};
     if (claims.scopes && claims.scopes.length > 0) payload.scope = claims.scopes.join(' ');
     if (claims.clientId) payload.client_id = claims.clientId;
+    // As a raw claim, not setSubject (which insists on a string): a test may mint a malformed `sub`.
+    payload.sub = claims.sub;
     return new SignJWT(payload)
       .setProtectedHeader({ alg: SIGNING_ALG, kid: this.state.privateJwk.kid, typ: claims.typ ?? 'at+jwt' })
       .setIssuer(claims.issuer ?? DevIssuerClaims.issuer)
       .setAudience(claims.audience ?? DevIssuerClaims.audiences[claims.api])
-      .setSubject(claims.sub)
       .setIssuedAt(now)
       .setExpirationTime(now + (claims.expiresInSeconds ?? 3600))
       .sign(key);

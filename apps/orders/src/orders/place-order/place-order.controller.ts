@@ -1,4 +1,4 @@
-import { Body, Controller, HttpCode, Post } from '@nestjs/common';
+import { Body, Controller, HttpCode, Post, UseGuards } from '@nestjs/common';
 import { ApiCreatedResponse, ApiOperation, ApiTags } from '@nestjs/swagger';
 import { CurrentPrincipal, type Principal } from '@libs/auth';
 import { ApiErrors, ShedWhenBacklogged } from '@libs/http';
@@ -6,6 +6,7 @@ import { Idempotent } from '@libs/idempotency';
 import { OrderResponse } from '../order.response.js';
 import { PlaceOrderRequest } from './place-order.request.js';
 import { PlaceOrderService } from './place-order.service.js';
+import { CustomerRateGuard } from './customer-rate.guard.js';
 import { OrdersFailpoints } from '../../orders.failpoints.js';
 
 @ApiTags('orders')
@@ -25,7 +26,9 @@ export class PlaceOrderController {
   @ApiCreatedResponse({ type: OrderResponse, description: 'Created (or, on a replay, the order the first request created)' })
   @ApiErrors(400, { 403: "AUTH.FORBIDDEN: the token's subject cannot be a customer id (too long, or not storable)" }, 413, {
     422: 'ORDERS.UNKNOWN_SKU (`fields` names each line, `items[0].sku`) or ORDERS.TOTAL_TOO_LARGE',
+    429: 'ORDERS.RATE_LIMITED: more orders from this customer than ORDERS_CUSTOMER_RATE_PER_S, or IDEMPOTENCY.QUOTA_EXCEEDED; nothing was done, retry after `Retry-After` seconds',
   })
+  @UseGuards(CustomerRateGuard)
   @ShedWhenBacklogged()
   @HttpCode(201)
   @Idempotent({
