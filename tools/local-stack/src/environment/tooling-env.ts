@@ -7,17 +7,17 @@ import { kafkaLocalEnv } from '../kafka/kafka-local.env.js';
 import { postgresLocalEnv } from '../postgres/postgres-local.env.js';
 import { testDistEnv } from '../services/test-dist.env.js';
 
-/** One group of variables the tooling reads (not an app), as `.env.example` shows it. */
+/** One group of variables the tooling reads (not an app), as docs/configuration.md shows it. */
 export interface ToolingEnvSection {
   readonly title: string;
   readonly schema: EnvSchema;
 }
 
 /**
- * The variables of the local tooling, each declared beside the code that reads it: `.env.example`
- * renders one "tooling" section per entry (scripts/env-example-file.ts adds the benchmarks' and
- * the scripts' own), and test/env-example.spec.ts fails when a variable the tooling reads is
- * missing from the file.
+ * The variables of the local tooling, each declared beside the code that reads it: the
+ * configuration reference renders one "tooling" table per entry (scripts/env-sections.ts adds the
+ * benchmarks' and the scripts' own), and test/env-example.spec.ts fails when a variable the
+ * tooling reads is declared nowhere.
  */
 export const toolingEnvSections: readonly ToolingEnvSection[] = [
   { title: 'tooling: development token issuer (npm start, npm run token, compose dev-issuer)', schema: devIssuerEnv },
