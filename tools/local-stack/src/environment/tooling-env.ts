@@ -6,6 +6,7 @@ import { localSigningFileEnv } from '../envelope/local-signing.env.js';
 import { kafkaLocalEnv } from '../kafka/kafka-local.env.js';
 import { postgresLocalEnv } from '../postgres/postgres-local.env.js';
 import { testDistEnv } from '../services/test-dist.env.js';
+import { testProjectEnv } from '../services/test-project.env.js';
 
 /** One group of variables the tooling reads (not an app), as docs/configuration.md shows it. */
 export interface ToolingEnvSection {
@@ -24,5 +25,5 @@ export const toolingEnvSections: readonly ToolingEnvSection[] = [
   { title: 'tooling: local Kafka (scripts/kafka-local.sh, npm start, npm test)', schema: kafkaLocalEnv },
   { title: 'tooling: local Postgres and state files (npm start, npm test)', schema: { ...postgresLocalEnv, ...localSigningFileEnv } },
   { title: 'tooling: docker compose (docker-compose.yml, scripts/compose-smoke.sh)', schema: composeEnv },
-  { title: 'tooling: tests (failpoints, compiled apps)', schema: { ...failpointsEnv, ...testDistEnv } },
+  { title: 'tooling: tests (failpoints, compiled apps)', schema: { ...failpointsEnv, ...testDistEnv, ...testProjectEnv } },
 ];
