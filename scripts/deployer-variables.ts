@@ -44,7 +44,10 @@ export const DEPLOYER_GROUPS: readonly DeployerGroup[] = [
   },
   { title: 'message signatures', names: ['MESSAGE_SIGNING_KEYS', 'MESSAGE_SIGNING_KEY_ID'] },
   { title: 'logs and traces', names: ['LOG_LEVEL', 'LOG_FORMAT', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_TRACES_SAMPLE_PERCENT'] },
-  { title: 'this machine (npm start, npm run dev, npm test)', names: ['KAFKA_LOCAL_PORT', 'DEV_ISSUER_PORT'] },
+  {
+    title: 'this machine (npm start, npm run dev, npm test)',
+    names: ['ORDERS_DATABASE_NAME', 'INVENTORY_DATABASE_NAME', 'LOYALTY_DATABASE_NAME', 'KAFKA_LOCAL_PORT', 'DEV_ISSUER_PORT'],
+  },
 ];
 
 /** The most variables `.env.example` may list: beyond it, a deployer cannot tell what matters. */

@@ -5,7 +5,14 @@ import { loadConfig, loadDotEnv } from '@libs/config';
 import { databaseUrl } from '@libs/database';
 import { messageSigning, messageSigningEnv } from '@libs/envelope';
 import { createKafka, kafkaSecurityFromEnvironment } from '@libs/kafka';
-import { kafkaSaslEnv, localEnvironment, localKafkaCredentials, localSigningEnv, usesLocalKafkaCredentials } from '@tools/local-stack';
+import {
+  kafkaSaslEnv,
+  localDatabaseName,
+  localEnvironment,
+  localKafkaCredentials,
+  localSigningEnv,
+  usesLocalKafkaCredentials,
+} from '@tools/local-stack';
 import pg from 'pg';
 import {
   asDeadLetterTopic,
@@ -41,12 +48,13 @@ const USAGE = `Usage: npm run ops -- <command>
   loyalty parked                                  loyalty commands parked after a 4xx
   loyalty retry <id...> | --all                   put parked commands back in the dispatcher's queue
 
-Options: --database <name> overrides the service's database (default: orders or inventory).
+Options: --database <name> overrides the service's database (default: ORDERS_DATABASE_NAME or INVENTORY_DATABASE_NAME, else orders or inventory).
 Environment: DATABASE_URL (server, without database; default postgres://postgres@127.0.0.1:5432),
              KAFKA_BROKERS (default 127.0.0.1:9092), KAFKA_SASL_* and KAFKA_TLS_* as for the apps,
              MESSAGE_SIGNING_KEYS (required by dlq replay: every record's signature is checked).
              Against the local brokers, ops authenticates as the \`ops\` principal and uses the local keys.
-Output is sanitised: control characters are escaped, binary values shown as length and hex.`;
+Output is sanitised: control characters are escaped, binary values shown as length and hex.
+Exit codes: 0 done, 1 failed or nothing matched (a filter, reference or id selecting nothing), 2 bad command line.`;
 
 loadDotEnv();
 /**
@@ -128,7 +136,10 @@ async function dlq(args: OpsArgs): Promise<number> {
     const letters = (await readDeadLetters(kafka(), topics)).filter((letter) => matchesFilter(letter, filter));
     for (const letter of letters) out(describeLetter(letter));
     out(`${letters.length} dead letter(s) in ${topics.length} topic(s)${topics.length ? `: ${topics.join(', ')}` : ''}`);
-    return 0;
+    // Like grep: a filter that selects nothing is exit 1, so a script can branch on it. An empty
+    // list without a filter is a healthy system, not a failed search: exit 0.
+    const filtered = Object.values(filter).some((value) => value !== undefined);
+    return filtered && letters.length === 0 ? 1 : 0;
   }
   if (action === 'show') {
     if (!target) throw new UsageError('dlq show needs a message id or topic:partition:offset');
@@ -221,8 +232,9 @@ async function outbox(args: OpsArgs): Promise<number> {
   const database = stringOption(args, 'database');
   if (database && !service) throw new UsageError('--database needs --service');
   const limit = integerOption(args, 'limit') ?? 100;
-  for (const name of service ? [service] : ['orders', 'inventory']) {
-    const rows = await withDatabase(database ?? name, (client) => pendingOutboxRows(client, limit));
+  const services = service ? [service] : (['orders', 'inventory'] as const);
+  for (const name of services) {
+    const rows = await withDatabase(database ?? localDatabaseName(name, env), (client) => pendingOutboxRows(client, limit));
     out(`${name}: ${rows.length} pending outbox row(s)${rows.length === limit ? ` (first ${limit}; --limit to see more)` : ''}`);
     for (const row of rows) {
       out(`  ${row.id} ${row.message_type} ${row.aggregate_id} -> ${row.topic}`);
@@ -234,7 +246,7 @@ async function outbox(args: OpsArgs): Promise<number> {
 }
 
 async function loyalty(args: OpsArgs): Promise<number> {
-  const database = stringOption(args, 'database') ?? 'inventory';
+  const database = stringOption(args, 'database') ?? localDatabaseName('inventory', env);
   const [, action, ...ids] = args.words;
   if (action === 'parked') {
     const rows = await withDatabase(database, parkedLoyaltyCommands);

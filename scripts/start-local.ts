@@ -34,6 +34,7 @@ import {
   stopKafkaStartedBy,
   waitFor,
   parseCommandLine,
+  localDatabaseName,
 } from '@tools/local-stack';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -203,6 +204,7 @@ async function start(): Promise<void> {
       // Each app its own audience (DevIssuerClaims): a token for one API is refused by the others.
       env: {
         ...APP_PROCESS_ENV,
+        DATABASE_NAME: localDatabaseName(service.name, env),
         ...authEnv[service.name],
         ...(principal && kafkaCredentials ? kafkaSaslEnv(kafkaCredentials, principal) : {}),
       },

@@ -27,6 +27,7 @@ export { assertPortFree } from './ports/port-probe.js';
 export { freePort } from './ports/free-port.js';
 export { assertPostgresAnswers } from './postgres/postgres-probe.js';
 export { embeddedPostgresDir, ensurePostgres, type LocalPostgres, type PostgresSource } from './postgres/ensure-postgres.js';
+export { localDatabaseName } from './postgres/local-databases.env.js';
 export {
   assertTestDatabaseName,
   createTestDatabase,
