@@ -224,11 +224,13 @@ async function dlq(args: OpsArgs): Promise<number> {
   throw new UsageError(`unknown dlq command ${action ?? '(none)'}`);
 }
 
+/** The services with an outbox. */
+const hasOutbox = (service: string): service is 'orders' | 'inventory' => service === 'orders' || service === 'inventory';
+
 async function outbox(args: OpsArgs): Promise<number> {
   if (args.words[1] !== 'pending') throw new UsageError(`unknown outbox command ${args.words[1] ?? '(none)'}`);
   const service = stringOption(args, 'service');
-  if (service !== undefined && service !== 'orders' && service !== 'inventory')
-    throw new UsageError('--service must be orders or inventory');
+  if (service !== undefined && !hasOutbox(service)) throw new UsageError('--service must be orders or inventory');
   const database = stringOption(args, 'database');
   if (database && !service) throw new UsageError('--database needs --service');
   const limit = integerOption(args, 'limit') ?? 100;
