@@ -3,7 +3,7 @@
 // when present). Exit codes: 0 done, 1 failed or nothing matched, 2 bad command line.
 import { loadConfig, loadDotEnv } from '@libs/config';
 import { databaseUrl } from '@libs/database';
-import { messageSigning, messageSigningEnv } from '@libs/envelope';
+import { Headers, messageSigning, messageSigningEnv } from '@libs/envelope';
 import { createKafka, kafkaSecurityFromEnvironment } from '@libs/kafka';
 import {
   kafkaSaslEnv,
@@ -30,6 +30,7 @@ import {
 import { integerOption, type OpsArgs, parseOpsArgs, stringOption, UsageError } from './ops/ops-args.js';
 import { parkedLoyaltyCommands, pendingOutboxRows, retryParkedLoyaltyCommands } from './ops/ops-tables.js';
 import { printableBytes, sanitize } from './ops/printable.js';
+import { headerText, readTopic, type StoredRecord } from './ops/read-topic.js';
 
 const USAGE = `Usage: npm run ops -- <command>
 
@@ -45,6 +46,8 @@ const USAGE = `Usage: npm run ops -- <command>
   filters: --reason <REASON> --type <MessageType> --partition P --from-offset N --to-offset N (dead-letter offsets)
   outbox pending [--service orders|inventory] [--limit N]
                                                   unpublished outbox rows, oldest first, with their last error
+  topic tail <topic> [--limit N]                  the last N records (default 10) of each partition of any topic:
+                                                  key, message type and id, value (read as the admin user)
   loyalty parked                                  loyalty commands parked after a 4xx
   loyalty retry <id...> | --all                   put parked commands back in the dispatcher's queue
 
@@ -62,8 +65,8 @@ loadDotEnv();
  * own principal (`ops`: reads dead letters, writes only the topics a replay goes back to) and
  * verifies with the local signing keys, unless the environment names its own.
  */
+const base = localEnvironment();
 const env = (() => {
-  const base = localEnvironment();
   if (!usesLocalKafkaCredentials(base)) return base;
   return {
     ...base,
@@ -76,8 +79,17 @@ const out = (line = '') => process.stdout.write(`${line}\n`);
 /** A command the tool will not run as configured: said in one line, exit 1. */
 class Refusal extends Error {}
 
-function kafka() {
-  return createKafka({ brokers: env.KAFKA_BROKERS!.split(','), clientId: 'ops', security: kafkaSecurityFromEnvironment(env) });
+function kafka(source: NodeJS.ProcessEnv = env) {
+  return createKafka({ brokers: env.KAFKA_BROKERS!.split(','), clientId: 'ops', security: kafkaSecurityFromEnvironment(source) });
+}
+
+/**
+ * `topic tail` reads any topic, which the `ops` principal may not (it reads dead letters only):
+ * against the local brokers it logs in as the local `admin` user; elsewhere with the environment's
+ * KAFKA_SASL_* credentials, which must be allowed to read the topic.
+ */
+function topicReaderEnv(): NodeJS.ProcessEnv {
+  return usesLocalKafkaCredentials(base) ? { ...env, ...kafkaSaslEnv(localKafkaCredentials(base), 'admin') } : env;
 }
 
 async function withDatabase<T>(database: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -102,6 +114,26 @@ function describeLetter(letter: DeadLetter): string {
     `  from:   ${field(original.topic)}:${field(original.partition)}:${field(original.offset)}`,
     `  error:  ${field((letter.error ?? '').split('\n')[0], '')}`,
   ].join('\n');
+}
+
+function describeRecord(record: StoredRecord): string {
+  const header = (name: string, missing: string) => field(headerText(record.headers, name), missing);
+  return [
+    `${sanitize(`${record.topic}:${record.partition}:${record.offset}`, true)} ${new Date(Number(record.timestamp)).toISOString()}`,
+    `  ${header(Headers.messageType, '(no type)')} ${header(Headers.messageId, '(no message-id)')} key ${printableBytes(record.key, true)}`,
+    `  value: ${printableBytes(record.value, true)}`,
+  ].join('\n');
+}
+
+async function topic(args: OpsArgs): Promise<number> {
+  const [, action, name] = args.words;
+  if (action !== 'tail') throw new UsageError(`unknown topic command ${action ?? '(none)'}`);
+  if (!name) throw new UsageError('topic tail needs a topic');
+  const limit = integerOption(args, 'limit') ?? 10;
+  const records = await readTopic(kafka(topicReaderEnv()), name, { lastPerPartition: limit });
+  for (const record of records) out(describeRecord(record));
+  out(`${records.length} record(s): the last ${limit} of each partition of ${sanitize(name, true)}`);
+  return 0;
 }
 
 function letterFilter(args: OpsArgs): LetterFilter {
@@ -285,6 +317,8 @@ async function main(argv: string[]): Promise<number> {
       return outbox(args);
     case 'loyalty':
       return loyalty(args);
+    case 'topic':
+      return topic(args);
     default:
       throw new UsageError(`unknown command ${args.words[0]}`);
   }
