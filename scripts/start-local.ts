@@ -35,6 +35,7 @@ import {
   waitFor,
   parseCommandLine,
   localDatabaseName,
+  prepareLocalTopics,
 } from '@tools/local-stack';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -156,6 +157,8 @@ async function start(): Promise<void> {
   // the environment names credentials of its own (a broker of the user's).
   const kafkaCredentials = usesLocalKafkaCredentials(env) ? localKafkaCredentials(env) : undefined;
   if (kafkaCredentials) log('Kafka: SASL/SCRAM, a principal per app (.local/kafka-credentials.properties), ACLs applied');
+  // Topics and the group coordinator ready before the apps race to create them (their ERROR lines).
+  if (kafkaCredentials) await prepareLocalTopics(env.KAFKA_BROKERS!.split(','), env);
   // Envelopes signed and verified with the local key unless the environment names keys of its own.
   if (!env.MESSAGE_SIGNING_KEYS) {
     Object.assign(env, localSigningEnv(env));
