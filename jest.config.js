@@ -42,13 +42,25 @@ const withInfrastructure = {
   globalTeardown: '<rootDir>/test/setup/global-teardown.mjs',
 };
 
+const projects = [
+  { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,test,tools,bench}/**/*.spec.ts'] },
+  { ...common, ...withInfrastructure, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs,test}/**/*.int-spec.ts'] },
+  { ...common, ...withInfrastructure, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
+];
+
+/**
+ * `TEST_PROJECT=unit` (what `npm run test:unit` sets) keeps that project only, so a path after it
+ * selects files within it: `npm run test:unit -- libs/config`. Jest's own `--selectProjects unit
+ * <path>` takes the path for a second project name and runs the whole project.
+ */
+const only = process.env.TEST_PROJECT;
+if (only && !projects.some((project) => project.displayName === only)) {
+  throw new Error(`TEST_PROJECT must be one of ${projects.map((project) => project.displayName).join(', ')}, got "${only}"`);
+}
+
 /** @type {import('jest').Config} */
 export default {
-  projects: [
-    { ...common, displayName: 'unit', testMatch: ['<rootDir>/{apps,libs,test,tools,bench}/**/*.spec.ts'] },
-    { ...common, ...withInfrastructure, displayName: 'integration', testMatch: ['<rootDir>/{apps,libs,test}/**/*.int-spec.ts'] },
-    { ...common, ...withInfrastructure, displayName: 'e2e', testMatch: ['<rootDir>/test/**/*.e2e-spec.ts'] },
-  ],
+  projects: only ? projects.filter((project) => project.displayName === only) : projects,
   testTimeout: 120_000,
   /**
    * One test file at a time (`npm test` passes `--maxWorkers=1`: the e2e suites start whole

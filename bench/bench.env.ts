@@ -29,7 +29,7 @@ export const relayBenchEnv = {
   }),
 };
 
-/** What the benchmarks read besides the relay's, rendered into `.env.example` with {@link relayBenchEnv}. */
+/** What the benchmarks read besides the relay's, rendered into docs/configuration.md with {@link relayBenchEnv}. */
 export const benchEnv = {
   ...relayBenchEnv,
   BENCH_APP_ENV: env.string({

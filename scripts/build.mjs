@@ -20,6 +20,13 @@ import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, renameSy
 import { tmpdir } from 'node:os';
 import { dirname, join, relative } from 'node:path';
 
+if (process.argv.includes('--help') || process.argv.includes('-h')) {
+  console.log(
+    'usage: npm run build -- [--watch]\n\nCompiles the workspace to dist/ with swc; --watch recompiles each saved file until stopped.',
+  );
+  process.exit(0);
+}
+
 const tsconfig = JSON.parse(readFileSync('tsconfig.json', 'utf8'));
 const swcrc = {
   sourceMaps: true,

@@ -11,6 +11,7 @@
 import { randomBytes } from 'node:crypto';
 import pg from 'pg';
 import { ADMIN_SCOPE } from '@libs/auth';
+import { loadDotEnv } from '@libs/config';
 import { Topics } from '@libs/contracts';
 import { databaseUrl } from '@libs/database';
 import { Headers } from '@libs/envelope';
@@ -24,6 +25,7 @@ import {
   freePort,
   kafkaSaslEnv,
   localEnvironment,
+  localDatabaseName,
   localIssuer,
   localKafkaCredentials,
   localToolingEnv,
@@ -51,6 +53,9 @@ parseCommandLine({
   flags: {},
 });
 
+// Like npm start, ops, token and the seeds: ports and addresses moved in `.env` move the demo with them.
+loadDotEnv();
+
 /** The whole demo must finish well within two minutes; each step has its own, shorter, deadline. */
 const STEP_TIMEOUT_MS = 20_000;
 const started = Date.now();
@@ -63,7 +68,7 @@ const ordersKafkaEnv = usesLocalKafkaCredentials(env) ? kafkaSaslEnv(localKafkaC
 const brokers = env.KAFKA_BROKERS!.split(',');
 const url = (name: ServiceName) => `http://127.0.0.1:${servicePort(serviceNamed(name), env)}`;
 const urls: Record<ServiceName, string> = { orders: url('orders'), inventory: url('inventory'), loyalty: url('loyalty') };
-const databaseOf = (name: ServiceName) => env[`${name.toUpperCase()}_DATABASE_NAME`] || name;
+const databaseOf = (name: ServiceName) => localDatabaseName(name, env);
 const { issuer, authEnv } = await localIssuer(env);
 // A token per API: each API accepts only tokens for its own audience.
 const customerToken = (customerId: string, api: ServiceName = 'orders') => issuer.sign({ sub: customerId, api });

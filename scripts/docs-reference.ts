@@ -2,8 +2,16 @@
 // docs/configuration.md's option tables, the ACL table, docs/asyncapi.json and .env.example).
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { findRepoRoot } from '@tools/local-stack';
+import { findRepoRoot, parseCommandLine } from '@tools/local-stack';
 import { committedPage, referencePages } from './reference/reference-pages.js';
+
+parseCommandLine({
+  name: 'docs:reference',
+  usage: 'npm run docs:reference --',
+  summary:
+    'Rewrites every page generated from the code (docs/configuration.md, the service pages, the ACL table, docs/asyncapi.json, .env.example).',
+  flags: {},
+});
 
 for (const page of referencePages()) {
   const before = committedPage(page.path);

@@ -3,9 +3,16 @@
 // when present). Exit codes: 0 done, 1 failed or nothing matched, 2 bad command line.
 import { loadConfig, loadDotEnv } from '@libs/config';
 import { databaseUrl } from '@libs/database';
-import { messageSigning, messageSigningEnv } from '@libs/envelope';
+import { Headers, messageSigning, messageSigningEnv } from '@libs/envelope';
 import { createKafka, kafkaSecurityFromEnvironment } from '@libs/kafka';
-import { kafkaSaslEnv, localEnvironment, localKafkaCredentials, localSigningEnv, usesLocalKafkaCredentials } from '@tools/local-stack';
+import {
+  kafkaSaslEnv,
+  localDatabaseName,
+  localEnvironment,
+  localKafkaCredentials,
+  localSigningEnv,
+  usesLocalKafkaCredentials,
+} from '@tools/local-stack';
 import pg from 'pg';
 import {
   asDeadLetterTopic,
@@ -23,6 +30,7 @@ import {
 import { integerOption, type OpsArgs, parseOpsArgs, stringOption, UsageError } from './ops/ops-args.js';
 import { parkedLoyaltyCommands, pendingOutboxRows, retryParkedLoyaltyCommands } from './ops/ops-tables.js';
 import { printableBytes, sanitize } from './ops/printable.js';
+import { headerText, readTopic, type StoredRecord } from './ops/read-topic.js';
 
 const USAGE = `Usage: npm run ops -- <command>
 
@@ -38,15 +46,18 @@ const USAGE = `Usage: npm run ops -- <command>
   filters: --reason <REASON> --type <MessageType> --partition P --from-offset N --to-offset N (dead-letter offsets)
   outbox pending [--service orders|inventory] [--limit N]
                                                   unpublished outbox rows, oldest first, with their last error
+  topic tail <topic> [--limit N]                  the last N records (default 10) of each partition of any topic:
+                                                  key, message type and id, value (read as the admin user)
   loyalty parked                                  loyalty commands parked after a 4xx
   loyalty retry <id...> | --all                   put parked commands back in the dispatcher's queue
 
-Options: --database <name> overrides the service's database (default: orders or inventory).
+Options: --database <name> overrides the service's database (default: ORDERS_DATABASE_NAME or INVENTORY_DATABASE_NAME, else orders or inventory).
 Environment: DATABASE_URL (server, without database; default postgres://postgres@127.0.0.1:5432),
              KAFKA_BROKERS (default 127.0.0.1:9092), KAFKA_SASL_* and KAFKA_TLS_* as for the apps,
              MESSAGE_SIGNING_KEYS (required by dlq replay: every record's signature is checked).
              Against the local brokers, ops authenticates as the \`ops\` principal and uses the local keys.
-Output is sanitised: control characters are escaped, binary values shown as length and hex.`;
+Output is sanitised: control characters are escaped, binary values shown as length and hex.
+Exit codes: 0 done, 1 failed or nothing matched (a filter, reference or id selecting nothing), 2 bad command line.`;
 
 loadDotEnv();
 /**
@@ -54,8 +65,8 @@ loadDotEnv();
  * own principal (`ops`: reads dead letters, writes only the topics a replay goes back to) and
  * verifies with the local signing keys, unless the environment names its own.
  */
+const base = localEnvironment();
 const env = (() => {
-  const base = localEnvironment();
   if (!usesLocalKafkaCredentials(base)) return base;
   return {
     ...base,
@@ -68,8 +79,17 @@ const out = (line = '') => process.stdout.write(`${line}\n`);
 /** A command the tool will not run as configured: said in one line, exit 1. */
 class Refusal extends Error {}
 
-function kafka() {
-  return createKafka({ brokers: env.KAFKA_BROKERS!.split(','), clientId: 'ops', security: kafkaSecurityFromEnvironment(env) });
+function kafka(source: NodeJS.ProcessEnv = env) {
+  return createKafka({ brokers: env.KAFKA_BROKERS!.split(','), clientId: 'ops', security: kafkaSecurityFromEnvironment(source) });
+}
+
+/**
+ * `topic tail` reads any topic, which the `ops` principal may not (it reads dead letters only):
+ * against the local brokers it logs in as the local `admin` user; elsewhere with the environment's
+ * KAFKA_SASL_* credentials, which must be allowed to read the topic.
+ */
+function topicReaderEnv(): NodeJS.ProcessEnv {
+  return usesLocalKafkaCredentials(base) ? { ...env, ...kafkaSaslEnv(localKafkaCredentials(base), 'admin') } : env;
 }
 
 async function withDatabase<T>(database: string, work: (client: pg.Client) => Promise<T>): Promise<T> {
@@ -94,6 +114,26 @@ function describeLetter(letter: DeadLetter): string {
     `  from:   ${field(original.topic)}:${field(original.partition)}:${field(original.offset)}`,
     `  error:  ${field((letter.error ?? '').split('\n')[0], '')}`,
   ].join('\n');
+}
+
+function describeRecord(record: StoredRecord): string {
+  const header = (name: string, missing: string) => field(headerText(record.headers, name), missing);
+  return [
+    `${sanitize(`${record.topic}:${record.partition}:${record.offset}`, true)} ${new Date(Number(record.timestamp)).toISOString()}`,
+    `  ${header(Headers.messageType, '(no type)')} ${header(Headers.messageId, '(no message-id)')} key ${printableBytes(record.key, true)}`,
+    `  value: ${printableBytes(record.value, true)}`,
+  ].join('\n');
+}
+
+async function topic(args: OpsArgs): Promise<number> {
+  const [, action, name] = args.words;
+  if (action !== 'tail') throw new UsageError(`unknown topic command ${action ?? '(none)'}`);
+  if (!name) throw new UsageError('topic tail needs a topic');
+  const limit = integerOption(args, 'limit') ?? 10;
+  const records = await readTopic(kafka(topicReaderEnv()), name, { lastPerPartition: limit });
+  for (const record of records) out(describeRecord(record));
+  out(`${records.length} record(s): the last ${limit} of each partition of ${sanitize(name, true)}`);
+  return 0;
 }
 
 function letterFilter(args: OpsArgs): LetterFilter {
@@ -128,7 +168,10 @@ async function dlq(args: OpsArgs): Promise<number> {
     const letters = (await readDeadLetters(kafka(), topics)).filter((letter) => matchesFilter(letter, filter));
     for (const letter of letters) out(describeLetter(letter));
     out(`${letters.length} dead letter(s) in ${topics.length} topic(s)${topics.length ? `: ${topics.join(', ')}` : ''}`);
-    return 0;
+    // Like grep: a filter that selects nothing is exit 1, so a script can branch on it. An empty
+    // list without a filter is a healthy system, not a failed search: exit 0.
+    const filtered = Object.values(filter).some((value) => value !== undefined);
+    return filtered && letters.length === 0 ? 1 : 0;
   }
   if (action === 'show') {
     if (!target) throw new UsageError('dlq show needs a message id or topic:partition:offset');
@@ -213,16 +256,19 @@ async function dlq(args: OpsArgs): Promise<number> {
   throw new UsageError(`unknown dlq command ${action ?? '(none)'}`);
 }
 
+/** The services with an outbox. */
+const hasOutbox = (service: string): service is 'orders' | 'inventory' => service === 'orders' || service === 'inventory';
+
 async function outbox(args: OpsArgs): Promise<number> {
   if (args.words[1] !== 'pending') throw new UsageError(`unknown outbox command ${args.words[1] ?? '(none)'}`);
   const service = stringOption(args, 'service');
-  if (service !== undefined && service !== 'orders' && service !== 'inventory')
-    throw new UsageError('--service must be orders or inventory');
+  if (service !== undefined && !hasOutbox(service)) throw new UsageError('--service must be orders or inventory');
   const database = stringOption(args, 'database');
   if (database && !service) throw new UsageError('--database needs --service');
   const limit = integerOption(args, 'limit') ?? 100;
-  for (const name of service ? [service] : ['orders', 'inventory']) {
-    const rows = await withDatabase(database ?? name, (client) => pendingOutboxRows(client, limit));
+  const services = service ? [service] : (['orders', 'inventory'] as const);
+  for (const name of services) {
+    const rows = await withDatabase(database ?? localDatabaseName(name, env), (client) => pendingOutboxRows(client, limit));
     out(`${name}: ${rows.length} pending outbox row(s)${rows.length === limit ? ` (first ${limit}; --limit to see more)` : ''}`);
     for (const row of rows) {
       out(`  ${row.id} ${row.message_type} ${row.aggregate_id} -> ${row.topic}`);
@@ -234,7 +280,7 @@ async function outbox(args: OpsArgs): Promise<number> {
 }
 
 async function loyalty(args: OpsArgs): Promise<number> {
-  const database = stringOption(args, 'database') ?? 'inventory';
+  const database = stringOption(args, 'database') ?? localDatabaseName('inventory', env);
   const [, action, ...ids] = args.words;
   if (action === 'parked') {
     const rows = await withDatabase(database, parkedLoyaltyCommands);
@@ -271,6 +317,8 @@ async function main(argv: string[]): Promise<number> {
       return outbox(args);
     case 'loyalty':
       return loyalty(args);
+    case 'topic':
+      return topic(args);
     default:
       throw new UsageError(`unknown command ${args.words[0]}`);
   }

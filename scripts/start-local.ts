@@ -34,6 +34,8 @@ import {
   stopKafkaStartedBy,
   waitFor,
   parseCommandLine,
+  localDatabaseName,
+  prepareLocalTopics,
 } from '@tools/local-stack';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
@@ -155,6 +157,8 @@ async function start(): Promise<void> {
   // the environment names credentials of its own (a broker of the user's).
   const kafkaCredentials = usesLocalKafkaCredentials(env) ? localKafkaCredentials(env) : undefined;
   if (kafkaCredentials) log('Kafka: SASL/SCRAM, a principal per app (.local/kafka-credentials.properties), ACLs applied');
+  // Topics and the group coordinator ready before the apps race to create them (their ERROR lines).
+  if (kafkaCredentials) await prepareLocalTopics(env.KAFKA_BROKERS!.split(','), env);
   // Envelopes signed and verified with the local key unless the environment names keys of its own.
   if (!env.MESSAGE_SIGNING_KEYS) {
     Object.assign(env, localSigningEnv(env));
@@ -203,6 +207,7 @@ async function start(): Promise<void> {
       // Each app its own audience (DevIssuerClaims): a token for one API is refused by the others.
       env: {
         ...APP_PROCESS_ENV,
+        DATABASE_NAME: localDatabaseName(service.name, env),
         ...authEnv[service.name],
         ...(principal && kafkaCredentials ? kafkaSaslEnv(kafkaCredentials, principal) : {}),
       },

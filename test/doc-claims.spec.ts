@@ -9,6 +9,7 @@ import { messageSigningEnv } from '@libs/envelope';
 import { inboxEnv } from '@libs/inbox';
 import { outboxEnv } from '@libs/outbox';
 import { documentationPages } from './support/documentation-pages.js';
+import { declaredVariables } from '../scripts/env-sections.js';
 
 // What the docs say that the code can state: the kinds of contradiction a read of the docs against
 // the code found (a settings table missing a variable, a count that changed, an option no code
@@ -63,7 +64,8 @@ function sourceText(): string {
   };
   for (const dir of ['apps', 'libs', 'scripts', 'tools', 'test', 'bench', 'infra', 'deploy', 'observability']) walk(dir);
   files.push('.env.example', 'docker-compose.yml', 'package.json', 'nest-cli.json', 'tsconfig.json');
-  return files.map(read).join('\n');
+  // Names a schema builds from a prefix (`commandsEnv('LOYALTY', ...)`) occur in no file as written.
+  return [...files.map(read), ...declaredVariables()].join('\n');
 }
 
 /** Names in code spans (outside fences) that look like code: camelCase identifiers and SCREAMING_SNAKE variables. */

@@ -2,7 +2,11 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from '@jest/globals';
 import { findRepoRoot } from '@tools/local-stack';
+import { DEPLOYER_VARIABLES_MAX } from '../scripts/deployer-variables.js';
 import { ENV_EXAMPLE_PATH, renderEnvExampleFile } from '../scripts/env-example-file.js';
+import { declaredVariables } from '../scripts/env-sections.js';
+
+const CONFIGURATION_PATH = 'docs/configuration.md';
 
 const root = findRepoRoot();
 
@@ -52,15 +56,50 @@ function readByComposeAndShell(): Map<string, string> {
   return found;
 }
 
+/** Names `.env.example` assigns: `NAME=` lines, and `#NAME=` for a default that differs per process. */
+function namesInEnvExample(text: string): string[] {
+  return [...text.matchAll(/^#?([A-Z][A-Z0-9_]*)=/gm)].map(([, name]) => name);
+}
+
+/** Names the configuration page documents: the first cell of each table row. */
+function namesInReference(text: string): string[] {
+  return [...text.matchAll(/^\| `([A-Z][A-Z0-9_]*)` \|/gm)].map(([, name]) => name);
+}
+
+/** The names that occur more than once in `names`. */
+function repeated(names: readonly string[]): string[] {
+  return names.filter((name, i) => names.indexOf(name) !== i);
+}
+
+describe('.env.example and docs/configuration.md', () => {
+  const example = namesInEnvExample(readFileSync(join(root, ENV_EXAMPLE_PATH), 'utf8'));
+  const reference = namesInReference(readFileSync(join(root, CONFIGURATION_PATH), 'utf8'));
+
+  it(`when a deployer reads .env.example, then it lists at most ${DEPLOYER_VARIABLES_MAX} variables, each once`, () => {
+    expect(example.length).toBeLessThanOrEqual(DEPLOYER_VARIABLES_MAX);
+    expect(repeated(example)).toEqual([]);
+  });
+
+  it('when a variable is declared anywhere, then it is in .env.example or docs/configuration.md', () => {
+    const documented = new Set([...example, ...reference]);
+    expect(declaredVariables().filter((name) => !documented.has(name))).toEqual([]);
+  });
+
+  it('when a variable is in .env.example, then docs/configuration.md has no row for it (and none twice)', () => {
+    expect(reference.filter((name) => example.includes(name))).toEqual([]);
+    expect(repeated(reference)).toEqual([]);
+  });
+});
+
 describe('.env.example', () => {
   const committed = readFileSync(join(root, ENV_EXAMPLE_PATH), 'utf8');
-  const listed = new Set([...committed.matchAll(/^([A-Z][A-Z0-9_]*)=/gm)].map(([, name]) => name));
+  const listed = new Set([...namesInEnvExample(committed), ...namesInReference(readFileSync(join(root, CONFIGURATION_PATH), 'utf8'))]);
 
   it('when a config schema changes, then .env.example is regenerated with `npm run env:example`', () => {
     expect(committed).toBe(renderEnvExampleFile());
   });
 
-  it('when the tooling, compose or a script reads a variable, then .env.example lists it (declared in an env schema)', () => {
+  it('when the tooling, compose or a script reads a variable, then .env.example or docs/configuration.md lists it (declared in an env schema)', () => {
     const read = new Map([...readByCode(), ...readByComposeAndShell()]);
     const missing = [...read]
       .filter(([name]) => !listed.has(name) && !(name in NOT_SET_BY_USERS))

@@ -23,7 +23,7 @@ const OPS_COMMAND = {
     'to-offset': { type: 'string', description: 'filter: last dead-letter offset' },
     offset: { type: 'string', description: 'dlq replay: one dead letter' },
     service: { type: 'string', description: 'outbox pending: orders or inventory' },
-    limit: { type: 'string', description: 'outbox pending: at most this many rows' },
+    limit: { type: 'string', description: 'outbox pending: at most this many rows; topic tail: records per partition' },
     database: { type: 'string', description: "overrides the service's database" },
   },
 } satisfies CommandSpec;

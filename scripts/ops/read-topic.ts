@@ -14,20 +14,35 @@ export interface StoredRecord {
 
 const READ_TIMEOUT_MS = 60_000;
 
+/** Which records {@link readTopic} reads. */
+export interface ReadOptions {
+  /** Only the last this many records of each partition; default every retained record. */
+  lastPerPartition?: number;
+}
+
 /**
- * Every record of `topic` from the earliest retained offset up to the end offsets seen when the
- * read starts, in partition then offset order. Uses a throw-away consumer group that commits
- * nothing and is deleted afterwards: an operator's look must never move a service's position.
+ * The records of `topic` from the earliest retained offset (or the last `lastPerPartition` of each
+ * partition) up to the end offsets seen when the read starts, in partition then offset order. Uses a
+ * throw-away consumer group of its own, deleted afterwards, that commits nothing but where a tail
+ * starts: an operator's look must never move a service's position.
  */
-export async function readTopic(kafka: Kafka, topic: string): Promise<StoredRecord[]> {
+export async function readTopic(kafka: Kafka, topic: string, options: ReadOptions = {}): Promise<StoredRecord[]> {
   const admin = kafka.admin();
   await admin.connect();
   const groupId = `ops-read-${randomUUID()}`;
   try {
-    const offsets = await admin.fetchTopicOffsets(topic);
+    const offsets = (await admin.fetchTopicOffsets(topic)).map((p) => {
+      const high = Number(p.high);
+      const low = Number(p.low);
+      const first = options.lastPerPartition === undefined ? low : Math.max(low, high - options.lastPerPartition);
+      return { partition: p.partition, first, high };
+    });
     // Last offset to read per partition; empty partitions need no reading at all.
-    const remaining = new Map(offsets.filter((p) => Number(p.high) > Number(p.low)).map((p) => [p.partition, Number(p.high) - 1]));
+    const remaining = new Map(offsets.filter((p) => p.high > p.first).map((p) => [p.partition, p.high - 1]));
     if (remaining.size === 0) return [];
+    // The new group starts where these say: the tail of each partition, not its beginning.
+    if (options.lastPerPartition !== undefined)
+      await admin.setOffsets({ groupId, topic, partitions: offsets.map(({ partition, first }) => ({ partition, offset: String(first) })) });
     const records: StoredRecord[] = [];
     const consumer = kafka.consumer({ groupId, allowAutoTopicCreation: false });
     await consumer.connect();

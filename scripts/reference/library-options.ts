@@ -13,6 +13,7 @@ import { inboxEnv } from '@libs/inbox';
 import { consumerLagEnv, kafkaEnv, kafkaHealthEnv, kafkaSecurityEnv } from '@libs/kafka';
 import { outboxEnv } from '@libs/outbox';
 import { telemetryEnv } from '@libs/telemetry';
+import { deployerVariables } from '../deployer-variables.js';
 
 /** One library schema as the page shows it. */
 interface LibraryOptions {
@@ -46,14 +47,27 @@ export const libraryOptions: readonly LibraryOptions[] = [
   { id: 'commands', schema: commandsEnv('PARTNER', 'the partner'), other: commandsEnv('PARTNER', 'the partner') },
 ];
 
-/** The table of one library schema; a default that depends on the app's arguments says so. */
+/** Every variable name the library tables show or point to `.env.example` for. */
+export function libraryVariables(): Set<string> {
+  return new Set(libraryOptions.flatMap((options) => Object.keys(options.schema)));
+}
+
+/**
+ * The table of one library schema; a default that depends on the app's arguments says so. A
+ * variable a deployment sets is in `.env.example` instead: a line under the table names it.
+ */
 export function renderLibraryOptions(options: LibraryOptions): string {
   const included = new Set(options.includes?.flatMap((schema) => Object.keys(schema)) ?? []);
-  const schema = Object.fromEntries(Object.entries(options.schema).filter(([name]) => !included.has(name)));
+  const own = Object.keys(options.schema).filter((name) => !included.has(name));
+  const schema = Object.fromEntries(own.filter((name) => !deployerVariables.has(name)).map((name) => [name, options.schema[name]]));
   const otherDefault = (name: string) => options.other?.[name]?.safeParse(undefined);
-  return renderEnvTable(schema, (name, value) => {
+  const table = renderEnvTable(schema, (name, value) => {
     const other = otherDefault(name);
     const appSet = other !== undefined && other.success && JSON.stringify(other.data) !== JSON.stringify(value);
     return appSet ? "the app's (its service page)" : envDefaultCell(value);
   });
+  const inExample = own.filter((name) => deployerVariables.has(name));
+  return inExample.length === 0
+    ? table
+    : `${table}\n\nSet by a deployment, so in [.env.example](../.env.example): ${inExample.join(', ')}.`;
 }

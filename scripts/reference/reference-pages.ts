@@ -8,6 +8,7 @@ import { ENV_EXAMPLE_PATH, renderEnvExampleFile } from '../env-example-file.js';
 import { renderBenchSizes } from './bench-sizes.js';
 import { withGeneratedSection } from './generated-section.js';
 import { libraryOptions, renderLibraryOptions } from './library-options.js';
+import { renderOtherVariables } from './other-variables.js';
 import { renderTargetsSection } from './performance-targets.js';
 import { renderThroughputPerReplica } from './throughput-per-replica.js';
 import { renderConfigurationTable, renderFailpointsTable, renderTablesTable, renderTopicsTable } from './service-reference.js';
@@ -39,11 +40,10 @@ export function referencePages(): ReferencePage[] {
     {
       path: 'docs/configuration.md',
       render: async (committed) =>
-        withSections(
-          'docs/configuration.md',
-          committed,
-          Object.fromEntries(libraryOptions.map((options) => [`options-${options.id}`, renderLibraryOptions(options)])),
-        ),
+        withSections('docs/configuration.md', committed, {
+          ...Object.fromEntries(libraryOptions.map((options) => [`options-${options.id}`, renderLibraryOptions(options)])),
+          'other-variables': renderOtherVariables(),
+        }),
     },
     { path: 'docs/security.md', render: async (committed) => withKafkaAclTable(committed) },
     { path: 'README.md', render: async (committed) => withGeneratedSection(committed, 'README.md', 'targets', renderTargetsSection()) },

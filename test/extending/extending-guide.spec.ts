@@ -184,20 +184,26 @@ describe('docs/extending.md, followed', () => {
 
   it('when the guide counts the files an event touches, then the count is its table, each file exists or its folder does, and the generated ones are what docs:reference writes', () => {
     const section = guide.slice(guide.indexOf('### The files it touches'), guide.indexOf('## Add a consumer in a new service'));
-    const rows = [...section.matchAll(/^\| (\d+) \| `([^`]+)` \| `([^`]+)` \| (edit|new|generated) \|$/gm)].map(
+    const rows = [...section.matchAll(/^\| (\d+) \| `([^`]+)` \| `([^`]+)` \| (edit|new|generated|released) \|$/gm)].map(
       ([, , folder, file, how]) => ({
         path: `${folder}${file}`,
         folder,
         how,
       }),
     );
-    const [, total, byHand, generated] = /\*\*(\d+) files\*\*: (\d+) written by hand, (\d+) rewritten/.exec(section) ?? [];
+    const [, total, byHand, generated, released] =
+      /\*\*(\d+) files\*\*: (\d+) written by hand, (\d+) rewritten by\s+`npm run docs:reference`, (\d+) by\s+`npm run contracts:release`/.exec(
+        section,
+      ) ?? [];
     expect(rows.length).toBeGreaterThan(0);
-    expect([Number(total), Number(byHand), Number(generated)]).toEqual([
+    expect([Number(total), Number(byHand), Number(generated), Number(released)]).toEqual([
       rows.length,
-      rows.filter((row) => row.how !== 'generated').length,
+      rows.filter((row) => row.how === 'edit' || row.how === 'new').length,
       rows.filter((row) => row.how === 'generated').length,
+      rows.filter((row) => row.how === 'released').length,
     ]);
+    // A new message on a released topic fails the contract check until the release step records it.
+    expect(rows.filter((row) => row.how === 'released').map((row) => row.path)).toEqual(['contracts/released/asyncapi.json']);
     expect(rows.filter((row) => !existsSync(join(root, row.how === 'new' ? row.folder : row.path)))).toEqual([]);
     const generatedPaths = referencePages().map((page) => page.path);
     expect(rows.filter((row) => row.how === 'generated' && !generatedPaths.includes(row.path))).toEqual([]);

@@ -48,6 +48,15 @@ describe('npm run ops -- dlq (real broker, real orders process)', () => {
     expect(run.stdout).toMatch(/\d+ dead letter\(s\) in 1 topic\(s\): inventory\.reservation\.v1\.dlq/);
   });
 
+  it('when a dlq list filter matches nothing, then it says 0 and exits 1 (as the docs say, like grep); matching, it exits 0', async () => {
+    const none = await runOps(infrastructure, ['dlq', 'list', '--topic', Topics.reservations, '--reason', 'NO_SUCH_REASON']);
+    expect(none).toMatchObject({ code: 1 });
+    expect(none.stdout).toMatch(/^0 dead letter\(s\) in 1 topic\(s\)/m);
+    const some = await runOps(infrastructure, ['dlq', 'list', '--topic', Topics.reservations, '--reason', 'HANDLER_FAILED']);
+    expect(some).toMatchObject({ code: 0 });
+    expect(some.stdout).toContain(`StockReserved ${messageId}`);
+  });
+
   it('when dlq show is given the message id or the original position, then it prints the error, headers and value', async () => {
     for (const reference of [messageId, `${Topics.reservations}:${position.partition}:${position.offset}`, dlqPosition]) {
       const run = await runOps(infrastructure, ['dlq', 'show', reference]);

@@ -14,21 +14,21 @@ import { StockBatchLocks } from './reservations/stock-batch-locks.js';
  * that a missing entry does not compile: `npm run typecheck` fails if one of them stops being an
  * error. The runtime checks are the second line, for code that got past the types.
  */
-const OrderShipped = {
+const OrderPacked = {
   topic: Topics.orders,
-  type: 'OrderShipped',
+  type: 'OrderPacked',
   schemaVersion: 1,
   schema: z.strictObject({ orderId: z.guid() }),
 } satisfies MessageDeclaration<{ orderId: string }>;
-const WithShipped = { ...OrderEventsAccepted, OrderShipped };
-type WithShipped = typeof WithShipped;
+const WithPacked = { ...OrderEventsAccepted, OrderPacked };
+type WithPacked = typeof WithPacked;
 
-/** A handler for every message of {@link WithShipped}, so only the lock order is missing something. */
-class HandlerOfAll implements InboxHandler<WithShipped> {
-  readonly handlers: HandlerMap<WithShipped> = {
+/** A handler for every message of {@link WithPacked}, so only the lock order is missing something. */
+class HandlerOfAll implements InboxHandler<WithPacked> {
+  readonly handlers: HandlerMap<WithPacked> = {
     OrderCreated: async () => undefined,
     OrderCancelled: async () => undefined,
-    OrderShipped: async () => undefined,
+    OrderPacked: async () => undefined,
   };
 }
 
@@ -48,12 +48,12 @@ describe('what inventory consumes', () => {
     const declared = consumedTopic({
       topic: Topics.orders,
       consumer: 'test.with-shipped',
-      accepts: WithShipped,
+      accepts: WithPacked,
       handler: HandlerOfAll,
-      // @ts-expect-error StockBatchLocks declares no lock entry for OrderShipped
+      // @ts-expect-error StockBatchLocks declares no lock entry for OrderPacked
       locks: StockBatchLocks,
     });
-    expect(() => declared.route(get)).toThrow('test.with-shipped: no lock entry for OrderShipped');
+    expect(() => declared.route(get)).toThrow('test.with-shipped: no lock entry for OrderPacked');
   });
 
   it('when an accepted message has no handler, then the handler map does not compile', () => {

@@ -1,8 +1,8 @@
 import { env } from '@libs/config';
 
 /**
- * The variables that arm failpoints (see `failpointsFromEnv`), declared so `.env.example` lists
- * them; the apps read them through `armFailpoints`, which refuses them outside tests.
+ * The variables that arm failpoints (see `failpointsFromEnv`), declared so the configuration
+ * reference (docs/configuration.md) lists them; the apps read them through `armFailpoints`, which refuses them outside tests.
  */
 export const failpointsEnv = {
   FAILPOINTS: env.string({

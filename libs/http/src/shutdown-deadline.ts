@@ -9,7 +9,7 @@ export interface ShutdownSignals {
  * pools) have not ended it by then. Without a bound, a hook stuck on an unreachable broker keeps a
  * terminating pod alive until the orchestrator's SIGKILL, and nobody learns which one it was; with
  * it, the exit is the app's own decision, logged, and the deployment's grace period
- * (`terminationGracePeriodSeconds`, checked by test/deploy/k8s-manifests.spec.ts) can be set above
+ * (`terminationGracePeriodSeconds`, checked by test/deploy/k8s-manifests.int-spec.ts) can be set above
  * it. The timer is unref'd: a shutdown that finishes earlier exits at once.
  *
  * @param timeoutMs `HTTP_SHUTDOWN_TIMEOUT_MS`; default 20 s. Lower ends stuck shutdowns sooner but

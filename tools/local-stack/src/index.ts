@@ -46,6 +46,7 @@ export { describeExit, type ExitInfo } from './processes/exit-info.js';
 export { assertPortFree } from './ports/port-probe.js';
 export { assertPostgresAnswers } from './postgres/postgres-probe.js';
 export { embeddedPostgresDir, ensurePostgres, type LocalPostgres, type PostgresSource } from './postgres/ensure-postgres.js';
+export { localDatabaseName } from './postgres/local-databases.env.js';
 export { kafkaAnswers, kafkaPortAnswers, waitForGroupCoordinator } from './kafka/kafka-probe.js';
 export {
   KAFKA_USERS,
@@ -70,6 +71,7 @@ export {
 export { aclEntries, applyKafkaAcls } from './kafka/kafka-acls.js';
 export { renderKafkaAclTable, withKafkaAclTable } from './kafka/kafka-acl-table.js';
 export { localToolingEnv, toolingKafkaSecurity, usesLocalKafkaCredentials } from './kafka/local-kafka-access.js';
+export { prepareLocalTopics } from './kafka/local-topics.js';
 export { localSigningEnv, localSigningKeysFile } from './envelope/local-signing-keys.js';
 export { LocalKafkaCluster, type LocalKafkaClusterOptions } from './kafka/local-kafka-cluster.js';
 export { ensureKafka, stopKafkaStartedBy, type EnsureKafkaOptions, type KafkaSource } from './kafka/ensure-kafka.js';

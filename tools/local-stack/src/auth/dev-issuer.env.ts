@@ -2,7 +2,7 @@ import { env } from '@libs/config';
 
 /**
  * What the development token issuer reads (`npm start` in-process, `npm run token`, compose's
- * `dev-issuer`): where it listens and where it keeps its key pair. Rendered into `.env.example`.
+ * `dev-issuer`): where it listens and where it keeps its key pair. Rendered into docs/configuration.md.
  */
 export const devIssuerEnv = {
   DEV_ISSUER_PORT: env.port({ description: 'Port the development issuer serves its JWKS and token endpoint on', default: 3010 }),

@@ -2,7 +2,8 @@ import { env } from '@libs/config';
 
 /**
  * The variables scripts/kafka-local.sh reads, as its header documents them (test/kafka-local-env.spec.ts
- * compares the two), so `.env.example` lists them. The script applies the defaults itself; a
+ * compares the two), so the configuration reference
+ * (docs/configuration.md) lists them. The script applies the defaults itself; a
  * default that depends on the node count is empty here and spelled out in the description.
  */
 export const kafkaLocalEnv = {

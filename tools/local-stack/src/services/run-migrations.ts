@@ -1,6 +1,7 @@
 import { findRepoRoot } from '../environment/repo-root.js';
 import { NodeProcess } from '../processes/node-process.js';
 import { assertTestDatabaseName } from '@tools/test-support';
+import { localDatabaseName } from '../postgres/local-databases.env.js';
 import { compiledEntry } from './compiled-entry.js';
 import { migrateEntry, type ServiceDescriptor, type ServiceName } from './service-catalog.js';
 
@@ -11,15 +12,16 @@ export interface RunMigrationsOptions {
 }
 
 /**
- * Runs each service's `migrate` entry in its own process, one after the other, and prints what it
- * says. Stops at the first failure and rejects with that service's full output. Separate processes,
+ * Runs each service's `migrate` entry in its own process, one after the other, on the database the
+ * local tooling gives it ({@link localDatabaseName}), and prints what it says. Stops at the first failure and rejects with that service's full output. Separate processes,
  * not an import: the entries are exactly what the container runs, so local start-up tests them too.
  */
 export async function runMigrations(services: readonly ServiceDescriptor[], options: RunMigrationsOptions): Promise<void> {
   for (const service of services) {
     let output: string;
     try {
-      output = await NodeProcess.run({ entry: migrateEntry(service), ...options });
+      const env = { ...options.env, DATABASE_NAME: localDatabaseName(service.name, options.env) };
+      output = await NodeProcess.run({ entry: migrateEntry(service), ...options, env });
     } catch (error) {
       throw new Error(`migrations of ${service.name} failed: ${(error as Error).message}`);
     }

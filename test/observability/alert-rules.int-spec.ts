@@ -6,7 +6,8 @@ import { describe, expect, it } from '@jest/globals';
  * The Prometheus alert rules are code: `promtool` checks their syntax and runs their unit tests
  * (observability/prometheus/alerts.test.yml). promtool comes from Debian's `prometheus` package,
  * which `.ci/run` installs; without it this test fails and says how to get it, rather than
- * passing without having checked anything.
+ * passing without having checked anything. An integration spec for that reason: the unit project
+ * (`npm run test:unit`) needs nothing but Node.
  */
 const directory = fileURLToPath(new URL('../../observability/prometheus/', import.meta.url));
 
