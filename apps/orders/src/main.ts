@@ -3,8 +3,9 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { bootstrapOrExit, loadConfig } from '@libs/config';
 import { armFailpoints } from '@libs/failpoints';
+import { databaseDependency, kafkaDependency, StartingServer } from '@libs/health';
 import { configureHttpApp, httpServerOptions } from '@libs/http';
-import { NestPinoLogger, startTelemetry } from '@libs/telemetry';
+import { appLogger, NestPinoLogger, startTelemetry } from '@libs/telemetry';
 import { producedTopics } from '@libs/outbox';
 import { connectInboxKafka, consumedTopics, inboxTopics } from '@libs/inbox';
 import { assertInboxOutlivesTopics, createKafka, ensureTopics, kafkaClientOptions, kafkaServerOptions, topicSettings } from '@libs/kafka';
@@ -19,8 +20,12 @@ bootstrapOrExit('orders', async () => {
   armFailpoints();
   const config = loadConfig(ordersEnv);
   await startTelemetry('orders', config);
+  // The port answers "starting" while the database and Kafka are awaited, however long they take.
+  const starting = await StartingServer.listen(config.ORDERS_PORT, config.HTTP_HOST);
+  const clientOptions = kafkaClientOptions(config);
+  await starting.waitFor([databaseDependency(config), kafkaDependency(clientOptions)], (line) => appLogger().warn(line));
   // Topics exist before the first publish or subscribe: production brokers rarely auto-create.
-  const kafka = createKafka(kafkaClientOptions(config));
+  const kafka = createKafka(clientOptions);
   await ensureTopics(
     kafka,
     [...producedTopics(ordersProduces), ...inboxTopics(ordersConsumes)],
@@ -44,5 +49,8 @@ bootstrapOrExit('orders', async () => {
   connectInboxKafka(app, kafkaServerOptions(config));
   await app.init();
   await app.startAllMicroservices();
+  // Fastify made ready first, so the port is closed only for the moment the app takes it over.
+  await app.getHttpAdapter().getInstance().ready();
+  await starting.close();
   await app.listen(config.ORDERS_PORT, config.HTTP_HOST);
 });

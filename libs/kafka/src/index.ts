@@ -23,6 +23,7 @@ export {
 } from './acknowledged-send.js';
 export { registerCappedGzip, cappedGzipCodec, DEFAULT_MAX_INFLATED_BATCH_BYTES } from './capped-gzip.codec.js';
 export { ensureTopics, describeCluster, topicSettings, type TopicSettings } from './kafka-admin.js';
+export { probeKafka, kafkaCredentialsRefused } from './kafka-start-up.probe.js';
 export { restartAfterCrash, type RestartAfterCrashOptions } from './consumer-crash.restart.js';
 export { kafkaServerOptions } from './kafka-server.options.js';
 export { KAFKA_HEALTH_OPTIONS, KafkaHealthIndicator, kafkaHealthOptions, type KafkaHealthOptions } from './kafka.health.js';

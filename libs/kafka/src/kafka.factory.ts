@@ -24,6 +24,8 @@ export interface KafkaClientOptions {
   timing?: KafkaClientTiming;
   /** What kafkajs logs; default warnings and errors. A probe that expects brokers to be down may log nothing. */
   logLevel?: logLevel;
+  /** Retries per request; default the timing's (`clientRetry`). A probe that retries on its own passes a short budget. */
+  retry?: RetryOptions;
 }
 
 /** The client options of an app: its brokers, client id, TLS and SASL. Throws when they contradict. */
@@ -54,7 +56,7 @@ export function createKafka(options: KafkaClientOptions): Kafka {
     logLevel: options.logLevel ?? logLevel.WARN,
     logCreator: kafkaLogCreator(),
     requestTimeout: timing.requestTimeoutMs,
-    retry: clientRetry(timing),
+    retry: options.retry ?? clientRetry(timing),
   });
   clientTimings.set(kafka, timing);
   return kafka;

@@ -1,0 +1,13 @@
+import { type DatabaseConfig, postgresLoginRefused, probePostgres } from '@libs/database';
+import { type KafkaClientOptions, kafkaCredentialsRefused, probeKafka } from '@libs/kafka';
+import type { StartUpDependency } from './wait-for-dependencies.js';
+
+/** The app's database, as `/health` names it: answers once `SELECT 1` does; a refused login ends the wait. */
+export function databaseDependency(config: DatabaseConfig): StartUpDependency {
+  return { name: 'database', check: () => probePostgres(config), refusal: postgresLoginRefused };
+}
+
+/** The app's Kafka cluster, as `/health` names it: answers once its metadata does; refused SASL credentials end the wait. */
+export function kafkaDependency(options: KafkaClientOptions): StartUpDependency {
+  return { name: 'kafka', check: () => probeKafka(options), refusal: kafkaCredentialsRefused };
+}
