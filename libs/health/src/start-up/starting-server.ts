@@ -20,7 +20,7 @@ const REQUEST_TIMEOUT_MS = 10_000;
  * - anything else: the same 503 with `Retry-After`, so a client retries instead of failing.
  *
  * A plain Node server rather than the app's own: Nest opens the port only once the app is built,
- * and building it connects to the database and to Kafka (docs/decisions/0501-listen-while-starting.md).
+ * and building it connects to the database and to Kafka (docs/decisions/0501-wait-for-dependencies-while-listening.md).
  * Every answer closes its connection, so {@link close} hands the port over at once.
  */
 export class StartingServer {
