@@ -26,17 +26,15 @@ const REQUEST_TIMEOUT_MS = 10_000;
 export class StartingServer {
   private waiting: readonly string[] = [];
 
-  private constructor(private readonly server: Server) {}
+  private constructor(private readonly server: Server) {
+    server.on('request', (request: IncomingMessage, response: ServerResponse) => this.answer(request, response));
+  }
 
   /** Listens on `port` and `host` (the app's own) and answers as above until {@link close}. */
   static async listen(port: number, host: string): Promise<StartingServer> {
-    let starting: StartingServer | undefined;
-    const server = createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS }, (request, response) =>
-      starting?.answer(request, response),
-    );
-    starting = new StartingServer(server);
-    server.listen(port, host);
-    await once(server, 'listening');
+    const starting = new StartingServer(createServer({ requestTimeout: REQUEST_TIMEOUT_MS, headersTimeout: REQUEST_TIMEOUT_MS }));
+    starting.server.listen(port, host);
+    await once(starting.server, 'listening');
     return starting;
   }
 
