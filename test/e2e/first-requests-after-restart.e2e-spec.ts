@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { CpuLoad, customerToken, placeOrderPayload, scrapeMetric, seedPrices, testInfrastructure, TestServices } from '@test/fixtures';
-import { requestJson, type ServiceProcess, uniqueName } from '@tools/local-stack';
+import { requestJson, type ServiceProcess, uniqueName, uniqueSku } from '@tools/local-stack';
 
 const { serverUrl } = testInfrastructure();
 /** Requests sent one after the other as soon as the restarted process answers `/health`. */
@@ -16,7 +16,7 @@ describe('orders restarted while every core is busy (real process, load shedding
   const services = new TestServices();
   let orders: ServiceProcess;
   let load: CpuLoad | undefined;
-  const sku = uniqueName('SKU-COLD');
+  const sku = uniqueSku('SKU-COLD');
 
   beforeAll(async () => {
     const database = await services.createDatabase('cold_restart');

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { getOrder, jsonLines, placeOrder, PrivateKafka, seedPrices, setStock, testInfrastructure, TestServices } from '@test/fixtures';
-import { type ServiceProcess, uniqueName, waitFor } from '@tools/local-stack';
+import { type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/local-stack';
 
 const { serverUrl } = testInfrastructure();
 /** How long the broker stays down while the apps start: longer than any client retry budget (about 17 s). */
@@ -95,7 +95,7 @@ describe('orders and inventory started while their broker is down (private broke
       expect(app.process.isRunning).toBe(true);
     }
 
-    const sku = uniqueName('SKU-BROKER-DOWN');
+    const sku = uniqueSku('SKU-BROKER-DOWN');
     await seedPrices(serverUrl, ordersDatabase, { [sku]: 250 });
     await setStock(inventory.baseUrl, sku, 3);
     const customerId = uniqueName('broker-down-customer');
