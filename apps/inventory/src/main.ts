@@ -20,20 +20,23 @@ bootstrapOrExit('inventory', async () => {
   armFailpoints();
   const config = loadConfig(inventoryEnv);
   await startTelemetry('inventory', config);
+  // Throws when the Kafka security settings contradict each other, before the port opens.
+  const clientOptions = kafkaClientOptions(config);
   // The port answers "starting" while the database and Kafka are awaited, however long they take.
   const starting = await StartingServer.listen(config.INVENTORY_PORT, config.HTTP_HOST);
-  const clientOptions = kafkaClientOptions(config);
-  await starting.waitFor([databaseDependency(config), kafkaDependency(clientOptions)], (line) => appLogger().warn(line));
-  // Topics exist before the first publish or subscribe: production brokers rarely auto-create.
   const kafka = createKafka(clientOptions);
-  await ensureTopics(
-    kafka,
-    [...inboxTopics(inventoryConsumes), ...producedTopics(inventoryProduces)],
-    config.KAFKA_TOPIC_PARTITIONS,
-    topicSettings(config),
-  );
-  // A replay older than the inbox's memory would be applied twice: refuse to run like that.
-  await assertInboxOutlivesTopics(kafka, consumedTopics(inventoryConsumes), config.INBOX_RETENTION_MS);
+  const prepareKafka = async () => {
+    // Topics exist before the first publish or subscribe: production brokers rarely auto-create.
+    await ensureTopics(
+      kafka,
+      [...inboxTopics(inventoryConsumes), ...producedTopics(inventoryProduces)],
+      config.KAFKA_TOPIC_PARTITIONS,
+      topicSettings(config),
+    );
+    // A replay older than the inbox's memory would be applied twice: refuse to run like that.
+    await assertInboxOutlivesTopics(kafka, consumedTopics(inventoryConsumes), config.INBOX_RETENTION_MS);
+  };
+  await starting.waitFor([databaseDependency(config), kafkaDependency(clientOptions, prepareKafka)], (line) => appLogger().warn(line));
   const app = await NestFactory.create<NestFastifyApplication>(
     InventoryAppModule.forRoot(config),
     new FastifyAdapter(httpServerOptions(config)),

@@ -47,4 +47,14 @@ describe('waitForDependencies', () => {
     expect((error as ConfigValidationError).problems).toEqual(['KAFKA_PASSWORD: refused']);
     expect(kafka.tries).toBe(1);
   });
+
+  it('when a check throws a configuration error (a setting the broker contradicts), then the wait ends with that error as it is', async () => {
+    const contradicted = new ConfigValidationError(['INBOX_RETENTION_MS=60000 is shorter than the retention of topic t']);
+    const kafka = dependency('kafka', 100, contradicted);
+    const error = await waitForDependencies([kafka], { onWaiting: () => undefined, log: () => undefined, retryMs: 10 }).catch(
+      (caught: unknown) => caught,
+    );
+    expect(error).toBe(contradicted);
+    expect(kafka.tries).toBe(1);
+  });
 });

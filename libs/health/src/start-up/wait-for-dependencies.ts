@@ -27,13 +27,15 @@ export interface WaitOptions {
  * Tries every dependency until it answers, however long that takes: a broker or a database that
  * is down at start-up comes back, and a process that gave up would need a supervisor to try again
  * for it. Every `logIntervalMs` a line names what is still awaited and the last error it gave.
- * Only a refusal that waiting cannot fix ends the wait: it throws a {@link ConfigValidationError}
- * naming the variable, which the app prints as its reason to exit.
+ * Only what waiting cannot fix ends the wait, as a {@link ConfigValidationError} naming the
+ * variable, which the app prints as its reason to exit: a refusal (a wrong password), or a
+ * configuration error a check throws (a setting the broker's topics contradict).
  */
 export async function waitForDependencies(dependencies: readonly StartUpDependency[], options: WaitOptions): Promise<void> {
   const retryMs = options.retryMs ?? 1000;
   const lastErrors = new Map<string, string>(dependencies.map((dependency) => [dependency.name, 'not tried yet']));
-  let refused: string | undefined;
+  // Set when one dependency ended the wait: the others stop trying.
+  let stopped = false;
   const report = () => options.onWaiting([...lastErrors.keys()]);
   report();
   const started = Date.now();
@@ -46,16 +48,21 @@ export async function waitForDependencies(dependencies: readonly StartUpDependen
   try {
     await Promise.all(
       dependencies.map(async (dependency) => {
-        while (refused === undefined) {
+        while (!stopped) {
           try {
             await dependency.check();
             lastErrors.delete(dependency.name);
             report();
             return;
           } catch (error) {
-            refused = dependency.refusal(error);
+            // A setting the dependency's answer contradicts is not worth waiting for either.
+            const refusal = error instanceof ConfigValidationError ? error : refusalOf(dependency, error);
+            if (refusal) {
+              stopped = true;
+              throw refusal;
+            }
             lastErrors.set(dependency.name, (error as Error).message);
-            if (refused === undefined) await sleep(retryMs);
+            await sleep(retryMs);
           }
         }
       }),
@@ -63,5 +70,10 @@ export async function waitForDependencies(dependencies: readonly StartUpDependen
   } finally {
     clearInterval(timer);
   }
-  if (refused !== undefined) throw new ConfigValidationError([refused]);
+}
+
+/** `error` as the configuration error that ends the wait, when `dependency` says waiting cannot fix it. */
+function refusalOf(dependency: StartUpDependency, error: unknown): ConfigValidationError | undefined {
+  const reason = dependency.refusal(error);
+  return reason === undefined ? undefined : new ConfigValidationError([reason]);
 }
