@@ -20,8 +20,9 @@ const REQUEST_TIMEOUT_MS = 10_000;
  * - anything else: the same 503 with `Retry-After`, so a client retries instead of failing.
  *
  * A plain Node server rather than the app's own: Nest opens the port only once the app is built,
- * and building it connects to the database and to Kafka (docs/decisions/0501-wait-for-dependencies-while-listening.md).
- * Every answer closes its connection, so {@link close} hands the port over at once.
+ * and building it connects to the database and to Kafka (see
+ * docs/decisions/0501-wait-for-dependencies-while-listening.md). Every answer closes its
+ * connection, so {@link close} hands the port over at once.
  */
 export class StartingServer {
   private waiting: readonly string[] = [];
@@ -36,11 +37,6 @@ export class StartingServer {
     starting.server.listen(port, host);
     await once(starting.server, 'listening');
     return starting;
-  }
-
-  /** The dependencies not answering yet, as the health answers list them. */
-  get waitingFor(): readonly string[] {
-    return this.waiting;
   }
 
   /** Waits for every dependency (see {@link waitForDependencies}), answering what it waits for meanwhile. */
@@ -62,7 +58,7 @@ export class StartingServer {
   }
 
   private answer(request: IncomingMessage, response: ServerResponse): void {
-    // The body, if any, is not read: nothing is done with it.
+    // A body, if any, is discarded: nothing is done with it.
     request.resume();
     setSecurityHeaders(request, response, () => {
       const path = (request.url ?? '').split('?')[0];
