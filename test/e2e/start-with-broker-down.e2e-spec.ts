@@ -5,6 +5,8 @@ import { type ServiceProcess, uniqueName, uniqueSku, waitFor } from '@tools/loca
 const { serverUrl } = testInfrastructure();
 /** How long the broker stays down while the apps start: longer than any client retry budget (about 17 s). */
 const BROKER_DOWN_MS = 60_000;
+/** How long the broker goes down once the apps run: past the clients' retry budget, so their consumers crash. */
+const AFTER_START_DOWN_MS = 30_000;
 /** Time between two looks at the apps while the broker is down. */
 const LOOK_EVERY_MS = 1000;
 
@@ -20,6 +22,8 @@ async function health(app: ServiceProcess): Promise<{ status: number; body: Reco
  * its port answers "starting" and names what it waits for, and it serves once the broker is back.
  * A private broker (stopping the shared one would break every other test); orders and inventory
  * wait through the same outage. Loyalty has no Kafka: its start waits for the database alone.
+ * Then the broker goes down once more, after start-up, for longer than the clients retry: the
+ * consumers that crash meanwhile are restarted, and the next order completes.
  */
 describe('orders and inventory started while their broker is down (private broker, real processes)', () => {
   const services = new TestServices();
@@ -109,6 +113,34 @@ describe('orders and inventory started while their broker is down (private broke
     );
     expect(reserved.status).toBe('RESERVED');
   }, 420_000);
+
+  it('when the broker goes down again after start-up for longer than the clients retry, then neither exits, and once it is back the next order completes', async () => {
+    await broker.pause();
+    // Past the clients' retry budget (about 17 s): their consumers crash and must be restarted, not given up on.
+    const downUntil = Date.now() + AFTER_START_DOWN_MS;
+    const exited = await waitFor(() => [orders, inventory].find((app) => !app.process.isRunning) ?? Date.now() >= downUntil, {
+      timeoutMs: AFTER_START_DOWN_MS + 30_000,
+      intervalMs: LOOK_EVERY_MS,
+      description: `${AFTER_START_DOWN_MS} ms of the broker down after start-up`,
+    });
+    expect(exited).toBe(true);
+    await broker.resume();
+
+    const sku = uniqueSku('SKU-BROKER-BACK');
+    await seedPrices(serverUrl, ordersDatabase, { [sku]: 120 });
+    await setStock(inventory.baseUrl, sku, 1);
+    const customerId = uniqueName('broker-back-customer');
+    const order = await placeOrder(orders.baseUrl, { customerId, items: [{ sku, quantity: 1 }] });
+    const reserved = await waitFor(
+      async () => {
+        const { body } = await getOrder(orders.baseUrl, order.id, customerId);
+        return body.status === 'RESERVED' && body;
+      },
+      { timeoutMs: 120_000, description: `order ${order.id} to be RESERVED after the second outage` },
+    );
+    expect(reserved.status).toBe('RESERVED');
+    expect([orders.process.isRunning, inventory.process.isRunning]).toEqual([true, true]);
+  }, 300_000);
 });
 
 /** A refused credential is not worth waiting for: the process says which variable to fix, and exits. */
