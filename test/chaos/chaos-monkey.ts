@@ -31,8 +31,9 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * stopped. Victims come from a seeded shuffle of all six targets, round after round, so every
  * process, the broker included, dies once in every six kills. A victim restarts in the background
  * while the next kills go on, with two rules that keep the failures the ones under test: an app
- * is restarted only once the broker is up (an app that cannot reach Kafka at start-up exits by
- * design), and the broker is killed only while no app is starting. At most {@link MAX_DOWN}
+ * is restarted only once the broker is up (started during the outage it would wait for the broker
+ * at start-up, and its restart would time the outage, not the app), and the broker is killed only
+ * while no app is starting. At most {@link MAX_DOWN}
  * processes are down at once; a victim that is still down is skipped for the next one.
  *
  * A watcher notices any process that exits on its own: that is recorded (a violation: no process
@@ -58,8 +59,9 @@ export class ChaosMonkey {
   /**
    * @param killBrokers False: the broker is never a victim (only the apps die).
    * @param isCut True while a partition cuts `target` (`broker`: any node): it is then not killed,
-   *   and a victim found dead is restarted only once healed, since an app that cannot reach Kafka
-   *   or Postgres at start-up exits by design, and a node cut from the others cannot rejoin.
+   *   and a victim found dead is restarted only once healed, since an app waits at start-up until
+   *   it reaches Kafka and Postgres (its restart would time the cut), and a node cut from the
+   *   others cannot rejoin.
    */
   constructor(
     private readonly cluster: ChaosCluster,
@@ -195,7 +197,7 @@ export class ChaosMonkey {
   /** Restarts `target` once the broker is up; a start-up that fails is an unexpected exit, and is tried again. */
   private async restartService(target: ServiceTarget): Promise<void> {
     for (let attempt = 1; ; attempt++) {
-      // An app that cannot reach Kafka at start-up exits by design; with a cluster, the others answer.
+      // An app started while the broker is down waits for it at start-up; with a cluster, the others answer.
       if (!this.replicated) {
         await waitFor(() => !this.down.has('broker'), { timeoutMs: 180_000, intervalMs: 100, description: 'the broker to be back' });
       }

@@ -27,7 +27,8 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * namespace at a time, one broker node cut at a time, and nothing that is down (killed, starting)
  * is cut: `isDown` is the kill monkey's view. The kill monkey in turn spares what is cut (see
  * {@link isCut}), so a process never starts behind a cut (an app that cannot reach Kafka or
- * Postgres at start-up exits by design). {@link stop} heals every cut before it resolves.
+ * Postgres at start-up waits for them, and its restart would time the cut). {@link stop} heals
+ * every cut before it resolves.
  */
 export class PartitionMonkey {
   readonly tally: PartitionTally = {

@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { bootstrapOrExit, loadConfig } from '@libs/config';
 import { armFailpoints } from '@libs/failpoints';
+import { databaseDependency, kafkaDependency, StartingServer } from '@libs/health';
 import { configureHttpApp, httpServerOptions } from '@libs/http';
 import { appLogger, NestPinoLogger, startTelemetry } from '@libs/telemetry';
 import { producedTopics } from '@libs/outbox';
@@ -22,15 +23,23 @@ bootstrapOrExit('inventory', async () => {
   const warnings = inventoryStartChecks(config);
   await startTelemetry('inventory', config);
   for (const warning of warnings) appLogger().warn({ context: 'config' }, warning);
-  const kafka = createKafka(kafkaClientOptions(config));
-  await ensureTopics(
-    kafka,
-    [...inboxTopics(inventoryConsumes), ...producedTopics(inventoryProduces)],
-    config.KAFKA_TOPIC_PARTITIONS,
-    topicSettings(config),
-  );
-  // A replay older than the inbox's memory would be applied twice: refuse to run like that.
-  await assertInboxOutlivesTopics(kafka, consumedTopics(inventoryConsumes), config.INBOX_RETENTION_MS);
+  // Throws when the Kafka security settings contradict each other, before the port opens.
+  const clientOptions = kafkaClientOptions(config);
+  // The port answers "starting" while the database and Kafka are awaited, however long they take.
+  const starting = await StartingServer.listen(config.INVENTORY_PORT, config.HTTP_HOST);
+  const kafka = createKafka(clientOptions);
+  const prepareKafka = async () => {
+    // Topics exist before the first publish or subscribe: production brokers rarely auto-create.
+    await ensureTopics(
+      kafka,
+      [...inboxTopics(inventoryConsumes), ...producedTopics(inventoryProduces)],
+      config.KAFKA_TOPIC_PARTITIONS,
+      topicSettings(config),
+    );
+    // A replay older than the inbox's memory would be applied twice: refuse to run like that.
+    await assertInboxOutlivesTopics(kafka, consumedTopics(inventoryConsumes), config.INBOX_RETENTION_MS);
+  };
+  await starting.waitFor([databaseDependency(config), kafkaDependency(clientOptions, prepareKafka)], (line) => appLogger().warn(line));
   const app = await NestFactory.create<NestFastifyApplication>(
     InventoryAppModule.forRoot(config),
     new FastifyAdapter(httpServerOptions(config)),
@@ -46,5 +55,8 @@ bootstrapOrExit('inventory', async () => {
   connectInboxKafka(app, kafkaServerOptions(config));
   await app.init();
   await app.startAllMicroservices();
+  // Fastify made ready first, so the port is closed only for the moment the app takes it over.
+  await app.getHttpAdapter().getInstance().ready();
+  await starting.close();
   await app.listen(config.INVENTORY_PORT, config.HTTP_HOST);
 });

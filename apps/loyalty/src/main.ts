@@ -3,6 +3,7 @@ import { NestFactory } from '@nestjs/core';
 import { FastifyAdapter, type NestFastifyApplication } from '@nestjs/platform-fastify';
 import { bootstrapOrExit, loadConfig } from '@libs/config';
 import { armFailpoints } from '@libs/failpoints';
+import { databaseDependency, StartingServer } from '@libs/health';
 import { configureHttpApp, httpServerOptions } from '@libs/http';
 import { loyaltyApiDocs } from './loyalty.api-docs.js';
 import { appLogger, NestPinoLogger, startTelemetry } from '@libs/telemetry';
@@ -17,6 +18,9 @@ bootstrapOrExit('loyalty', async () => {
   const warnings = loyaltyStartChecks(config);
   await startTelemetry('loyalty', config);
   for (const warning of warnings) appLogger().warn({ context: 'config' }, warning);
+  // The port answers "starting" while the database is awaited, however long it takes.
+  const starting = await StartingServer.listen(config.LOYALTY_PORT, config.HTTP_HOST);
+  await starting.waitFor([databaseDependency(config)], (line) => appLogger().warn(line));
   const app = await NestFactory.create<NestFastifyApplication>(
     LoyaltyAppModule.forRoot(config),
     new FastifyAdapter(httpServerOptions(config)),
@@ -29,5 +33,9 @@ bootstrapOrExit('loyalty', async () => {
     shutdownTimeoutMs: config.HTTP_SHUTDOWN_TIMEOUT_MS,
     docs: loyaltyApiDocs,
   });
+  // Fastify made ready first, so the port is closed only for the moment the app takes it over.
+  await app.init();
+  await app.getHttpAdapter().getInstance().ready();
+  await starting.close();
   await app.listen(config.LOYALTY_PORT, config.HTTP_HOST);
 });

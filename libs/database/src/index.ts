@@ -11,6 +11,7 @@ export { DatabaseHealthIndicator } from './database.health.js';
 export { runMigrateCommand } from './migrate-command.js';
 export { deleteInBatches, type BatchedDelete } from './delete-in-batches.js';
 export { RetentionJob, retentionJob, type RetentionPolicy } from './retention-job.js';
+export { probePostgres, postgresLoginRefused } from './postgres-start-up.probe.js';
 export { isConnectionUnavailable } from './connection-unavailable.js';
 export { vacuumByRowCount, VACUUM_BY_ROW_COUNT } from './vacuum-by-row-count.migration.js';
 export { skipColumnStatistics } from './skip-column-statistics.migration.js';

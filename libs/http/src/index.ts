@@ -11,6 +11,7 @@ export { ProblemException, validationFailed } from './problem.exception.js';
 export { problemBody, problemOfException } from './problem-body.js';
 export { ProblemDetailsFilter } from './problem-details.filter.js';
 export { RequestErrorCodes } from './request-error-codes.js';
+export { setSecurityHeaders } from './security-headers.hook.js';
 export { uuidParam } from './uuid-param.pipe.js';
 export { ApiErrors } from './api-errors.decorator.js';
 export { loadSheddingEnv, type LoadSheddingConfig } from './load-shedding/load-shedding.config.js';

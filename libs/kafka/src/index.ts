@@ -25,6 +25,7 @@ export {
 export { registerCappedGzip, cappedGzipCodec } from './capped-gzip.codec.js';
 export { inflationLimit, largestInflationLimit } from './inflation-limit.js';
 export { ensureTopics, describeCluster, topicSettings, type TopicSettings } from './kafka-admin.js';
+export { probeKafka, kafkaCredentialsRefused } from './kafka-start-up.probe.js';
 export { restartAfterCrash, type RestartAfterCrashOptions } from './consumer-crash.restart.js';
 export { kafkaServerOptions } from './kafka-server.options.js';
 export { KAFKA_HEALTH_OPTIONS, KafkaHealthIndicator, kafkaHealthOptions, type KafkaHealthOptions } from './kafka.health.js';

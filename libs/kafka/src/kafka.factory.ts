@@ -25,6 +25,8 @@ export interface KafkaClientOptions {
   timing?: KafkaClientTiming;
   /** What kafkajs logs; default warnings and errors. A probe that expects brokers to be down may log nothing. */
   logLevel?: logLevel;
+  /** Retries per request; default the timing's (`clientRetry`). A probe that retries on its own passes a short budget. */
+  retry?: RetryOptions;
 }
 
 /**
@@ -58,7 +60,7 @@ export function createKafka(options: KafkaClientOptions): Kafka {
     logLevel: options.logLevel ?? logLevel.WARN,
     logCreator: kafkaLogCreator(),
     requestTimeout: timing.requestTimeoutMs,
-    retry: clientRetry(timing),
+    retry: options.retry ?? clientRetry(timing),
   });
   clientTimings.set(kafka, timing);
   return kafka;

@@ -1,3 +1,4 @@
+import { ConfigValidationError } from '@libs/config';
 import kafkajs, { type Kafka } from 'kafkajs';
 import { retryUntil } from './retry-until.js';
 
@@ -54,9 +55,9 @@ export function inboxRetentionProblems(inboxRetentionMs: number, retentionByTopi
 
 /**
  * Refuses to start when a consumed topic keeps messages longer than the inbox keeps their ids:
- * throws one Error naming both values for every such topic: a redelivery older than its inbox row would be handled twice.
+ * throws a `ConfigValidationError` naming both values for every such topic: a redelivery older than its inbox row would be handled twice.
  */
 export async function assertInboxOutlivesTopics(kafka: Kafka, topics: string[], inboxRetentionMs: number): Promise<void> {
   const problems = inboxRetentionProblems(inboxRetentionMs, await topicRetentionMs(kafka, topics));
-  if (problems.length > 0) throw new Error(`Inbox retention too short:\n  - ${problems.join('\n  - ')}`);
+  if (problems.length > 0) throw new ConfigValidationError(problems);
 }

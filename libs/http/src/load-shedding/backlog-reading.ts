@@ -7,6 +7,12 @@ export interface BacklogReading {
   signal: string;
   value: number;
   bound: number;
+  /**
+   * True for a figure the process produces by itself, without any request (the event-loop delay of
+   * loading modules, compiling, a neighbour taking the CPU): it stands for a backlog of requests
+   * only while requests of the shed routes are in flight, and refuses nothing otherwise.
+   */
+  whileRequestsInFlight?: boolean;
 }
 
 /**
@@ -17,9 +23,16 @@ export interface BacklogProbe {
   read(): Promise<readonly BacklogReading[]>;
   /** Releases what the probe holds (a timer, a histogram); called once at shutdown. */
   close?(): void;
+  /** Forgets what it measured so far: called when the server starts listening, so start-up is not read as load. */
+  restart?(): void;
 }
 
-/** The first reading past its bound, or undefined when every figure is within it. */
-export function firstOverBound(readings: readonly BacklogReading[]): BacklogReading | undefined {
-  return readings.find((reading) => reading.value > reading.bound);
+/**
+ * The first reading past its bound, or undefined when every figure is within it. A reading marked
+ * `whileRequestsInFlight` counts only when `requestsInFlight` (admitted, not yet answered) is above
+ * zero; omitted, every reading counts.
+ */
+export function firstOverBound(readings: readonly BacklogReading[], requestsInFlight?: number): BacklogReading | undefined {
+  const demand = requestsInFlight === undefined || requestsInFlight > 0;
+  return readings.find((reading) => reading.value > reading.bound && (demand || !reading.whileRequestsInFlight));
 }

@@ -28,6 +28,15 @@ export const LOAD_SHEDDING_OPTIONS = Symbol('LOAD_SHEDDING_OPTIONS');
  * failed read forgets the readings instead of keeping stale ones: a database that does not answer
  * is answered 503 by the request itself (`SERVER.UNAVAILABLE`), and a stale "over bound" must not
  * outlive the backlog it saw.
+ *
+ * It judges load, not warm-up. A cold process is late on its timers by itself: it loads modules,
+ * builds the app and compiles its code on first use, and a neighbour may hold the CPU; refusing a
+ * request then protects nothing, because no request caused the delay. So the event-loop delay is
+ * measured from the moment the server listens (what start-up left behind is forgotten), and it
+ * refuses a request only while requests of the shed routes are in flight: a late loop with none
+ * in flight is late for its own work. The figures that only requests build up (in flight past
+ * λ·W, the outbox backlog, the pool queue) refuse whenever they are past their bound, warm or
+ * cold. (docs/decisions/0502-shed-on-load-not-warm-up.md)
  */
 @Injectable()
 export class BacklogSampler implements OnApplicationBootstrap, BeforeApplicationShutdown {
@@ -42,6 +51,8 @@ export class BacklogSampler implements OnApplicationBootstrap, BeforeApplication
   private timer: NodeJS.Timeout | undefined;
   private running: Promise<void> | undefined;
   private failing = false;
+  /** Counts {@link serverListening} calls: a read begun before one must not bring start-up's figures back. */
+  private restarts = 0;
 
   constructor(
     @Inject(LOAD_SHEDDING_OPTIONS) readonly options: LoadSheddingOptions,
@@ -82,9 +93,23 @@ export class BacklogSampler implements OnApplicationBootstrap, BeforeApplication
     for (const probe of this.options.probes) probe.close?.();
   }
 
-  /** The figure past its bound at the last read, when shedding is on; undefined means accept. */
+  /**
+   * The figure past its bound at the last read, when shedding is on; undefined means accept. A
+   * figure the process produces by itself (the event-loop delay) counts only while requests are in
+   * flight: see {@link BacklogReading.whileRequestsInFlight}.
+   */
   overBound(): BacklogReading | undefined {
-    return this.options.enabled ? firstOverBound(this.readings) : undefined;
+    return this.options.enabled ? firstOverBound(this.readings, this.inFlight.count) : undefined;
+  }
+
+  /**
+   * The server starts listening: what the probes measured while the process loaded and wired
+   * itself is forgotten (the event-loop delay of start-up is not a backlog of requests).
+   */
+  serverListening(): void {
+    this.restarts += 1;
+    for (const probe of this.options.probes) probe.restart?.();
+    this.readings = this.readings.filter((reading) => !reading.whileRequestsInFlight);
   }
 
   /**
@@ -110,8 +135,10 @@ export class BacklogSampler implements OnApplicationBootstrap, BeforeApplication
   }
 
   private async sampleOnce(): Promise<void> {
+    const restarts = this.restarts;
     try {
-      const readings = (await Promise.all(this.options.probes.map((probe) => probe.read()))).flat();
+      const read = (await Promise.all(this.options.probes.map((probe) => probe.read()))).flat();
+      const readings = restarts === this.restarts ? read : read.filter((reading) => !reading.whileRequestsInFlight);
       // In flight is decided per request; the gauges show it as of this read, beside the others.
       for (const reading of [...readings, this.inFlight.reading()]) {
         this.backlog.set({ signal: reading.signal }, reading.value);

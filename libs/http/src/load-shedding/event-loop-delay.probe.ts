@@ -13,7 +13,9 @@ const CHECK_INTERVAL_MS = 20;
  * resolution plus the lateness), and on Node 24 it never samples its first interval, so a 300 ms
  * block right after `enable()` left no trace in it (checked: a block 200 ms later is recorded).
  * The timer starts when the probe is made (never at import), does not keep the process alive, and
- * stops on `close`.
+ * stops on `close`; `restart` forgets what was measured so far (the sampler calls it when the
+ * server starts listening). A process is late by itself while it warms up, so the reading refuses
+ * requests only while requests are in flight (`whileRequestsInFlight`, see `BacklogSampler`).
  */
 export function eventLoopDelayProbe(boundMs: number): BacklogProbe {
   let last = performance.now();
@@ -31,8 +33,13 @@ export function eventLoopDelayProbe(boundMs: number): BacklogProbe {
       const meanMs = checks > 0 ? lateSum / checks : 0;
       lateSum = 0;
       checks = 0;
-      return [{ signal: 'event_loop_delay_ms', value: meanMs, bound: boundMs }];
+      return [{ signal: 'event_loop_delay_ms', value: meanMs, bound: boundMs, whileRequestsInFlight: true }];
     },
     close: () => clearInterval(timer),
+    restart: () => {
+      last = performance.now();
+      lateSum = 0;
+      checks = 0;
+    },
   };
 }

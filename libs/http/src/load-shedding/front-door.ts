@@ -37,6 +37,9 @@ function routeKey(method: string | undefined, url: string | undefined): string {
  * meet: a route whose template is the request's path is met here from then on. A route with
  * parameters, and anything it has not seen, stay with the hook, so nothing depends on what was
  * learnt but the cost.
+ *
+ * What it refuses on is load, not warm-up: the sampler does not count the event-loop delay a cold
+ * process produces by itself (see `BacklogSampler`).
  */
 export class FrontDoor {
   /** Route key (`POST /orders`) to the route's template. */

@@ -70,6 +70,11 @@ export class InFlightLimit {
     return Math.max(this.options.minInFlight, Math.floor(best * this.options.targetLatencyMs));
   }
 
+  /** Requests admitted and not yet answered. */
+  get count(): number {
+    return this.inFlight;
+  }
+
   /** The figure now, as a reading beside its bound (for the gauges and the 503's detail). */
   reading(): BacklogReading {
     return { signal: 'in_flight', value: this.inFlight, bound: this.bound() };

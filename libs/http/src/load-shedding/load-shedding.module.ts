@@ -42,6 +42,7 @@ export class LoadSheddingModule implements OnModuleInit {
   onModuleInit(): void {
     const fastify = this.adapterHost.httpAdapter?.getInstance<FastifyInstance>();
     if (!fastify) return;
+    fastify.server.once('listening', () => this.sampler.serverListening());
     const frontDoor = new FrontDoor(this.sampler, (refusal) => this.recordRefusal(refusal));
     // Module init runs before the server is ready, which is when Fastify attaches root hooks to
     // every route. Registered after configureHttpApp's hooks, so a 503 carries the security headers.

@@ -53,6 +53,20 @@ describe('firstOverBound', () => {
   });
 });
 
+describe('firstOverBound with a figure a process produces by itself', () => {
+  const delay: BacklogReading = { signal: 'event_loop_delay_ms', value: 400, bound: 100, whileRequestsInFlight: true };
+
+  it('when no request is in flight, then a late loop is not a backlog; with one in flight it is', () => {
+    expect(firstOverBound([delay], 0)).toBeUndefined();
+    expect(firstOverBound([delay], 1)).toBe(delay);
+  });
+
+  it('when a figure only requests build up is past its bound, then it counts with none in flight', () => {
+    const pending = { signal: 'outbox_pending', value: 6, bound: 5 };
+    expect(firstOverBound([delay, pending], 0)).toBe(pending);
+  });
+});
+
 describe('BacklogSampler', () => {
   it('when nothing was read yet, then it sheds nothing', () => {
     expect(sampler([probe({ signal: 'a', value: 9, bound: 1 })]).sampler.overBound()).toBeUndefined();
@@ -69,6 +83,56 @@ describe('BacklogSampler', () => {
     const { sampler: s } = sampler([probe({ signal: 'a', value: 9, bound: 1 })], { enabled: false });
     await s.sample();
     expect(s.overBound()).toBeUndefined();
+  });
+
+  it('when the loop is late while no request is in flight (a cold process), then the request is admitted, and the next one meets the delay', async () => {
+    const { sampler: s, registry } = sampler(
+      [probe({ signal: 'event_loop_delay_ms', value: 900, bound: 100, whileRequestsInFlight: true })],
+      {
+        inFlight: { targetLatencyMs: 500, minInFlight: 50 },
+      },
+    );
+    await s.sample();
+    const hook = loadSheddingHook(s);
+    const first = arrive(hook);
+    expect(first.error).toBeUndefined();
+    const second = arrive(hook);
+    expect(second.answer?.body.detail).toContain('event_loop_delay_ms is 900, past its bound of 100');
+    first.close();
+    expect(arrive(hook).error).toBeUndefined();
+    expect(await registry.getSingleMetricAsString('http_requests_shed_total')).toContain(
+      'http_requests_shed_total{signal="event_loop_delay_ms"} 1',
+    );
+  });
+
+  it('when the server starts listening, then the delay measured during start-up is forgotten, and a read begun before does not bring it back', async () => {
+    let restarted = 0;
+    let release: () => void = () => undefined;
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const delay: BacklogProbe = {
+      read: async () => [{ signal: 'event_loop_delay_ms', value: 900, bound: 100, whileRequestsInFlight: true }],
+      restart: () => {
+        restarted += 1;
+      },
+    };
+    const pending = probe({ signal: 'outbox_pending', value: 9, bound: 5 });
+    let hold = false;
+    const slow: BacklogProbe = { read: async () => (hold ? (await held, []) : []) };
+    const { sampler: s } = sampler([delay, pending, slow]);
+    await s.sample();
+    hold = true;
+    // One request in flight: the delay, read first, is what refuses the next.
+    s.inFlight.tryEnter();
+    expect(s.overBound()?.signal).toBe('event_loop_delay_ms');
+    const before = s.sample();
+    s.serverListening();
+    release();
+    await before;
+    expect(restarted).toBe(1);
+    // Only what requests build up is left: the outbox backlog still sheds, the start-up delay does not.
+    expect(s.overBound()?.signal).toBe('outbox_pending');
   });
 
   it('when a read fails after one that was over, then the stale readings are forgotten', async () => {
@@ -190,6 +254,21 @@ describe('eventLoopDelayProbe', () => {
       // Read again at once: no check ran since, and the block is not counted twice.
       const [afresh] = await delay.read();
       expect(afresh.value).toBe(0);
+    } finally {
+      delay.close?.();
+    }
+  });
+
+  it('when restarted after a block, then the block is forgotten and the reading is marked as one a process produces by itself', async () => {
+    const delay = eventLoopDelayProbe(50);
+    try {
+      const until = Date.now() + 300;
+      while (Date.now() < until) {
+        // Block the loop, as loading and compiling at start-up does.
+      }
+      delay.restart?.();
+      const [reading] = await delay.read();
+      expect(reading).toEqual({ signal: 'event_loop_delay_ms', value: 0, bound: 50, whileRequestsInFlight: true });
     } finally {
       delay.close?.();
     }

@@ -51,6 +51,13 @@ export interface ServiceProcessOptions {
    * network, on 127.0.0.1.
    */
   network?: NetworkPlacement;
+  /**
+   * False: return as soon as the process is spawned, without waiting for `GET /health`, and leave
+   * its consumer group unpositioned (positioning needs the broker). For a start with the broker
+   * down, which the caller then watches itself; on a fresh broker an unpositioned group starts at
+   * the beginning of empty topics, so it misses nothing. Default true.
+   */
+  awaitHealthy?: boolean;
 }
 
 export interface RestartOptions {
@@ -134,8 +141,10 @@ export class ServiceProcess {
     // The issuer a token names is a string to compare, not an address to reach.
     const placed = options.network ? await options.network.reachableEnv(env, ['AUTH_ISSUER']) : env;
     const service = new ServiceProcess(options, port, placed);
-    await service.positionGroup(env.KAFKA_CONSUMER_GROUP!);
-    await service.launch();
+    const awaitHealthy = options.awaitHealthy ?? true;
+    if (awaitHealthy) await service.positionGroup(env.KAFKA_CONSUMER_GROUP!);
+    else service.groups.push(env.KAFKA_CONSUMER_GROUP!);
+    await service.launch(awaitHealthy);
     return service;
   }
 
@@ -199,7 +208,7 @@ export class ServiceProcess {
     positionedGroups.add(group);
   }
 
-  private async launch(): Promise<void> {
+  private async launch(awaitHealthy = true): Promise<void> {
     const child = this.current
       ? this.current.respawn(this.env)
       : new NodeProcess({
@@ -213,6 +222,7 @@ export class ServiceProcess {
           wrapper: this.options.network?.wrapper,
         });
     this.current = child;
+    if (!awaitHealthy) return;
     try {
       await child.waitUntilHealthy(`${this.baseUrl}/health`);
     } catch (error) {
