@@ -1,8 +1,8 @@
 // The load generator's HTTP client: node:http over keep-alive connections, not `fetch`. The
 // generator shares the machine's cores with the loop it measures, so whatever it spends per request
 // is taken from the system under test; `fetch` (undici behind the WHATWG API, an AbortSignal timer
-// per request) cost twice what node:http does or more (docs/performance.md, "The load generator's
-// own cost"), and at four times the loop's capacity it took about a fifth of the two cores.
+// per request) costs twice what node:http does or more, and at four times the loop's capacity it
+// took about a fifth of the two cores (docs/decisions/0016-a-load-generator-that-leaves-the-cpu-to-the-loop.md).
 import http from 'node:http';
 
 /** One pool for the process, as `fetch` had: a connection per concurrent request, reused once answered. */

@@ -1,7 +1,7 @@
 // The relay figure of `npm run bench` (bench/run-bench.ts), also runnable alone with
 // `node dist/bench/outbox-relay.bench.js` after a build: what durability costs the outbox relay, as ratios against a baseline measured in
 // the same run, on the same broker and machine. Absolute numbers depend on the machine; compare
-// the ratios between runs. Nothing here asserts a speed (see docs/performance.md, "Benchmarks").
+// the ratios between runs. Nothing here asserts a speed (see docs/performance.md, "How to measure").
 //
 // 1. Throughput. Baseline: a raw kafkajs idempotent producer sends N pre-built messages in awaited
 //    sendBatch calls of BENCH_BATCH_SIZE, acks -1. Relay: OutboxRelay.publishBatches drains N pending

@@ -4,8 +4,8 @@
 // write. Each server is a process of its own, so the load generator (this process) never shares
 // its event loop with the server it measures. All four run together and are measured in
 // interleaved rounds, each figure the median of its rounds: measured one after the other, the
-// orders app, whose JIT warms for far longer than a plain server's, drew a different figure each
-// run (0.41-0.64 of the plain insert with its outbox row, docs/performance.md).
+// orders app, whose JIT warms for far longer than a plain server's, would draw a different figure
+// each run (docs/decisions/0018-figures-taken-after-the-warm-up.md).
 import { join } from 'node:path';
 import pg from 'pg';
 import { databaseUrl } from '@libs/database';

@@ -1,11 +1,11 @@
 // The goodput targets the project set itself, each judged against a results file: the table of
-// latest.md and, rendered from a committed full run, the README's. Declared once here so that
+// latest.md and, rendered from a committed full run, docs/performance.md's. Declared once here so that
 // neither page restates a bound or a figure by hand. Pure, unit-tested in targets.spec.ts.
 import type { BenchResults, E2eRun } from './bench-results.js';
 import { SOAK_FLAT_TOLERANCE } from './soak-drift.js';
 import type { SoakResults } from './soak-results.js';
 
-/** docs/performance.md's section that measured what bounds a figure, by its heading's anchor. */
+/** docs/performance.md's section that says what bounds a figure, by its heading's anchor. */
 type BoundSection = string;
 
 /** A figure read from a results file: its value and, when it is the worst of several, which. */
@@ -46,12 +46,12 @@ const MODERATE_RATE = 150;
 const BUSY_RATE = 300;
 const GOODPUT_SHARE_PERCENT = 90;
 
-const CPU_SECTION = 'where-the-cpu-goes-measured-with-perf-2-amd-epyc-cores-2026-12-05';
-const MAXIMUM_SECTION = 'autovacuum-on-for-every-run-and-what-bounds-the-maximum-2-amd-epyc-cores-alternated';
-const LINGER_SECTION = 'lingers-of-40-ms-instead-of-10-2-amd-epyc-cores-2026-12-06-alternated';
-const REFUSAL_SECTION = 'what-bounds-4x-the-relay-and-the-idle-loop-measured-2-amd-epyc-cores-2026-12-06';
-const MEMORY_SECTION = 'what-load-adds-to-an-apps-memory-and-one-malloc-arena-2-amd-epyc-cores-a-slower-host-2026-12-07';
-const SOAK_SECTION = 'a-warm-up-that-waits-for-the-loop-and-soak-windows-that-hold-what-they-say-2-amd-epyc-cores-2026-12-07';
+const CPU_SECTION = 'the-cpu-per-order';
+const MAXIMUM_SECTION = 'the-sustained-maximum';
+const LINGER_SECTION = 'latency-at-a-moderate-rate';
+const REFUSAL_SECTION = 'goodput-past-capacity-and-the-relay';
+const MEMORY_SECTION = 'memory-per-app';
+const SOAK_SECTION = 'the-soak';
 
 /** The run at `offeredPerSec` (the last, if the search offered it twice). */
 function runAt(results: BenchResults, offeredPerSec: number): E2eRun | undefined {
@@ -298,7 +298,7 @@ export function judgeSoak(soak: SoakResults): TargetVerdict {
 
 /**
  * The verdicts as a Markdown table whose links to docs/performance.md start from `performancePage`
- * (the page's path relative to where the table is written).
+ * (the page's path relative to where the table is written; empty on that page itself).
  */
 export function targetsTable(verdicts: readonly TargetVerdict[], performancePage: string): string[] {
   return [

@@ -22,9 +22,8 @@ export interface WarmUp {
  * Whether the loop's CPU per order stopped falling: none of the last {@link WARM_UP_QUIET_WINDOWS}
  * windows came more than {@link WARM_UP_TOLERANCE} below the lowest window before them. A loop
  * started cold spends its first minutes compiling (V8 in each app, the JIT of the broker's JVM) and
- * filling caches, so its figure falls by more than the noise, window after window: measured on 2 AMD
- * EPYC cores at 150/s, 7.0 ms per order after 15 s of warm-up and 4.75 after 120 s
- * (docs/performance.md). Once warm, 10-s windows scatter by up to a tenth either way, so only a
+ * filling caches, so its figure falls by more than the noise, window after window
+ * (docs/decisions/0018-figures-taken-after-the-warm-up.md). Once warm, 10-s windows scatter by up to a tenth either way, so only a
  * fall counts: a window above the others is noise, not warm-up.
  */
 export function warmUpSettled(cpuMsPerOrder: readonly number[]): boolean {

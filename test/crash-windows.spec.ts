@@ -7,16 +7,16 @@ import { InventoryFailpoints } from '@apps/inventory';
 import { LoyaltyFailpoints } from '@apps/loyalty';
 import { OrdersFailpoints } from '@apps/orders';
 
-// The README's crash-window table is the ledger of the windows; each failpoint is declared by the
+// The crash-window table of docs/guarantees.md is the ledger of the windows; each failpoint is declared by the
 // code that owns its window (a library or an app). A window declared but missing from the table, or
 // a table row naming a failpoint nobody declares, would make the ledger lie.
 const owners = { RelayFailpoints, InboxFailpoints, DispatcherFailpoints, OrdersFailpoints, InventoryFailpoints, LoyaltyFailpoints };
 const declared = Object.values(owners).flatMap((owner) => Object.values(owner));
 
-/** The failpoint column (`` `name` ``) of each row of the README's crash-window table. */
-function tableFailpoints(readme: string): string[] {
-  const start = readme.indexOf('| crash window | failpoint |');
-  const rows = readme.slice(start).split('\n').slice(2);
+/** The failpoint column (`` `name` ``) of each row of the crash-window table on `page`. */
+function tableFailpoints(page: string): string[] {
+  const start = page.indexOf('| crash window | failpoint |');
+  const rows = page.slice(start).split('\n').slice(2);
   const table = rows.slice(
     0,
     rows.findIndex((row) => !row.startsWith('|')),
@@ -25,10 +25,10 @@ function tableFailpoints(readme: string): string[] {
 }
 
 describe('crash windows', () => {
-  const readme = readFileSync(new URL('../README.md', import.meta.url), 'utf8');
+  const guarantees = readFileSync(new URL('../docs/guarantees.md', import.meta.url), 'utf8');
 
-  it('when the README crash-window table is read, then it names exactly the failpoints their owners declare', () => {
-    const named = tableFailpoints(readme);
+  it('when the crash-window table of docs/guarantees.md is read, then it names exactly the failpoints their owners declare', () => {
+    const named = tableFailpoints(guarantees);
     expect(named.length).toBeGreaterThanOrEqual(11);
     expect([...new Set(named)].sort()).toEqual([...declared].sort());
   });

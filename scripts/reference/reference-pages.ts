@@ -46,7 +46,11 @@ export function referencePages(): ReferencePage[] {
         }),
     },
     { path: 'docs/security.md', render: async (committed) => withKafkaAclTable(committed) },
-    { path: 'README.md', render: async (committed) => withGeneratedSection(committed, 'README.md', 'targets', renderTargetsSection()) },
+    {
+      path: 'docs/performance.md',
+      render: async (committed) =>
+        withGeneratedSection(committed, 'docs/performance.md', 'targets', renderTargetsSection('docs/performance.md')),
+    },
     {
       path: 'bench/README.md',
       render: async (committed) => withGeneratedSection(committed, 'bench/README.md', 'sizes', renderBenchSizes()),

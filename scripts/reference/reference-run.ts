@@ -8,8 +8,8 @@ import { soakDrift } from '../../bench/soak-drift.js';
 import type { SoakResults } from '../../bench/soak-results.js';
 
 /** The reference full run (`npm run bench`) and soak (`npm run bench -- --soak 20`), from the repository root. */
-export const REFERENCE_RUN = 'docs/performance/full-run-interleaved-http-2026-12-07.json';
-export const REFERENCE_SOAK = 'docs/performance/soak-20min-420-2026-12-07.json';
+export const REFERENCE_RUN = 'bench/reference/full-run-interleaved-http-2026-12-07.json';
+export const REFERENCE_SOAK = 'bench/reference/soak-20min-420-2026-12-07.json';
 
 /** A committed results file; null, which JSON writes for a figure a run could not measure, read back as NaN. */
 function readResults<T>(path: string): T {

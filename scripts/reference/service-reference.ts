@@ -52,10 +52,10 @@ export function renderConfigurationTable(service: ServiceDescriptor): string {
   return renderEnvTable(service.schema);
 }
 
-/** The TSDoc line above each window of a `defineFailpoints` declaration, by key. */
+/** The TSDoc line above each window of a `defineFailpoints` declaration, by key (a comment ends at its own `*\/`: the file's header is not a window's). */
 function failpointDocs(source: string): Map<string, string> {
   const docs = new Map<string, string>();
-  for (const [, doc, key] of source.matchAll(/\/\*\*([\s\S]*?)\*\/\s*(\w+)\s*:/g)) {
+  for (const [, doc, key] of source.matchAll(/\/\*\*((?:(?!\*\/)[\s\S])*)\*\/\s*(\w+)\s*:/g)) {
     docs.set(
       key,
       doc

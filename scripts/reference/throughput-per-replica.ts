@@ -1,4 +1,5 @@
 // docs/scaling.md's table of what one replica of each app carried in the reference full run.
+import { posix } from 'node:path';
 import { LOOP_APPS } from '../../bench/bench-results.js';
 import { REFERENCE_RUN, referenceRun } from './reference-run.js';
 
@@ -12,7 +13,7 @@ export function renderThroughputPerReplica(): string {
   const cpu = LOOP_APPS.map((app) => ({ app, ms: fixed.processes[app]?.cpuMsPerOrder ?? Number.NaN }));
   const rss = e2e.runs.flatMap((each) => LOOP_APPS.map((app) => each.processes[app]?.peakRssMb ?? Number.NaN)).filter(Number.isFinite);
   return [
-    `From the ${run.mode} run of ${run.startedAt.slice(0, 10)}, [\`${REFERENCE_RUN}\`](${REFERENCE_RUN.replace(/^docs\//, '')}), on ${machine.cpuCount} × ${machine.cpuModel}:`,
+    `From the ${run.mode} run of ${run.startedAt.slice(0, 10)}, [\`${REFERENCE_RUN}\`](${posix.relative('docs', REFERENCE_RUN)}), on ${machine.cpuCount} × ${machine.cpuModel}:`,
     '',
     '| what | measured | what it means for a replica |',
     '|---|---|---|',

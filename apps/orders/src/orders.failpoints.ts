@@ -1,6 +1,6 @@
 import { defineFailpoints } from '@libs/failpoints';
 
-/** Orders' crash windows, each killed by a test (the README's crash-window table). */
+/** Orders' crash windows, each killed by a test (the crash-window table of docs/guarantees.md). */
 export const OrdersFailpoints = defineFailpoints('orders', {
   /** `POST /orders` committed, the 201 not sent: the retry with the same key gets the same order. */
   afterCommitBeforeResponse: 'after-commit-before-response',

@@ -106,9 +106,8 @@ class HeldFirstQuery extends Query {
  *   for an order's two inserts and their transaction).
  * - `START TRANSACTION` is held back and sent with the transaction's first prepared statement, in
  *   one round trip: every socket write to Postgres costs the sender a system call and a wake-up of
- *   the backend, and each round trip is a wait the transaction holds its locks through. (V8's own
- *   profiler put those writes at a third of the apps' CPU at 150 orders/s; `perf`, which samples
- *   without favouring system calls, puts them at 4 %: docs/performance.md, "Where the CPU goes, measured with perf".)
+ *   the backend, and each round trip is a wait the transaction holds its locks through
+ *   (docs/decisions/0009-fewer-round-trips-per-request.md).
  * - A write whose result the caller does not need ({@link holdWrite}, through
  *   `TransactionContext.deferWrite`: an outbox row, a command, an idempotency key) is held back too,
  *   and sent with the transaction's next statement or with its COMMIT, in the same round trip.

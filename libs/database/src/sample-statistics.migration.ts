@@ -11,9 +11,8 @@ const FIRST_TIMESTAMP = 1764460800930;
  * partial indexes (`published_at IS NULL`, `status = 'PENDING'`) and time ranges, which a sample of
  * 3,000 estimates well enough; a larger one only costs. Autoanalyze runs every time a tenth of a
  * table changed, so on a table that starts empty and grows with orders it runs about once a
- * minute, each time sampling more pages of a larger table: in a soak at 158 orders/s its CPU went
- * from 0.4 to 2.6 s a minute over nine minutes, 12 analyses a minute in bursts beside the orders in
- * flight (docs/performance.md).
+ * minute, each time sampling more pages of a larger table, in bursts beside the orders in flight
+ * (docs/decisions/0005-growing-tables-analysed-from-a-sample.md has the soaks).
  */
 export const SAMPLED_STATISTICS_TARGET = 10;
 

@@ -8,10 +8,9 @@ const FIRST_TIMESTAMP = 1764460800910;
  * The migration that stops `ANALYZE` from sampling `columns` (by table): message bodies, headers and
  * stored answers that the app writes and reads back whole but never filters, joins or sorts on, so
  * their statistics are never read by a plan. Autoanalyze samples up to 30,000 rows of a table every
- * time a tenth of it changed, and on a table of ~350-byte JSON documents the JSON columns were most
- * of that: `ANALYZE outbox_messages` at 27,000 rows under load took 1.0-1.3 s with them and 0.22 s
- * without (docs/performance.md), once a minute per table that grows with orders, in bursts beside
- * the orders in flight. Recorded as `SkipColumnStatistics<timestamp>`; columns added later get a
+ * time a tenth of it changed, and on a table of ~350-byte JSON documents the JSON columns are most
+ * of that work, once a minute per table that grows with orders, in bursts beside the orders in
+ * flight (docs/decisions/0006-json-columns-without-statistics.md). Recorded as `SkipColumnStatistics<timestamp>`; columns added later get a
  * migration of their own, with the timestamp of that migration.
  */
 export function skipColumnStatistics(

@@ -8,9 +8,7 @@ const FIRST_TIMESTAMP = 1764460800900;
  * The storage parameters that make autovacuum start on a fixed number of changed rows instead of a
  * share of the table. Postgres' defaults wait for 20 % of a table's rows to be dead (or inserted)
  * before vacuuming it, so on a table that grows with every order the dead tuples between vacuums
- * grow with the table: a 20-minute soak took an outbox from 2,300 to 7,800 dead tuples while its rows
- * grew to 84,000 (docs/performance.md), and a week of retention at 100 orders/s would leave 12
- * million. With a row count, the dead tuples between vacuums are bounded by that count plus what the
+ * grow with the table (docs/decisions/0004-autovacuum-by-row-count.md). With a row count, the dead tuples between vacuums are bounded by that count plus what the
  * rate adds in one autovacuum round (`autovacuum_naptime`), whatever the table's size.
  */
 export const VACUUM_BY_ROW_COUNT = {

@@ -22,7 +22,7 @@ export interface ApiDocsOptions {
  * document is built from the controllers' decorators (the swagger CLI plugin is not used: the build
  * is swc, so every property is declared with `@ApiProperty`) on the first request for it, not at
  * start-up: a running service is rarely asked for it, and building it walks every controller and DTO
- * (about 1-2 MB of heap kept for the life of the process, docs/performance.md). The routes are still
+ * (up to a few MB kept for the life of the process, docs/decisions/0014-telemetry-at-its-cost.md). The routes are still
  * registered here. Call before `app.init()`: routes added after init sit behind Nest's 404 handler.
  */
 export function setupApiDocs(app: INestApplication, options: ApiDocsOptions): void {

@@ -27,7 +27,7 @@ export function createRoutingServer(options: ServerOptions, handler: RequestHand
 /**
  * Lets `answer` see every request of `server` before Fastify builds its request and reply, routes
  * it and runs its hooks: for answers that come by the thousand and should cost little more than
- * Node's own handling (the load-shedding door's 503, measured in docs/performance.md).
+ * Node's own handling (the load-shedding door's 503, docs/decisions/0011-refusals-answered-before-routing.md).
  * What it answers meets none of Fastify's hooks, so it sets what they would have. False when
  * `server` was not made by {@link createRoutingServer} (`httpServerOptions`), as with a test's plain
  * `FastifyAdapter`: then Fastify sees every request first.

@@ -16,7 +16,7 @@ let root: Logger = pino({ level: 'info', base: undefined });
 
 /**
  * pino-pretty, loaded only when a terminal asks for it: a deployed service logs JSON and never
- * needs it (about 2 MB of RSS, docs/performance.md). `require` because it is CommonJS and must be
+ * needs it (about 2 MB of RSS, docs/decisions/0014-telemetry-at-its-cost.md). `require` because it is CommonJS and must be
  * loaded synchronously here; the type comes from the package all the same.
  */
 function loadPinoPretty(): typeof import('pino-pretty') {

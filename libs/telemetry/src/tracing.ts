@@ -40,7 +40,7 @@ export interface TracingOptions {
    * (`OTEL_TRACES_SAMPLE_PERCENT`). Default 100. Parent-based: a request or message whose
    * `traceparent` says sampled is always recorded, one that says not sampled never is, so a trace
    * is whole or absent across the three services. Lowering it saves the recording and export of
-   * every span of the traces left out (docs/performance.md); a trace left out still propagates its
+   * every span of the traces left out (docs/decisions/0014-telemetry-at-its-cost.md); a trace left out still propagates its
    * ids, so log lines keep their trace id.
    */
   samplePercent?: number;
@@ -56,7 +56,7 @@ export interface TracingOptions {
  * propagates the sampled flag as 00.
  *
  * The OTLP exporter module is imported only when an endpoint is set (about 4 MB of RSS a process
- * without export does not pay, docs/performance.md); without one, everything here runs before this
+ * without export does not pay, docs/decisions/0014-telemetry-at-its-cost.md); without one, everything here runs before this
  * function's first `await`, so tracing is installed when it returns even if the caller does not wait.
  */
 export async function startTracing(options: TracingOptions): Promise<{ shutdown(): Promise<void> }> {

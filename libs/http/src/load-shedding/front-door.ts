@@ -25,8 +25,8 @@ function routeKey(method: string | undefined, url: string | undefined): string {
 /**
  * The load-shedding door in front of Fastify, for the shed routes whose path is fixed
  * (`POST /orders`): past capacity most requests are refused, and a refusal that goes through
- * Fastify (its request and reply, routing, the hooks every request meets) cost the orders process
- * as much again as Node's own handling (measured in docs/performance.md), on the one thread that
+ * Fastify (its request and reply, routing, the hooks every request meets) costs the orders process
+ * as much again as Node's own handling (docs/decisions/0011-refusals-answered-before-routing.md), on the one thread that
  * also finishes the orders it accepted. Met here, a request is admitted or refused by the same `BacklogSampler` as in the
  * hook ({@link loadSheddingHook}), before anything of Fastify runs; a refusal gets the very answer
  * the hook gives (the security headers, `Retry-After`, the same problem+json body), is counted by

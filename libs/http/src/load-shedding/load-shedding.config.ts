@@ -3,7 +3,7 @@ import { env, type EnvConfig } from '@libs/config';
 /**
  * When `POST /orders` (or any route marked `@ShedWhenBacklogged()`) is refused with 503: the bounds
  * of the loop's backlog. Accepting more than the loop finishes makes every order slower and, past a
- * point, fewer orders finish per second (goodput collapses, see docs/performance.md): refusing at
+ * point, fewer orders finish per second (goodput collapses, see docs/decisions/0010-load-shedding-at-the-door.md): refusing at
  * the door keeps what is accepted fast and complete.
  */
 export const loadSheddingEnv = {

@@ -3,8 +3,8 @@ import type { BacklogReading } from './backlog-reading.js';
 /**
  * What the log says about shed requests: one warn line per interval while the door refuses, not
  * one line per refusal. Past capacity the door refuses thousands of requests a second; a line for
- * each made the log grow fastest exactly when the process had no CPU to spare (measured in
- * docs/performance.md: the 4x overload finished 15 % fewer orders with it). The first refusal after
+ * each would make the log grow fastest exactly when the process has no CPU to spare
+ * (docs/decisions/0012-refusals-logged-together.md). The first refusal after
  * a quiet interval is logged at once, so an operator reading the log sees when shedding began; the
  * refusals after it are counted and logged together when the interval has passed, naming the last
  * figure past its bound. `http_requests_shed_total{signal}` still counts every one.

@@ -7,8 +7,8 @@
  * - `--max-old-space-size=128` (MiB): with a small young generation, most garbage is promoted, and
  *   V8 let the old generation fill far past the live objects (about three times) before
  *   collecting it; the pages it filled stay resident, so RSS kept that peak. Capped, it collects
- *   more often, each time marking the same live objects: peak RSS fell by up to a third at no CPU cost
- *   beyond the runs' spread (docs/performance.md, "Memory that fits a pod", has the runs). A
+ *   more often, each time marking the same live objects, at no CPU cost beyond the runs' spread
+ *   (docs/decisions/0003-old-generation-capped.md). A
  *   process whose live objects outgrow it fails with "heap out of memory" and is restarted by what
  *   runs it (the Deployment, compose's restart policy), which the outbox and inbox make safe; the
  *   live sets measured are about half of it.
