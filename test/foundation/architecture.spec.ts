@@ -113,7 +113,7 @@ const ALLOWED_LIBRARY_IMPORTS: Record<string, readonly string[]> = {
   kafka: ['config', 'telemetry'],
   auth: ['config', 'http'],
   metrics: ['auth'],
-  health: ['auth', 'database', 'http', 'kafka'],
+  health: ['auth', 'config', 'database', 'http', 'kafka'],
   idempotency: ['auth', 'config', 'database', 'envelope', 'failpoints', 'http', 'metrics', 'scheduling'],
   inbox: ['backoff', 'config', 'database', 'envelope', 'failpoints', 'kafka', 'scheduling', 'telemetry'],
   outbox: ['backoff', 'config', 'database', 'envelope', 'failpoints', 'kafka', 'scheduling', 'telemetry'],

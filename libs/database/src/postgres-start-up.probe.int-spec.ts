@@ -1,6 +1,6 @@
 import { describe, expect, it } from '@jest/globals';
 import { testInfrastructure } from '@test/fixtures';
-import { freePort } from '@tools/local-stack';
+import { freePort } from '@tools/test-support';
 import { postgresLoginRefused, probePostgres } from './postgres-start-up.probe.js';
 
 const { serverUrl } = testInfrastructure();

@@ -1,7 +1,7 @@
 import { describe, expect, it } from '@jest/globals';
 import type { SASLOptions } from 'kafkajs';
 import { testInfrastructure } from '@test/fixtures';
-import { freePort, uniqueName } from '@tools/local-stack';
+import { freePort, uniqueName } from '@tools/test-support';
 import { kafkaCredentialsRefused, probeKafka } from './kafka-start-up.probe.js';
 import { kafkaSecurityFromEnvironment } from './kafka-security.config.js';
 

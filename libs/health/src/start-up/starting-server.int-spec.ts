@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from '@jest/globals';
-import { freePort } from '@tools/local-stack';
+import { freePort } from '@tools/test-support';
 import { StartingServer } from './starting-server.js';
 
 /** True when something accepts a TCP connection on 127.0.0.1:`port`. */
