@@ -1,6 +1,6 @@
 import { commandsEnv } from '@libs/commands';
 import { authEnv, authLaptopSettings, clientCredentialsEnv } from '@libs/auth';
-import { checkAll, env, type EnvConfig, nodeEnv, refuseLaptopSettings } from '@libs/config';
+import { env, type EnvConfig, nodeEnv, runStartChecks } from '@libs/config';
 import { databaseEnv, databaseLaptopSettings, databaseSsl } from '@libs/database';
 import { httpEnv, httpLaptopSettings } from '@libs/http';
 import { telemetryEnv } from '@libs/telemetry';
@@ -35,18 +35,9 @@ export type InventoryConfig = EnvConfig<typeof inventoryEnv>;
  * naming every problem; returns the warnings of the opt-outs in use, for the caller to log.
  */
 export function inventoryStartChecks(config: InventoryConfig): string[] {
-  let warnings: string[] = [];
-  checkAll([
-    () =>
-      (warnings = refuseLaptopSettings(config.NODE_ENV, [
-        ...httpLaptopSettings(config),
-        ...authLaptopSettings(config),
-        ...databaseLaptopSettings(config),
-        ...kafkaLaptopSettings(config),
-      ])),
-    () => databaseSsl(config),
-    () => messageSigning(config),
-    () => kafkaClientOptions(config),
-  ]);
-  return warnings;
+  return runStartChecks(
+    config.NODE_ENV,
+    () => [...httpLaptopSettings(config), ...authLaptopSettings(config), ...databaseLaptopSettings(config), ...kafkaLaptopSettings(config)],
+    [() => databaseSsl(config), () => messageSigning(config), () => kafkaClientOptions(config)],
+  );
 }

@@ -1,5 +1,5 @@
 import { authEnv, authLaptopSettings } from '@libs/auth';
-import { checkAll, env, type EnvConfig, nodeEnv, refuseLaptopSettings } from '@libs/config';
+import { env, type EnvConfig, nodeEnv, runStartChecks } from '@libs/config';
 import { databaseEnv, databaseLaptopSettings, databaseSsl } from '@libs/database';
 import { httpEnv, httpLaptopSettings } from '@libs/http';
 import { telemetryEnv } from '@libs/telemetry';
@@ -27,15 +27,9 @@ export type LoyaltyConfig = EnvConfig<typeof loyaltyEnv>;
  * naming every problem; returns the warnings of the opt-outs in use, for the caller to log.
  */
 export function loyaltyStartChecks(config: LoyaltyConfig): string[] {
-  let warnings: string[] = [];
-  checkAll([
-    () =>
-      (warnings = refuseLaptopSettings(config.NODE_ENV, [
-        ...httpLaptopSettings(config),
-        ...authLaptopSettings(config),
-        ...databaseLaptopSettings(config),
-      ])),
-    () => databaseSsl(config),
-  ]);
-  return warnings;
+  return runStartChecks(
+    config.NODE_ENV,
+    () => [...httpLaptopSettings(config), ...authLaptopSettings(config), ...databaseLaptopSettings(config)],
+    [() => databaseSsl(config)],
+  );
 }

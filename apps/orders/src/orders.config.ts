@@ -1,5 +1,5 @@
 import { authEnv, authLaptopSettings } from '@libs/auth';
-import { checkAll, env, type EnvConfig, nodeEnv, refuseLaptopSettings } from '@libs/config';
+import { env, type EnvConfig, nodeEnv, runStartChecks } from '@libs/config';
 import { databaseEnv, databaseLaptopSettings, databaseSsl } from '@libs/database';
 import { httpEnv, httpLaptopSettings, loadSheddingEnv } from '@libs/http';
 import { telemetryEnv } from '@libs/telemetry';
@@ -57,18 +57,9 @@ export type OrdersConfig = EnvConfig<typeof ordersEnv>;
  * naming every problem; returns the warnings of the opt-outs in use, for the caller to log.
  */
 export function ordersStartChecks(config: OrdersConfig): string[] {
-  let warnings: string[] = [];
-  checkAll([
-    () =>
-      (warnings = refuseLaptopSettings(config.NODE_ENV, [
-        ...httpLaptopSettings(config),
-        ...authLaptopSettings(config),
-        ...databaseLaptopSettings(config),
-        ...kafkaLaptopSettings(config),
-      ])),
-    () => databaseSsl(config),
-    () => messageSigning(config),
-    () => kafkaClientOptions(config),
-  ]);
-  return warnings;
+  return runStartChecks(
+    config.NODE_ENV,
+    () => [...httpLaptopSettings(config), ...authLaptopSettings(config), ...databaseLaptopSettings(config), ...kafkaLaptopSettings(config)],
+    [() => databaseSsl(config), () => messageSigning(config), () => kafkaClientOptions(config)],
+  );
 }

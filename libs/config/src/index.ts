@@ -8,4 +8,4 @@ export { bootstrapOrExit } from './bootstrap-or-exit.js';
 export { redactCredentials } from './redact-credentials.js';
 export { loadDotEnv } from './load-dot-env.js';
 export type { SpeedUpLayer } from './speed-up-layer.js';
-export { checkAll, type LaptopSetting, nodeEnv, refuseLaptopSettings } from './laptop-settings.js';
+export { checkAll, type LaptopSetting, nodeEnv, refuseLaptopSettings, runStartChecks } from './laptop-settings.js';

@@ -60,3 +60,18 @@ export function checkAll(checks: readonly (() => unknown)[]): void {
   }
   if (problems.length > 0) throw new ConfigValidationError(problems);
 }
+
+/**
+ * An app's start checks in one call: refuses the laptop settings `laptopSettings` lists (see
+ * {@link refuseLaptopSettings}) and runs every other check, all reported at once ({@link checkAll});
+ * returns the warnings of the opt-outs in use, for the caller to log.
+ */
+export function runStartChecks(
+  nodeEnvValue: string,
+  laptopSettings: () => readonly LaptopSetting[],
+  checks: readonly (() => unknown)[],
+): string[] {
+  let warnings: string[] = [];
+  checkAll([() => (warnings = refuseLaptopSettings(nodeEnvValue, laptopSettings())), ...checks]);
+  return warnings;
+}
