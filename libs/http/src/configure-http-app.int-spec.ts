@@ -246,6 +246,16 @@ describe('configureHttpApp bounds and headers (real HTTP server)', () => {
   });
 });
 
+/** The things app on a free loopback port, its HTTP server bounded by `bounds`. */
+async function listenWithBounds(bounds: HttpServerConfig): Promise<{ app: NestFastifyApplication; port: number }> {
+  const app = await NestFactory.create<NestFastifyApplication>(ThingsModule, new FastifyAdapter(httpServerOptions(bounds)), {
+    logger: false,
+  });
+  configureHttpApp(app, { bodyLimitBytes: 65_536, docs: { title: 'things', description: 'test app' } });
+  await app.listen(0, '127.0.0.1');
+  return { app, port: Number(new URL(await app.getUrl()).port) };
+}
+
 describe('httpServerOptions connection bounds (real HTTP server)', () => {
   let app: NestFastifyApplication;
   let port: number;
@@ -257,10 +267,7 @@ describe('httpServerOptions connection bounds (real HTTP server)', () => {
   };
 
   beforeAll(async () => {
-    app = await NestFactory.create<NestFastifyApplication>(ThingsModule, new FastifyAdapter(httpServerOptions(bounds)), { logger: false });
-    configureHttpApp(app, { bodyLimitBytes: 65_536, docs: { title: 'things', description: 'test app' } });
-    await app.listen(0, '127.0.0.1');
-    port = Number(new URL(await app.getUrl()).port);
+    ({ app, port } = await listenWithBounds(bounds));
   });
 
   afterAll(async () => {
@@ -324,10 +331,7 @@ describe('httpServerOptions per client address and parser refusals (real HTTP se
   };
 
   beforeAll(async () => {
-    app = await NestFactory.create<NestFastifyApplication>(ThingsModule, new FastifyAdapter(httpServerOptions(bounds)), { logger: false });
-    configureHttpApp(app, { bodyLimitBytes: 65_536, docs: { title: 'things', description: 'test app' } });
-    await app.listen(0, '127.0.0.1');
-    port = Number(new URL(await app.getUrl()).port);
+    ({ app, port } = await listenWithBounds(bounds));
   });
 
   afterAll(async () => {
