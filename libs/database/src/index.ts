@@ -20,3 +20,4 @@ export { timeOrderedUuid } from './time-ordered-uuid.js';
 export { DAY_MS, dayPartitionName, defaultPartitionName, firstUuidAt, partitionHealth, partitionsOf } from './day-partitions.js';
 export { maintainDayPartitions, type DayPartitionPass, type DayPartitionPolicy } from './day-partitions.maintenance.js';
 export { partitionExistingTable, unpartitionTable, type TableToPartition } from './partition-existing-table.js';
+export { dayPartitionGauges } from './day-partitions.metrics.js';
