@@ -63,11 +63,11 @@ async function setAside(queryRunner: QueryRunner, table: string, suffix: string,
   );
   for (const index of indexes) await queryRunner.query(`ALTER INDEX ${index.name} RENAME TO ${index.name}${suffix}`);
   if (identity) {
-    const [{ sequence }]: { sequence: string }[] = await queryRunner.query('SELECT pg_get_serial_sequence($1, $2) AS sequence', [
-      table,
-      identity,
-    ]);
-    await queryRunner.query(`ALTER SEQUENCE ${sequence} RENAME TO ${sequence.split('.').at(-1)}${suffix}`);
+    const [{ sequence }]: { sequence: string }[] = await queryRunner.query(
+      "SELECT split_part(pg_get_serial_sequence($1, $2), '.', 2) AS sequence",
+      [table, identity],
+    );
+    await queryRunner.query(`ALTER SEQUENCE ${sequence} RENAME TO ${sequence}${suffix}`);
   }
   await queryRunner.query(`ALTER TABLE ${table} RENAME TO ${table}${suffix}`);
   return `${table}${suffix}`;
