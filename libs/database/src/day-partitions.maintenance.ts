@@ -23,8 +23,8 @@ export interface DayPartitionPass {
 
 /**
  * How long a drop waits for its locks. `DETACH` needs the parent exclusively, and a lock request in
- * the queue blocks every insert behind it: waiting briefly and trying again at the next run costs
- * the orders at most this once, where waiting out a long transaction would stall them all.
+ * the queue blocks every statement on the table behind it: waiting briefly and trying again at the
+ * next run costs the orders at most this once, where waiting out a long transaction would stall them.
  */
 const DROP_LOCK_TIMEOUT_MS = 1000;
 

@@ -1,11 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { randomUUID } from 'node:crypto';
+import pg from 'pg';
 import { Registry } from 'prom-client';
 import type { DataSource } from 'typeorm';
 import { loadConfig } from '@libs/config';
 import {
   createDataSource,
   DAY_MS,
+  databaseUrl,
   dayPartitionName,
   defaultPartitionName,
   maintainDayPartitions,
@@ -133,6 +135,25 @@ describe('outboxRetention: day partitions created ahead, dropped whole past rete
     for (const name of partitions.filter((one) => one !== defaultPartitionName('outbox_messages'))) {
       const [{ dead }]: { dead: number }[] = await dataSource.query('SELECT dead_tuple_count::int AS dead FROM pgstattuple($1)', [name]);
       expect({ name, dead }).toEqual({ name, dead: 0 });
+    }
+  });
+
+  it('when a transaction holds a partition past retention, then the drop gives up after its lock timeout instead of waiting the transaction out, and the next run drops it', async () => {
+    await maintainDayPartitions(dataSource, { ...policy.partitions!, daysAhead: 0 }, today - 7 * DAY_MS);
+    await insert('f-expired-held', timeOrderedUuid(today - 7 * DAY_MS + HOUR_MS), today - 7 * DAY_MS, today - 7 * DAY_MS + 2 * HOUR_MS);
+    const reader = new pg.Client({ connectionString: databaseUrl(serverUrl, database) });
+    await reader.connect();
+    try {
+      await reader.query('BEGIN');
+      await reader.query(`SELECT count(*) FROM ${partition(-7)}`);
+      const started = Date.now();
+      const held = await maintainDayPartitions(dataSource, policy.partitions!);
+      expect(held).toMatchObject({ dropped: [], kept: expect.arrayContaining([partition(-7)]) });
+      expect(Date.now() - started).toBeLessThan(5000);
+      await reader.query('COMMIT');
+      expect(await maintainDayPartitions(dataSource, policy.partitions!)).toMatchObject({ dropped: [partition(-7)] });
+    } finally {
+      await reader.end();
     }
   });
 
