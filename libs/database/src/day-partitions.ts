@@ -50,7 +50,7 @@ export async function partitionsOf(db: Queryable, table: string): Promise<string
  * What a new partition gets that Postgres does not copy from its parent: the storage settings of a
  * table that grows with traffic (autovacuum by row count) and the parent's column statistics targets.
  */
-export async function tunePartition(db: Queryable, parent: string, partition: string): Promise<void> {
+async function tunePartition(db: Queryable, parent: string, partition: string): Promise<void> {
   const settings = Object.entries(VACUUM_BY_ROW_COUNT).map(([name, value]) => `${name} = ${value}`);
   await db.query(`ALTER TABLE ${partition} SET (${settings.join(', ')})`);
   const columns: { name: string; target: number }[] = await db.query(
