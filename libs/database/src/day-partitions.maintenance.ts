@@ -1,4 +1,4 @@
-import type { DataSource } from 'typeorm';
+import type { DataSource, EntityManager } from 'typeorm';
 import { createDayPartition, DAY_MS, dayOf, dayOfPartition, partitionsOf } from './day-partitions.js';
 
 /** A table range-partitioned by day of its time-ordered id, and when one of its days may go. */
@@ -41,7 +41,10 @@ export async function maintainDayPartitions(
   const pass: DayPartitionPass = { created: [], dropped: [], kept: [] };
   for (let day = 0; day <= policy.daysAhead; day++) {
     const dayMs = dayOf(nowMs) + day * DAY_MS;
-    const created = await dataSource.transaction((manager) => createDayPartition(manager, policy.table, policy.key, dayMs));
+    const created = await dataSource.transaction(async (manager) => {
+      await oneReplicaAtATime(manager, policy.table);
+      return createDayPartition(manager, policy.table, policy.key, dayMs);
+    });
     if (created) pass.created.push(`${policy.table}:${new Date(dayMs).toISOString().slice(0, 10)}`);
   }
   for (const partition of await partitionsOf(dataSource, policy.table)) {
@@ -54,6 +57,14 @@ export async function maintainDayPartitions(
 }
 
 /**
+ * Every replica runs the retention job: a transaction-scoped advisory lock per table makes their
+ * catalogue changes take turns, so two never create (or drop) the same partition at once.
+ */
+async function oneReplicaAtATime(manager: EntityManager, table: string): Promise<void> {
+  await manager.query("SELECT pg_advisory_xact_lock(hashtext('day-partitions:' || $1))", [table]);
+}
+
+/**
  * Drops `partition` if none of its rows is still needed. The partition is locked before it is read,
  * so no row can arrive between the check and the drop (a redelivery claiming an id of that day).
  */
@@ -61,6 +72,10 @@ async function dropUnlessNeeded(dataSource: DataSource, policy: DayPartitionPoli
   try {
     return await dataSource.transaction(async (manager) => {
       await manager.query(`SET LOCAL lock_timeout = ${DROP_LOCK_TIMEOUT_MS}`);
+      await oneReplicaAtATime(manager, policy.table);
+      // Another replica's run may have dropped it meanwhile.
+      const [{ exists }]: { exists: boolean }[] = await manager.query('SELECT to_regclass($1) IS NOT NULL AS exists', [partition]);
+      if (!exists) return false;
       await manager.query(`LOCK TABLE ${partition} IN ACCESS EXCLUSIVE MODE`);
       const [{ needed }]: { needed: boolean }[] = await manager.query(
         `SELECT EXISTS (SELECT 1 FROM ${partition} WHERE ${policy.stillNeeded}) AS needed`,

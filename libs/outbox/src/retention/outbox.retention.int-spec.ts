@@ -157,6 +157,27 @@ describe('outboxRetention: day partitions created ahead, dropped whole past rete
     }
   });
 
+  it('when two replicas run the job at once, then each missing partition is created once and neither run fails', async () => {
+    await dataSource.query(`DROP TABLE ${partition(2)}`);
+    const otherReplica = await createDataSource({
+      serverUrl,
+      database,
+      entities: [OutboxMessage],
+      migrations: [],
+      poolSize: 2,
+    }).initialize();
+    try {
+      const passes = await Promise.all([
+        maintainDayPartitions(dataSource, policy.partitions!),
+        maintainDayPartitions(otherReplica, policy.partitions!),
+      ]);
+      expect(passes.flatMap((pass) => pass.created)).toHaveLength(1);
+      expect(await partitionsOf(dataSource, 'outbox_messages')).toContain(partition(2));
+    } finally {
+      await otherReplica.destroy();
+    }
+  });
+
   it('when nothing else has expired, then a run drops and deletes nothing', async () => {
     const before = await partitionsOf(dataSource, 'outbox_messages');
     expect(await cleanup.run()).toBe(0);
