@@ -1,5 +1,5 @@
 import type { DataSource, EntityManager } from 'typeorm';
-import { createDayPartition, DAY_MS, dayOf, dayOfPartition, partitionsOf } from './day-partitions.js';
+import { createDayPartition, DAY_MS, dayOf, dayOfPartition, dayPartitionName, partitionsOf } from './day-partitions.js';
 
 /** A table range-partitioned by day of its time-ordered id, and when one of its days may go. */
 export interface DayPartitionPolicy {
@@ -45,7 +45,7 @@ export async function maintainDayPartitions(
       await oneReplicaAtATime(manager, policy.table);
       return createDayPartition(manager, policy.table, policy.key, dayMs);
     });
-    if (created) pass.created.push(`${policy.table}:${new Date(dayMs).toISOString().slice(0, 10)}`);
+    if (created) pass.created.push(dayPartitionName(policy.table, dayMs));
   }
   for (const partition of await partitionsOf(dataSource, policy.table)) {
     const dayMs = dayOfPartition(policy.table, partition);
