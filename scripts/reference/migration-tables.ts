@@ -27,7 +27,8 @@ async function statementsOf(migration: MigrationInterface): Promise<string[]> {
 }
 
 const identifier = '"?([a-z_][a-z0-9_]*)"?';
-const creates = new RegExp(`CREATE TABLE(?: IF NOT EXISTS)? ${identifier}`, 'gi');
+// A partition (`PARTITION OF`) or a table built to become one (`(LIKE`) is part of its parent, not a table of its own.
+const creates = new RegExp(`CREATE TABLE(?: IF NOT EXISTS)? ${identifier}(?![a-z0-9_])(?!\\s+(?:PARTITION OF|\\(LIKE))`, 'gi');
 const changes = new RegExp(
   `(?:ALTER TABLE(?: IF EXISTS)?(?: ONLY)? ${identifier})|(?:\\bON ${identifier}\\s*(?:USING\\s+\\w+\\s*)?\\()`,
   'gi',
@@ -53,6 +54,8 @@ export async function tablesOf(migrations: readonly MigrationClass[]): Promise<O
     const sql = (await statementsOf(migration)).join('\n');
     const created = new Set<string>();
     for (const [, table] of sql.matchAll(creates)) {
+      // A table created again under its own name (rebuilt, e.g. partitioned) is changed, not new.
+      if (tables.has(table)) continue;
       tables.set(table, { createdBy: name, changedBy: [] });
       created.add(table);
     }

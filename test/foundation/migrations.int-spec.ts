@@ -35,13 +35,27 @@ const CATALOGUES: Record<string, string> = {
   stock_items: 'one row per SKU; its many updates make a small table cross the default threshold every few seconds',
 };
 
-/** Each table's storage parameters as `name=value` strings (pg_class.reloptions), [] when none. */
+/**
+ * Each table's storage parameters as `name=value` strings (pg_class.reloptions), [] when none. A
+ * partitioned table has none of its own: it is reported with its partitions' parameters when they
+ * all have the same, and with every distinct set otherwise (which the comparisons below refuse).
+ */
 async function storageParameters(dataSource: DataSource): Promise<Record<string, string[]>> {
   const rows: { name: string; options: string[] | null }[] = await dataSource.query(
-    `SELECT c.relname AS name, c.reloptions AS options FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+    `SELECT COALESCE(parent.relname, c.relname) AS name, c.reloptions AS options FROM pg_class c
+       JOIN pg_namespace n ON n.oid = c.relnamespace
+       LEFT JOIN pg_inherits i ON i.inhrelid = c.oid LEFT JOIN pg_class parent ON parent.oid = i.inhparent
      WHERE n.nspname = 'public' AND c.relkind = 'r' AND c.relname <> 'typeorm_migrations'`,
   );
-  return Object.fromEntries(rows.map((row) => [row.name, [...(row.options ?? [])].sort()]));
+  const byTable = new Map<string, Set<string>>();
+  for (const row of rows) {
+    const sets = byTable.get(row.name) ?? new Set<string>();
+    sets.add(JSON.stringify([...(row.options ?? [])].sort()));
+    byTable.set(row.name, sets);
+  }
+  return Object.fromEntries(
+    [...byTable].map(([name, sets]) => [name, sets.size === 1 ? (JSON.parse([...sets][0]) as string[]) : [...sets]]),
+  );
 }
 
 /** What `columns` can select by: a type, statistics skipped, or the server's default statistics target kept. */
@@ -51,13 +65,14 @@ const STATISTICS_FILTERS = {
   sampled: `a.attstattarget = ${SAMPLED_STATISTICS_TARGET}`,
 } as const;
 
-/** `table.column` of every column whose type is one of `types`, or that matches a statistics filter. */
+/** `table.column` of every column whose type is one of `types`, or that matches a statistics filter; a partition's columns count as its table's. */
 async function columns(dataSource: DataSource, filter: { types: string[] } | keyof typeof STATISTICS_FILTERS): Promise<string[]> {
   const condition = typeof filter === 'string' ? STATISTICS_FILTERS[filter] : 'format_type(a.atttypid, NULL) = ANY($1)';
   const rows: { name: string }[] = await dataSource.query(
-    `SELECT c.relname || '.' || a.attname AS name FROM pg_attribute a
+    `SELECT DISTINCT COALESCE(parent.relname, c.relname) || '.' || a.attname AS name FROM pg_attribute a
        JOIN pg_class c ON c.oid = a.attrelid JOIN pg_namespace n ON n.oid = c.relnamespace
-     WHERE n.nspname = 'public' AND c.relkind = 'r' AND a.attnum > 0 AND NOT a.attisdropped AND ${condition} ORDER BY 1`,
+       LEFT JOIN pg_inherits i ON i.inhrelid = c.oid LEFT JOIN pg_class parent ON parent.oid = i.inhparent
+     WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND a.attnum > 0 AND NOT a.attisdropped AND ${condition} ORDER BY 1`,
     typeof filter === 'string' ? [] : [filter.types],
   );
   return rows.map((row) => row.name);
@@ -72,9 +87,11 @@ async function randomUuidDefaults(dataSource: DataSource): Promise<string[]> {
   return rows.map((row) => row.name);
 }
 
+/** The tables, a partitioned one once (its partitions are not listed). */
 async function tables(dataSource: DataSource): Promise<string[]> {
   const rows: { name: string }[] = await dataSource.query(
-    "SELECT table_name AS name FROM information_schema.tables WHERE table_schema = 'public' AND table_name <> 'typeorm_migrations' ORDER BY 1",
+    `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
+     WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND NOT c.relispartition AND c.relname <> 'typeorm_migrations' ORDER BY 1`,
   );
   return rows.map((row) => row.name);
 }
@@ -97,6 +114,11 @@ describe.each(apps)('%s migrations', (app, createDataSource, expectedTables) => 
     try {
       const created = await tables(dataSource);
       expect(created).toEqual([...expectedTables].sort());
+      // The tables pruned by dropping a day whole (docs/decisions/0010-retention-by-partitions.md).
+      const partitioned: { name: string }[] = await dataSource.query(
+        "SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'p' ORDER BY 1",
+      );
+      expect(partitioned.map((row) => row.name)).toEqual(created.filter((name) => ['inbox_messages', 'outbox_messages'].includes(name)));
       expect(await dataSource.showMigrations()).toBe(false);
 
       // Every table that grows with traffic vacuums by row count, not by a share of its size.

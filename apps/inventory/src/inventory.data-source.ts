@@ -1,11 +1,12 @@
 import { commandsUnfilteredColumns, createCommandsTable } from '@libs/commands';
 import { createDataSource, dataSourceOptions, type DatabaseConfig, growingTableMigrations, skipColumnStatistics } from '@libs/database';
-import { CreateInboxMessages1764460800020, INBOX_UNFILTERED_COLUMNS, InboxMessage } from '@libs/inbox';
+import { CreateInboxMessages1764460800020, INBOX_UNFILTERED_COLUMNS, InboxMessage, PartitionInboxMessages1764460801010 } from '@libs/inbox';
 import {
   AddOutboxPendingRetryIndex1764460800410,
   CreateOutboxMessages1764460800010,
   OUTBOX_UNFILTERED_COLUMNS,
   OutboxMessage,
+  PartitionOutboxMessages1764460801000,
 } from '@libs/outbox';
 import { CreateStock1764460800300 } from './migrations/1764460800300-create-stock.js';
 import { CreateCancelledOrders1764460800320 } from './migrations/1764460800320-create-cancelled-orders.js';
@@ -38,6 +39,8 @@ const inventoryMigrations = [
     ...commandsUnfilteredColumns(LOYALTY_COMMANDS_TABLE),
     reservations: ['items'],
   }),
+  PartitionOutboxMessages1764460801000,
+  PartitionInboxMessages1764460801010,
 ];
 
 export function createInventoryDataSource(config: DatabaseConfig) {

@@ -1,11 +1,12 @@
 import { createDataSource, dataSourceOptions, type DatabaseConfig, growingTableMigrations, skipColumnStatistics } from '@libs/database';
 import { IDEMPOTENCY_UNFILTERED_COLUMNS, idempotencyMigrations, IdempotencyKey } from '@libs/idempotency';
-import { CreateInboxMessages1764460800020, INBOX_UNFILTERED_COLUMNS, InboxMessage } from '@libs/inbox';
+import { CreateInboxMessages1764460800020, INBOX_UNFILTERED_COLUMNS, InboxMessage, PartitionInboxMessages1764460801010 } from '@libs/inbox';
 import {
   AddOutboxPendingRetryIndex1764460800410,
   CreateOutboxMessages1764460800010,
   OUTBOX_UNFILTERED_COLUMNS,
   OutboxMessage,
+  PartitionOutboxMessages1764460801000,
 } from '@libs/outbox';
 import { CreateOrders1764460800200 } from './migrations/1764460800200-create-orders.js';
 import { CreateProducts1764460800420 } from './migrations/1764460800420-create-products.js';
@@ -26,6 +27,8 @@ const ordersMigrations = [
   AddOrdersPendingIndex1764460800800,
   ...growingTableMigrations(GROWING_TABLES),
   skipColumnStatistics({ ...OUTBOX_UNFILTERED_COLUMNS, ...INBOX_UNFILTERED_COLUMNS, ...IDEMPOTENCY_UNFILTERED_COLUMNS }),
+  PartitionOutboxMessages1764460801000,
+  PartitionInboxMessages1764460801010,
 ];
 
 export function createOrdersDataSource(config: DatabaseConfig) {

@@ -18,3 +18,7 @@ export { skipColumnStatistics } from './skip-column-statistics.migration.js';
 export { sampleStatistics, SAMPLED_STATISTICS_TARGET } from './sample-statistics.migration.js';
 export { growingTableMigrations } from './growing-table-migrations.js';
 export { timeOrderedUuid } from './time-ordered-uuid.js';
+export { DAY_MS, dayPartitionName, defaultPartitionName, firstUuidAt, partitionHealth, partitionsOf } from './day-partitions.js';
+export { maintainDayPartitions, type DayPartitionPass, type DayPartitionPolicy } from './day-partitions.maintenance.js';
+export { partitionExistingTable, unpartitionTable, type TableToPartition } from './partition-existing-table.js';
+export { dayPartitionGauges } from './day-partitions.metrics.js';

@@ -66,17 +66,29 @@ export const inboxEnv = {
     default: true,
   }),
   INBOX_RETENTION_MS: env.integer({
-    description: 'Inbox rows older than this are deleted; keep it longer than a message can be redelivered (topic retention)',
+    description:
+      "Inbox rows older than this are forgotten (a day's partition is dropped whole once every row in it was received longer ago); keep it longer than a message can be redelivered (topic retention)",
     default: 14 * 24 * 3_600_000,
     min: 60_000,
     max: 3650 * 24 * 3_600_000,
   }),
-  INBOX_CLEANUP_CRON: env.cron({ description: 'When inbox cleanup runs (cron syntax with seconds)', default: '30 */5 * * * *' }),
+  INBOX_CLEANUP_CRON: env.cron({
+    description: 'When inbox cleanup runs (cron syntax with seconds): creates the partitions ahead, drops those past retention',
+    default: '30 */5 * * * *',
+  }),
   INBOX_CLEANUP_BATCH_SIZE: env.integer({
-    description: 'Rows deleted per statement by inbox cleanup; bounds lock time and WAL bursts',
+    description:
+      'Rows deleted per statement by inbox cleanup from the default partition (message ids outside every day partition); bounds lock time and WAL bursts',
     default: 1000,
     min: 1,
     max: 100_000,
+  }),
+  INBOX_PARTITIONS_AHEAD_DAYS: env.integer({
+    description:
+      'Day partitions of inbox_messages kept ready after today, created by cleanup: the days the table still takes rows in their partition if cleanup stops running (an alert fires below one)',
+    default: 3,
+    min: 1,
+    max: 60,
   }),
 };
 

@@ -4,6 +4,7 @@ import { retentionJob } from '@libs/database';
 import { DeadLetterPublisher } from './dead-letter/dead-letter.publisher.js';
 import type { AppConsumes } from './routing/consumed-topic.declaration.js';
 import { INBOX_CONSUMES, InboxRoutes } from './routing/inbox-routes.registry.js';
+import { InboxPartitionsGauges } from './retention/inbox-partitions.gauges.js';
 import { inboxRetention } from './retention/inbox.retention.js';
 import { INBOX_CONFIG, type InboxConfig } from './inbox.config.js';
 import { LayeredInbox } from './layers/inbox.layers.js';
@@ -37,6 +38,7 @@ export class InboxModule {
         { provide: INBOX_CONSUMES, useValue: consumes },
         DeadLetterPublisher,
         InboxMetrics,
+        InboxPartitionsGauges,
         LayeredInbox,
         InboxRoutes,
         DeadLetterCloser,

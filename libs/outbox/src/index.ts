@@ -1,6 +1,7 @@
 export { OutboxMessage } from './storage/outbox-message.entity.js';
 export { CreateOutboxMessages1764460800010, OUTBOX_UNFILTERED_COLUMNS } from './storage/create-outbox-messages.migration.js';
 export { AddOutboxPendingRetryIndex1764460800410 } from './storage/add-outbox-pending-retry-index.migration.js';
+export { PartitionOutboxMessages1764460801000 } from './storage/partition-outbox-messages.migration.js';
 export { outboxEnv, type OutboxConfig } from './outbox.config.js';
 export type { OutboxEvent } from './write/outbox.event.js';
 export { OutboxWriter, OUTBOX_CHANNEL } from './write/outbox.writer.js';

@@ -88,20 +88,29 @@ export const outboxEnv = {
     max: 86_400_000,
   }),
   OUTBOX_RETENTION_MS: env.integer({
-    description: 'Published rows older than this are deleted by cleanup; keep enough to investigate incidents',
+    description:
+      "Published rows older than this are forgotten: a day's partition is dropped whole once every row in it was published longer ago than this (none pending); keep enough to investigate incidents",
     default: 7 * 24 * 3_600_000,
     min: 0,
     max: 365 * 24 * 3_600_000,
   }),
   OUTBOX_CLEANUP_CRON: env.cron({
-    description: 'When cleanup runs (cron syntax with seconds)',
+    description: 'When cleanup runs (cron syntax with seconds): creates the partitions ahead, drops those past retention',
     default: '0 */5 * * * *',
   }),
   OUTBOX_CLEANUP_BATCH_SIZE: env.integer({
-    description: 'Rows deleted per statement by cleanup; bounds lock time and WAL bursts',
+    description:
+      'Rows deleted per statement by cleanup from the default partition (ids outside every day partition); bounds lock time and WAL bursts',
     default: 1000,
     min: 1,
     max: 100_000,
+  }),
+  OUTBOX_PARTITIONS_AHEAD_DAYS: env.integer({
+    description:
+      'Day partitions of outbox_messages kept ready after today, created by cleanup: the days the table still takes rows in their partition if cleanup stops running (an alert fires below one)',
+    default: 3,
+    min: 1,
+    max: 60,
   }),
 };
 

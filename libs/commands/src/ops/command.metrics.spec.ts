@@ -20,6 +20,7 @@ describe('CommandMetrics names', () => {
     ).toEqual([
       'loyalty_commands_deleted_total',
       'loyalty_commands_done_total',
+      'loyalty_commands_oldest_due_age_seconds',
       'loyalty_commands_parked',
       'loyalty_commands_parked_total',
       'loyalty_commands_pending',

@@ -60,6 +60,19 @@ export class CommandMetrics {
         this.set(row.n);
       },
     });
+    // The first entry of the partial due index, one index read whatever the table holds. A command
+    // backing off or leased to a dispatcher is due later, so only one nobody dispatched counts.
+    new Gauge({
+      name: `${prefix}_oldest_due_age_seconds`,
+      help: `How long the longest-due pending command of ${table} has been due without being dispatched (0 when none)`,
+      registers: [registry],
+      async collect() {
+        const [row] = await dataSource.query(
+          `SELECT GREATEST(COALESCE(EXTRACT(EPOCH FROM now() - (SELECT next_attempt_at FROM ${table} WHERE status = 'PENDING' ORDER BY next_attempt_at LIMIT 1)), 0), 0)::float AS age`,
+        );
+        this.set(row.age);
+      },
+    });
     // A gauge beside the counter: an alert on the gauge resolves once a human retried the commands.
     new Gauge({
       name: `${prefix}_parked`,

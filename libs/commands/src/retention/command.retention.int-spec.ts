@@ -75,4 +75,21 @@ describe('commandsRetention: the retention job of a commands table (real Postgre
     expect((await registry.getSingleMetric(`${TABLE}_deleted_total`)!.get()).values[0]?.value).toBe(5);
     expect(await cleanup.run()).toBe(0);
   });
+
+  it('when a pending command has been due for ten minutes, then the oldest-due gauge says so; commands backing off or done do not count', async () => {
+    await dataSource.query(`DELETE FROM ${TABLE}`);
+    const gauge = async () => (await registry.getSingleMetric(`${TABLE}_oldest_due_age_seconds`)!.get()).values[0].value;
+    expect(await gauge()).toBe(0);
+    await dataSource.query(
+      `INSERT INTO ${TABLE} (id, path, body, status, next_attempt_at) VALUES
+         ('backing-off', '/x', '{}', 'PENDING', now() + interval '1 hour'),
+         ('done-long-ago', '/x', '{}', 'DONE', now() - interval '1 day')`,
+    );
+    expect(await gauge()).toBe(0);
+    await dataSource.query(
+      `INSERT INTO ${TABLE} (id, path, body, next_attempt_at) VALUES ('stuck', '/x', '{}', now() - interval '10 minutes')`,
+    );
+    expect(await gauge()).toBeGreaterThanOrEqual(600);
+    expect(await gauge()).toBeLessThan(660);
+  });
 });

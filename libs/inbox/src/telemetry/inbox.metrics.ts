@@ -8,6 +8,7 @@ export class InboxMetrics {
   readonly deadLettered: Counter<'consumer' | 'reason'>;
   readonly handlerDuration: Histogram<'consumer'>;
   readonly cleanupDeleted: Counter;
+  readonly partitionsDropped: Counter;
   readonly batchDuration: Histogram<'consumer'>;
   readonly batchFallbacks: Counter<'consumer'>;
 
@@ -52,7 +53,12 @@ export class InboxMetrics {
     });
     this.cleanupDeleted = new Counter({
       name: 'inbox_cleanup_deleted_total',
-      help: 'Inbox rows deleted by cleanup after INBOX_RETENTION_MS',
+      help: 'Inbox rows deleted by cleanup after INBOX_RETENTION_MS from the default partition',
+      registers: [registry],
+    });
+    this.partitionsDropped = new Counter({
+      name: 'inbox_partitions_dropped_total',
+      help: 'Day partitions of inbox_messages dropped whole by cleanup, every row received longer ago than INBOX_RETENTION_MS',
       registers: [registry],
     });
   }

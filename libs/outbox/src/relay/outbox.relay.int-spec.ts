@@ -13,6 +13,7 @@ import { MetricsModule } from '@libs/metrics';
 import { testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase, freePort, topicEndOffsets, TopicRecorder, uniqueName } from '@tools/test-support';
 import { CreateOutboxMessages1764460800010 } from '../storage/create-outbox-messages.migration.js';
+import { PartitionOutboxMessages1764460801000 } from '../storage/partition-outbox-messages.migration.js';
 import { OutboxMessage } from '../storage/outbox-message.entity.js';
 import type { OutboxEvent } from '../write/outbox.event.js';
 import { outboxEnv } from '../outbox.config.js';
@@ -77,7 +78,7 @@ async function relayModule(
             serverUrl,
             database,
             entities: [OutboxMessage],
-            migrations: [CreateOutboxMessages1764460800010],
+            migrations: [CreateOutboxMessages1764460800010, PartitionOutboxMessages1764460801000],
             poolSize: 4,
           }),
       }),
@@ -128,7 +129,7 @@ describe.each(OUTBOX_LAYER_MODES)('OutboxRelay with %s (real Postgres and Kafka)
       serverUrl,
       database,
       entities: [OutboxMessage],
-      migrations: [CreateOutboxMessages1764460800010],
+      migrations: [CreateOutboxMessages1764460800010, PartitionOutboxMessages1764460801000],
     });
     await migrateDatabase(migrations, serverUrl, database);
     topic = uniqueName('test.outbox-relay.v1').replace(/_/g, '-');

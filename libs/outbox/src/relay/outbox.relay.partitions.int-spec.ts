@@ -13,6 +13,7 @@ import { MetricsModule } from '@libs/metrics';
 import { partitionOfKey, PrivateKafka, testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase, topicEndOffsets, TopicRecorder, uniqueName, waitFor } from '@tools/test-support';
 import { CreateOutboxMessages1764460800010 } from '../storage/create-outbox-messages.migration.js';
+import { PartitionOutboxMessages1764460801000 } from '../storage/partition-outbox-messages.migration.js';
 import { OutboxMessage } from '../storage/outbox-message.entity.js';
 import type { OutboxEvent } from '../write/outbox.event.js';
 import { outboxEnv } from '../outbox.config.js';
@@ -96,7 +97,7 @@ async function relayModule(
             serverUrl,
             database,
             entities: [OutboxMessage],
-            migrations: [CreateOutboxMessages1764460800010],
+            migrations: [CreateOutboxMessages1764460800010, PartitionOutboxMessages1764460801000],
             poolSize: 4,
           }),
       }),
@@ -156,7 +157,7 @@ describe.each(OUTBOX_LAYER_MODES)('OutboxRelay when part of Kafka fails, with %s
       serverUrl,
       database,
       entities: [OutboxMessage],
-      migrations: [CreateOutboxMessages1764460800010],
+      migrations: [CreateOutboxMessages1764460800010, PartitionOutboxMessages1764460801000],
     });
     await migrateDatabase(migrations, serverUrl, database);
   });

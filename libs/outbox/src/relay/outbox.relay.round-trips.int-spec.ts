@@ -13,6 +13,7 @@ import { MetricsModule } from '@libs/metrics';
 import { testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase, uniqueName } from '@tools/test-support';
 import { CreateOutboxMessages1764460800010 } from '../storage/create-outbox-messages.migration.js';
+import { PartitionOutboxMessages1764460801000 } from '../storage/partition-outbox-messages.migration.js';
 import { OutboxMessage } from '../storage/outbox-message.entity.js';
 import { outboxEnv } from '../outbox.config.js';
 import { OutboxModule } from '../outbox.module.js';
@@ -47,7 +48,12 @@ describe.each(OUTBOX_LAYER_MODES)('OutboxRelay round trips per batch, with %s (r
 
   beforeAll(async () => {
     database = await createTestDatabase(serverUrl, 'outbox_round_trips');
-    const options = { serverUrl, database, entities: [OutboxMessage], migrations: [CreateOutboxMessages1764460800010] };
+    const options = {
+      serverUrl,
+      database,
+      entities: [OutboxMessage],
+      migrations: [CreateOutboxMessages1764460800010, PartitionOutboxMessages1764460801000],
+    };
     await migrateDatabase(createDataSource(options), serverUrl, database);
     topics = [uniqueName('test.round-trips-a.v1'), uniqueName('test.round-trips-b.v1')].map((name) => name.replace(/_/g, '-'));
     await ensureTopics(createKafka({ brokers, clientId: uniqueName('test-topics') }), topics, 3);

@@ -7,6 +7,7 @@ import { createDataSource, databaseUrl, migrateDatabase, NoActiveTransactionErro
 import { testInfrastructure } from '@test/fixtures';
 import { createTestDatabase, dropTestDatabase, uniqueName, waitFor } from '@tools/test-support';
 import { CreateOutboxMessages1764460800010 } from '../storage/create-outbox-messages.migration.js';
+import { PartitionOutboxMessages1764460801000 } from '../storage/partition-outbox-messages.migration.js';
 import { OutboxMessage } from '../storage/outbox-message.entity.js';
 import type { OutboxEvent } from './outbox.event.js';
 import { OutboxEventRejectedError } from './outbox-event-rejected.error.js';
@@ -47,7 +48,7 @@ describe('OutboxWriter (real Postgres)', () => {
       serverUrl,
       database,
       entities: [OutboxMessage],
-      migrations: [CreateOutboxMessages1764460800010],
+      migrations: [CreateOutboxMessages1764460800010, PartitionOutboxMessages1764460801000],
       poolSize: 4,
     }).initialize();
     await migrateDatabase(dataSource, serverUrl, database);
