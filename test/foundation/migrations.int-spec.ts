@@ -114,7 +114,7 @@ describe.each(apps)('%s migrations', (app, createDataSource, expectedTables) => 
     try {
       const created = await tables(dataSource);
       expect(created).toEqual([...expectedTables].sort());
-      // The tables pruned by dropping a day whole (docs/decisions/0010-retention-by-partitions.md).
+      // The tables pruned by dropping a day whole (docs/decisions/0020-retention-by-partitions.md).
       const partitioned: { name: string }[] = await dataSource.query(
         "SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace WHERE n.nspname = 'public' AND c.relkind = 'p' ORDER BY 1",
       );

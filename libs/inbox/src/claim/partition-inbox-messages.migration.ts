@@ -33,7 +33,7 @@ const inboxMessages: TableToPartition = {
 /**
  * Turns `inbox_messages` into a table range-partitioned by the day of its `message_id` (the
  * producers' UUIDv7 outbox ids), every row kept, so retention drops a day whole
- * (docs/decisions/0010-retention-by-partitions.md). A message id that is not time-ordered lands in
+ * (docs/decisions/0020-retention-by-partitions.md). A message id that is not time-ordered lands in
  * the default partition. Apps that consume events list it after the growing tables' migrations.
  */
 export class PartitionInboxMessages1764460801010 implements MigrationInterface {

@@ -11,7 +11,7 @@ const PUBLISHED_BEFORE_RETENTION = 'published_at IS NOT NULL AND published_at < 
  * holding a pending row is never dropped, however old (a relay that never published it). Creates
  * the partitions of the next `OUTBOX_PARTITIONS_AHEAD_DAYS` days. The default partition (ids that
  * are not time-ordered) is pruned row by row, a bounded batch per statement. Runs on
- * `OUTBOX_CLEANUP_CRON` (`retentionJob` in `OutboxModule`); docs/decisions/0010-retention-by-partitions.md.
+ * `OUTBOX_CLEANUP_CRON` (`retentionJob` in `OutboxModule`); docs/decisions/0020-retention-by-partitions.md.
  */
 export function outboxRetention(config: OutboxConfig, metrics: OutboxMetrics): RetentionPolicy {
   return {

@@ -43,7 +43,7 @@ const outboxMessages: TableToPartition = {
 /**
  * Turns `outbox_messages` into a table range-partitioned by the day of its UUIDv7 `id`, every row
  * kept (pending ones first), so retention drops a day whole instead of deleting rows
- * (docs/decisions/0010-retention-by-partitions.md). Apps that publish events list it after
+ * (docs/decisions/0020-retention-by-partitions.md). Apps that publish events list it after
  * {@link AddOutboxPendingRetryIndex1764460800410} and the growing tables' migrations.
  */
 export class PartitionOutboxMessages1764460801000 implements MigrationInterface {
