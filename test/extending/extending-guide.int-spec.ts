@@ -9,8 +9,8 @@ import { applyStep, describeStep, guideSteps } from './guide-steps.js';
 // docs/extending.md, followed to the letter: every tagged block and command of "Add an event end to
 // end" applied, in order, to a scratch copy of the working tree (uncommitted edits included, dist/
 // and .local/ left out, node_modules linked), then the type check and the suites those steps touch
-// run in the copy. Needs no database or broker; the generated pages and the contract release are
-// the guide's own `npm run` commands, run in the copy.
+// run in the copy, the use case's integration spec against the Postgres of the test setup. The
+// generated pages and the contract release are the guide's own `npm run` commands, run in the copy.
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const guide = readFileSync(join(root, 'docs/extending.md'), 'utf8');
 const eventSection = guide.slice(0, guide.indexOf('## Add a consumer in a new service'));
@@ -28,6 +28,9 @@ const TOUCHED_SUITES = [
   'test/contracts/contract-evolution.spec.ts',
   'test/extending/extending-guide.spec.ts',
 ];
+
+/** The integration specs the guide writes (step 5); they need the build the guide's `npm run` commands made in the copy. */
+const INTEGRATION_SUITES = ['apps/orders/src/orders/ship-order/ship-order.int-spec.ts'];
 
 const copy = mkdtempSync(join(tmpdir(), 'extending-guide-'));
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
@@ -79,17 +82,25 @@ describe('docs/extending.md, applied to a copy of the repository', () => {
     }
     const after = contentsOf(copy);
     const changed = [...after.keys()].filter((file) => after.get(file) !== before.get(file)).sort();
-    // The guide's table of the files an event touches is what applying it changed (step 5's
-    // integration specs, described in prose, aside).
-    const table = [...eventSection.matchAll(/^\| \d+ \| `([^`]+)` \| `([^`]+)` \| (?:edit|new|generated|released) \|$/gm)]
-      .map(([, folder, file]) => `${folder}${file}`)
-      .filter((file) => !file.endsWith('.int-spec.ts'));
+    // The guide's table of the files an event touches is what applying it changed.
+    const table = [...eventSection.matchAll(/^\| \d+ \| `([^`]+)` \| `([^`]+)` \| (?:edit|new|generated|released) \|$/gm)].map(
+      ([, folder, file]) => `${folder}${file}`,
+    );
     expect(changed).toEqual([...table].sort());
   });
 
   it('when the guide has been applied, then the copy type-checks', () => {
     const typecheck = inCopy(process.execPath, ['node_modules/typescript/bin/tsc', '-p', 'tsconfig.json', '--noEmit']);
     expect(typecheck).toEqual({ status: 0, output: '' });
+  });
+
+  it('when the guide has been applied, then the files it writes pass the formatter and the linter', () => {
+    const written = [...new Set(steps.flatMap((step) => (step.kind === 'apply' ? [step.file] : [])))];
+    expect(inCopy(process.execPath, ['node_modules/prettier/bin/prettier.cjs', '--check', '--log-level=warn', ...written])).toEqual({
+      status: 0,
+      output: '',
+    });
+    expect(inCopy(process.execPath, ['node_modules/eslint/bin/eslint.js', ...written])).toEqual({ status: 0, output: '' });
   });
 
   it('when the guide has been applied, then the suites of the files it touches pass in the copy', () => {
@@ -100,5 +111,15 @@ describe('docs/extending.md, applied to a copy of the repository', () => {
     );
     expect({ status: jest.status, tail: jest.status === 0 ? '' : jest.output.slice(-6000) }).toEqual({ status: 0, tail: '' });
     for (const suite of TOUCHED_SUITES) expect(jest.output).toContain(`PASS unit ${suite}`);
+  });
+
+  it("when the guide has been applied, then the use case's integration spec it writes passes in the copy, against real Postgres", () => {
+    const jest = inCopy(
+      process.execPath,
+      ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--ci', '--maxWorkers=1', ...INTEGRATION_SUITES],
+      { TEST_PROJECT: 'integration' },
+    );
+    expect({ status: jest.status, tail: jest.status === 0 ? '' : jest.output.slice(-6000) }).toEqual({ status: 0, tail: '' });
+    for (const suite of INTEGRATION_SUITES) expect(jest.output).toContain(`PASS integration ${suite}`);
   });
 });
