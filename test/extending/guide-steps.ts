@@ -7,7 +7,7 @@ import { dirname, join } from 'node:path';
 // block's lines are commands). docs/extending.md is written this way so a test can follow it.
 
 /** How a block goes into its file: a new file, the end of it, or around the one line holding an anchor. */
-export type ApplyMode = 'create' | 'append' | 'insert-before' | 'replace-line';
+type ApplyMode = 'create' | 'append' | 'insert-before' | 'replace-line';
 
 export type GuideStep =
   | { kind: 'apply'; line: number; file: string; mode: ApplyMode; anchor?: string; code: string }
