@@ -29,8 +29,11 @@ const TOUCHED_SUITES = [
   'test/extending/extending-guide.spec.ts',
 ];
 
-/** The integration specs the guide writes (step 5); they need the build the guide's `npm run` commands made in the copy. */
-const INTEGRATION_SUITES = ['apps/orders/src/orders/ship-order/ship-order.int-spec.ts'];
+/**
+ * The integration specs the guide writes (step 5) and the one its migration must pass (every app's
+ * migrations up, down and up again); they use the build the guide's `npm run` commands made in the copy.
+ */
+const INTEGRATION_SUITES = ['apps/orders/src/orders/ship-order/ship-order.int-spec.ts', 'test/foundation/migrations.int-spec.ts'];
 
 const copy = mkdtempSync(join(tmpdir(), 'extending-guide-'));
 afterAll(() => rmSync(copy, { recursive: true, force: true }));
@@ -113,7 +116,7 @@ describe('docs/extending.md, applied to a copy of the repository', () => {
     for (const suite of TOUCHED_SUITES) expect(jest.output).toContain(`PASS unit ${suite}`);
   });
 
-  it("when the guide has been applied, then the use case's integration spec it writes passes in the copy, against real Postgres", () => {
+  it("when the guide has been applied, then the use case's integration spec and the migrations' pass in the copy, against real Postgres", () => {
     const jest = inCopy(
       process.execPath,
       ['--experimental-vm-modules', 'node_modules/jest/bin/jest.js', '--ci', '--maxWorkers=1', ...INTEGRATION_SUITES],
