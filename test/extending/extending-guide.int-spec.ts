@@ -42,7 +42,7 @@ afterAll(() => rmSync(copy, { recursive: true, force: true }));
 function copyWorkingTree(target: string): void {
   const listed = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard'], { cwd: root, encoding: 'utf8' });
   for (const file of new Set(listed.split('\0').filter(Boolean))) {
-    if (/^(dist|\.local|node_modules)\//.test(file) || !existsSync(join(root, file))) continue;
+    if (/^(dist|\.local|node_modules)(\/|$)/.test(file) || !existsSync(join(root, file))) continue;
     mkdirSync(dirname(join(target, file)), { recursive: true });
     copyFileSync(join(root, file), join(target, file));
   }
