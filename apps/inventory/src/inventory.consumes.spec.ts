@@ -82,7 +82,7 @@ describe('what inventory consumes', () => {
     ).toThrow(`test.wrong-topic: OrderCreated travels on ${Topics.orders}, not ${Topics.reservations}`);
   });
 
-  it('when the declaration is read, then it names orders.order.v1, its consumer, both order events, and resolves its handler and locks', () => {
+  it('when the declaration is read, then it names orders.order.v1, its consumer, the order events it accepts, and resolves its handler and locks', () => {
     expect(inventoryConsumes.map(({ topic, consumer }) => ({ topic, consumer }))).toEqual([
       { topic: Topics.orders, consumer: 'inventory.order-events' },
     ]);
