@@ -17,11 +17,15 @@ import { createTestDatabase, dropTestDatabase, waitFor } from '@tools/local-stac
 const { serverUrl } = testInfrastructure();
 
 const apps: [string, (config: DatabaseConfig) => DataSource, string[]][] = [
-  ['orders', createOrdersDataSource, ['orders', 'order_items', 'products', 'outbox_messages', 'inbox_messages', 'idempotency_keys']],
+  [
+    'orders',
+    createOrdersDataSource,
+    ['orders', 'order_items', 'products', 'outbox_messages', 'inbox_messages', 'inbox_work_marks', 'idempotency_keys'],
+  ],
   [
     'inventory',
     createInventoryDataSource,
-    ['stock_items', 'reservations', 'loyalty_commands', 'cancelled_orders', 'outbox_messages', 'inbox_messages'],
+    ['stock_items', 'reservations', 'loyalty_commands', 'cancelled_orders', 'outbox_messages', 'inbox_messages', 'inbox_work_marks'],
   ],
   ['loyalty', createLoyaltyDataSource, ['accruals', 'reversals', 'idempotency_keys']],
 ];

@@ -11,6 +11,7 @@ export const CRASHED_CONSUMER = 'CRASHED_CONSUMER';
 
 const rangeOf = (records: readonly RawInboxMessage[]): OffsetRange => ({ first: records[0].offset, last: records.at(-1)!.offset });
 const at = (record: RawInboxMessage): OffsetRange => ({ first: record.offset, last: record.offset });
+const idOf = (key: MarkKey) => `${key.consumer}\u0000${key.topic}\u0000${key.partition}`;
 
 /**
  * The crash-loop breaker, around the whole inbox (the core and its layers). Whatever kills the
@@ -37,18 +38,31 @@ export class CrashLoopBreaker {
     private readonly deathsBeforeDeadLetter: number,
   ) {}
 
+  /**
+   * Ranges this process marked in work and could not clear (the inbox threw: the database went
+   * away): found again at the next delivery, they are this live process's, not a dead one's.
+   */
+  private readonly uncleared = new Map<string, OffsetRange>();
+
   /** Hands `batch` to `next` (the inbox) behind its work mark; the outcome of each record handled, in order. */
   async deliver(batch: InboxBatch, route: InboxRoute, next: DeliverBatch): Promise<InboxOutcome[]> {
     if (batch.records.length === 0) return next(batch, route);
     const key: MarkKey = { consumer: route.consumer, topic: batch.topic, partition: batch.partition };
     const range = rangeOf(batch.records);
-    const left = await this.marks.mark(key, range);
-    if (!left) {
-      const outcomes = await next(batch, route);
-      await this.marks.clear(key, range);
-      return outcomes;
-    }
-    return this.afterDeath(batch, route, next, key, left);
+    let left = await this.marks.mark(key, range);
+    if (left?.inWork && this.isUncleared(key, left)) left = left.deaths > 0 ? { ...left, inWork: false } : undefined;
+    if (left) return this.afterDeath(batch, route, next, key, left);
+    if (this.uncleared.has(idOf(key))) await this.marks.set(key, range, true, 0);
+    this.uncleared.set(idOf(key), range);
+    const outcomes = await next(batch, route);
+    await this.marks.clear(key, range);
+    this.uncleared.delete(idOf(key));
+    return outcomes;
+  }
+
+  private isUncleared(key: MarkKey, left: OffsetRange): boolean {
+    const range = this.uncleared.get(idOf(key));
+    return range !== undefined && range.first === left.first && range.last === left.last;
   }
 
   /** Step 2 and 3: a dead process left `left` behind on this partition. */
@@ -81,7 +95,7 @@ export class CrashLoopBreaker {
     const carried = left.first === left.last ? deaths : Math.min(deaths, this.deathsBeforeDeadLetter - 1);
     for (const record of suspects) {
       if (!batch.isActive()) return outcomes;
-      const outcome = await this.alone(batch, route, next, key, record, carried);
+      const outcome = await this.alone(batch, route, next, key, record, carried, left.last);
       if (outcome === undefined) return outcomes;
       outcomes.push(outcome);
       if (outcome === 'deferred') return outcomes;
@@ -107,6 +121,7 @@ export class CrashLoopBreaker {
     key: MarkKey,
     record: RawInboxMessage,
     deaths: number,
+    rangeLast: string,
   ): Promise<InboxOutcome | undefined> {
     if (deaths >= this.deathsBeforeDeadLetter) {
       await this.deadLetter(route, record, deaths);
@@ -115,8 +130,9 @@ export class CrashLoopBreaker {
     }
     await this.marks.set(key, at(record), true, deaths);
     const [outcome] = await next({ ...batch, records: [record] }, route);
-    // Waiting for another attempt after a handler failure, or not taken (alive): still suspect, not in work.
-    if (outcome === 'deferred' || outcome === undefined) await this.marks.set(key, at(record), false, deaths);
+    // Waiting for another attempt after a handler failure, or not taken (alive): it and the rest of the range stay suspect, not in work.
+    if (outcome === 'deferred' || outcome === undefined)
+      await this.marks.set(key, { first: record.offset, last: rangeLast }, false, deaths);
     return outcome;
   }
 
