@@ -1,5 +1,4 @@
-import { execFileSync } from 'node:child_process';
-import { mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { testInfrastructure, testIssuer } from '@test/fixtures';
@@ -13,11 +12,20 @@ import { findRepoRoot, freePort, NodeProcess, serviceNamed, startGroupAtEnd, uni
 const distDir = process.env.TEST_DIST_DIR || join(findRepoRoot(), 'dist');
 const { brokers } = testInfrastructure();
 
-/** The pid of the process listening on `port` (ss -ltnp), or undefined when none does. */
-function listenerPid(port: number): number | undefined {
-  const output = execFileSync('ss', ['-ltnpH', `sport = :${port}`], { encoding: 'utf8' });
-  const match = /pid=(\d+)/.exec(output);
-  return match ? Number(match[1]) : undefined;
+/**
+ * The pid of the inventory process this test's stack runs: its compiled entry on the command line,
+ * this test's port in its environment (read from /proc, so other stacks on the machine never match).
+ */
+function inventoryPid(port: number): number | undefined {
+  for (const entry of readdirSync('/proc').filter((name) => /^\d+$/.test(name))) {
+    try {
+      if (!readFileSync(`/proc/${entry}/cmdline`, 'utf8').includes('apps/inventory/src/main.js')) continue;
+      if (readFileSync(`/proc/${entry}/environ`, 'utf8').split('\0').includes(`INVENTORY_PORT=${port}`)) return Number(entry);
+    } catch {
+      // Gone meanwhile, or another user's: not this stack's inventory.
+    }
+  }
+  return undefined;
 }
 
 async function healthy(port: number): Promise<boolean> {
@@ -72,7 +80,7 @@ describe('npm start when an app dies', () => {
   it('when inventory is SIGKILLed once the stack is up, then npm start says so, starts it again after the backoff, and the stack stays up', async () => {
     stack = new NodeProcess({ name: 'npm-start', entry: join(distDir, 'scripts', 'start-local.js'), env, cwd: findRepoRoot() });
     await stack.waitForOutput('Local stack is up', 240_000);
-    const killed = listenerPid(ports.inventory);
+    const killed = inventoryPid(ports.inventory);
     expect(killed).toEqual(expect.any(Number));
 
     process.kill(killed!, 'SIGKILL');
@@ -87,7 +95,8 @@ describe('npm start when an app dies', () => {
       description: 'the restarted inventory to answer /health',
     });
 
-    expect(listenerPid(ports.inventory)).not.toBe(killed);
+    expect(inventoryPid(ports.inventory)).toEqual(expect.any(Number));
+    expect(inventoryPid(ports.inventory)).not.toBe(killed);
     expect(stack.isRunning).toBe(true);
     expect(await healthy(ports.orders)).toBe(true);
     expect(stack.logs).not.toContain('[start] stopping');
