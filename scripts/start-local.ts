@@ -1,7 +1,7 @@
 // `npm start`: the whole system on this machine. Makes sure Postgres answers (starting the embedded
 // one when nothing listens at the local default URL) and a Kafka broker runs,
-// migrates each service, starts the three apps with prefixed output, waits for their /health, and on
-// Ctrl-C stops them (and the broker and Postgres, only if this script started them). Configuration comes from the
+// migrates each service, starts the three apps with prefixed output, waits for their /health, restarts
+// an app that dies once the stack is up (with a backoff), and on Ctrl-C stops them (and the broker and Postgres, only if this script started them). Configuration comes from the
 // environment with local defaults filled in (tools/local-stack/src/environment/local-defaults.ts), and `.env`.
 // `--watch` (`npm run dev`): also runs the compiler in watch mode and each app under `node --watch`,
 // so a saved .ts file is recompiled into dist/ and the apps that import it restart.
@@ -29,6 +29,7 @@ import {
   mainEntry,
   NodeProcess,
   partitionByPresence,
+  RestartBackoff,
   runMigrations,
   servicePort,
   stopKafkaStartedBy,
@@ -39,6 +40,7 @@ import {
 } from '@tools/local-stack';
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 const commandLine = parseCommandLine({
   name: 'start',
   usage: 'npm start --',
@@ -139,6 +141,36 @@ function appDiedUnderWatch(name: string): void {
   );
 }
 
+/**
+ * Keeps an app of the stack running: once the stack is up, an app that dies (a record that kills
+ * its consumer, out of memory, a bug) is started again after a backoff ({@link RestartBackoff}: 1 s,
+ * doubling to 30 s while it keeps dying), and the log says so; the rest of the stack goes on.
+ * During start-up a death still stops the stack, naming the app, so a bad setting shows at once.
+ */
+function keepRunning(first: NodeProcess): void {
+  const backoff = new RestartBackoff();
+  const restartWhenItDies = (app: NodeProcess): void => {
+    void app.exited.then(async (exit) => {
+      if (stopping) return;
+      if (!up) {
+        await shutdown(`${app.name} exited unexpectedly during start-up (${describeExit(exit)})`, 1);
+        return;
+      }
+      const { delayMs, deathsInARow } = backoff.afterDeath();
+      log(`${app.name} exited unexpectedly (${describeExit(exit)}); restarting it in ${delayMs} ms (${deathsInARow} death(s) in a row)`);
+      await sleep(delayMs);
+      if (stopping) return;
+      const next = app.respawn();
+      apps[apps.indexOf(app)] = next;
+      backoff.started();
+      log(`${app.name} restarted`);
+      restartWhenItDies(next);
+    });
+  };
+  apps.push(first);
+  restartWhenItDies(first);
+}
+
 for (const signal of ['SIGINT', 'SIGTERM', 'SIGHUP'] as const) {
   process.on(signal, () => void shutdown(`received ${signal}`, 0));
 }
@@ -215,8 +247,7 @@ async function start(): Promise<void> {
         if (watch && WATCH_APP_FAILED.test(line)) appDiedUnderWatch(service.name);
       },
     });
-    apps.push(app);
-    void app.exited.then((exit) => shutdown(`${service.name} exited unexpectedly (${describeExit(exit)})`, 1));
+    keepRunning(app);
   }
   await Promise.all(
     apps.filter((app) => urls.has(app.name)).map((app) => app.waitUntilHealthy(`${urls.get(app.name)}/health`, HEALTH_TIMEOUT_MS)),

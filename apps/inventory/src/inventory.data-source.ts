@@ -1,6 +1,12 @@
 import { commandsUnfilteredColumns, createCommandsTable } from '@libs/commands';
 import { createDataSource, dataSourceOptions, type DatabaseConfig, growingTableMigrations, skipColumnStatistics } from '@libs/database';
-import { CreateInboxMessages1764460800020, INBOX_UNFILTERED_COLUMNS, InboxMessage, PartitionInboxMessages1764460801010 } from '@libs/inbox';
+import {
+  CreateInboxMessages1764460800020,
+  CreateInboxWorkMarks1764460800025,
+  INBOX_UNFILTERED_COLUMNS,
+  InboxMessage,
+  PartitionInboxMessages1764460801010,
+} from '@libs/inbox';
 import {
   AddOutboxPendingRetryIndex1764460800410,
   CreateOutboxMessages1764460800010,
@@ -25,6 +31,7 @@ const GROWING_TABLES = ['reservations', 'cancelled_orders', LOYALTY_COMMANDS_TAB
 const inventoryMigrations = [
   CreateOutboxMessages1764460800010,
   CreateInboxMessages1764460800020,
+  CreateInboxWorkMarks1764460800025,
   createCommandsTable(LOYALTY_COMMANDS_TABLE),
   CreateStock1764460800300,
   AddLoyaltyCommandAccrualColumns1764460800310,

@@ -1,6 +1,12 @@
 import { createDataSource, dataSourceOptions, type DatabaseConfig, growingTableMigrations, skipColumnStatistics } from '@libs/database';
 import { IDEMPOTENCY_UNFILTERED_COLUMNS, idempotencyMigrations, IdempotencyKey } from '@libs/idempotency';
-import { CreateInboxMessages1764460800020, INBOX_UNFILTERED_COLUMNS, InboxMessage, PartitionInboxMessages1764460801010 } from '@libs/inbox';
+import {
+  CreateInboxMessages1764460800020,
+  CreateInboxWorkMarks1764460800025,
+  INBOX_UNFILTERED_COLUMNS,
+  InboxMessage,
+  PartitionInboxMessages1764460801010,
+} from '@libs/inbox';
 import {
   AddOutboxPendingRetryIndex1764460800410,
   CreateOutboxMessages1764460800010,
@@ -21,6 +27,7 @@ const ordersMigrations = [
   ...idempotencyMigrations,
   CreateOutboxMessages1764460800010,
   CreateInboxMessages1764460800020,
+  CreateInboxWorkMarks1764460800025,
   CreateOrders1764460800200,
   AddOutboxPendingRetryIndex1764460800410,
   CreateProducts1764460800420,

@@ -10,6 +10,13 @@ export const inboxEnv = {
     min: 1,
     max: 100,
   }),
+  INBOX_CRASH_LOOP_DEATHS: env.integer({
+    description:
+      'Deaths of the consumer process with one record in work, in a row, before that record is dead-lettered as CRASHED_CONSUMER instead of being handled again (the crash-loop breaker; a batch that was in work at a death is first worked one record at a time to find the record). Lower gives up sooner on a record that may have died by chance; each batch costs two short statements on inbox_work_marks',
+    default: 3,
+    min: 1,
+    max: 100,
+  }),
   INBOX_RETRY_BASE_MS: env.integer({
     description: 'Delay before the second attempt; doubles per attempt, with jitter',
     default: 200,

@@ -1,6 +1,8 @@
 export { InboxMessage } from './claim/inbox-message.entity.js';
 export { CreateInboxMessages1764460800020, INBOX_UNFILTERED_COLUMNS } from './claim/create-inbox-messages.migration.js';
 export { PartitionInboxMessages1764460801010 } from './claim/partition-inbox-messages.migration.js';
+export { CreateInboxWorkMarks1764460800025 } from './crash-loop/create-inbox-work-marks.migration.js';
+export { CRASHED_CONSUMER } from './crash-loop/crash-loop.breaker.js';
 export { inboxEnv, type InboxConfig } from './inbox.config.js';
 export type { InboxEnvelope, RawInboxMessage } from './envelope/inbox.envelope.js';
 export { DeadLetterPublisher, type DeadLetter } from './dead-letter/dead-letter.publisher.js';

@@ -43,6 +43,7 @@ export { NodeProcess, type NodeProcessOptions } from './processes/node-process.j
 export { APP_NODE_FLAGS } from './processes/app-node-flags.js';
 export { APP_PROCESS_ENV } from './processes/app-process-env.js';
 export { describeExit, type ExitInfo } from './processes/exit-info.js';
+export { DEFAULT_RESTART_BACKOFF, RestartBackoff, type RestartBackoffOptions } from './processes/restart-backoff.js';
 export { assertPortFree } from './ports/port-probe.js';
 export { assertPostgresAnswers } from './postgres/postgres-probe.js';
 export { embeddedPostgresDir, ensurePostgres, type LocalPostgres, type PostgresSource } from './postgres/ensure-postgres.js';

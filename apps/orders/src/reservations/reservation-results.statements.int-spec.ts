@@ -125,13 +125,20 @@ describe('orders applying a batch of reservation results (real Postgres): statem
     retryLater,
   });
 
-  /** Statements to consume `answers` as one batch (and its redeliveries, when a handler fails), and the outcome of each. */
-  async function statementsFor(answers: Answer[]): Promise<{ statements: string[]; outcomes: string[]; records: RawInboxMessage[] }> {
+  /**
+   * Statements to consume `answers` as one batch (and its redeliveries, when a handler fails), and
+   * the outcome of each; the crash-loop breaker's work marks (before and after the transaction) apart.
+   */
+  async function statementsFor(
+    answers: Answer[],
+  ): Promise<{ statements: string[]; workMarks: string[]; outcomes: string[]; records: RawInboxMessage[] }> {
     const { inbox, route } = consumerAndRoute();
     const records = answers.map(record);
     counter.texts = [];
     const outcomes = await consumeRedelivered(records, (pending, retryLater) => inbox.deliver(batchOf(pending, retryLater), route));
-    return { statements: [...counter.texts], outcomes, records };
+    // (The counter keeps 80 characters: the mark statement's table name comes later than its CTE.)
+    const isMark = (text: string) => text.includes('inbox_work_marks') || text.startsWith('WITH wanted AS (');
+    return { statements: counter.texts.filter((text) => !isMark(text)), workMarks: counter.texts.filter(isMark), outcomes, records };
   }
 
   /** `count` orders in `status`, last updated long ago (so a move shows in updated_at). */
@@ -190,6 +197,9 @@ describe('orders applying a batch of reservation results (real Postgres): statem
     expect(one.statements.filter((text) => text.startsWith('UPDATE orders'))).toHaveLength(1);
     expect(one.statements.filter((text) => text.startsWith('SELECT id FROM orders'))).toHaveLength(0);
     expect(one.statements.length).toBeLessThanOrEqual(5);
+    // The crash-loop breaker: one mark before the transaction, one clear after, for 1 answer as for 50.
+    expect(one.workMarks).toHaveLength(2);
+    expect(fifty.workMarks).toHaveLength(2);
     expect(await rowsOf([first, ...pending])).toEqual(
       times(51, { status: 'RESERVED', rejection_code: null, rejection_reason: null, moved: true }),
     );

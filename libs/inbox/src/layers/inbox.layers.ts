@@ -4,6 +4,8 @@ import { TransactionContext } from '@libs/database';
 import type { DeliverBatch, InboxBatch, InboxOutcome } from '../core/inbox.batch.js';
 import { InboxConsumer } from '../core/inbox.consumer.js';
 import { InboxTransaction } from '../core/inbox.transaction.js';
+import { CrashLoopBreaker } from '../crash-loop/crash-loop.breaker.js';
+import { InboxWorkMarks } from '../crash-loop/inbox-work.marks.js';
 import { DeadLetterPublisher } from '../dead-letter/dead-letter.publisher.js';
 import { INBOX_CONFIG, type InboxConfig } from '../inbox.config.js';
 import type { InboxRoute } from '../routing/inbox.route.js';
@@ -51,7 +53,10 @@ export class LayeredInbox {
       const layer = new FetchInOneTransaction(core, transaction, deliver, config.INBOX_BATCH_SIZE);
       deliver = (batch, route) => layer.gather(batch, route);
     }
-    this.layered = deliver;
+    // Not a speed-up and not switchable: the crash-loop breaker marks each batch in work around all of the above.
+    const breaker = new CrashLoopBreaker(new InboxWorkMarks(tx.dataSource), deadLetters, metrics, config.INBOX_CRASH_LOOP_DEATHS);
+    const layered = deliver;
+    this.layered = (batch, route) => breaker.deliver(batch, route, layered);
   }
 
   /** Hands one partition's records to the inbox through the layers switched on; the outcome of each record handled, in order. */

@@ -11,6 +11,7 @@ export class InboxMetrics {
   readonly partitionsDropped: Counter;
   readonly batchDuration: Histogram<'consumer'>;
   readonly batchFallbacks: Counter<'consumer'>;
+  readonly consumerDeaths: Counter<'consumer'>;
 
   constructor(@Inject(Registry) registry: Registry) {
     this.processed = new Counter({
@@ -48,6 +49,12 @@ export class InboxMetrics {
     this.batchFallbacks = new Counter({
       name: 'inbox_batch_fallbacks_total',
       help: 'Batch transactions that failed and were replayed: one message at a time, or each partition of one fetch alone',
+      labelNames: ['consumer'],
+      registers: [registry],
+    });
+    this.consumerDeaths = new Counter({
+      name: 'inbox_consumer_deaths_total',
+      help: 'Consumer processes found dead with records in work (their work mark left behind); see the crash-loop breaker',
       labelNames: ['consumer'],
       registers: [registry],
     });
