@@ -37,6 +37,7 @@ describe('outbox configuration', () => {
       OUTBOX_RETENTION_MS: 604_800_000,
       OUTBOX_CLEANUP_CRON: '0 */5 * * * *',
       OUTBOX_CLEANUP_BATCH_SIZE: 1000,
+      OUTBOX_PARTITIONS_AHEAD_DAYS: 3,
     });
   });
 
