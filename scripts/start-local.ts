@@ -18,7 +18,7 @@ import {
   kafkaPrincipalOf,
   kafkaSaslEnv,
   localKafkaCredentials,
-  localSigningEnv,
+  localSigningEnvs,
   localSigningKeysFile,
   usesLocalKafkaCredentials,
   type KafkaSource,
@@ -155,11 +155,10 @@ async function start(): Promise<void> {
   // the environment names credentials of its own (a broker of the user's).
   const kafkaCredentials = usesLocalKafkaCredentials(env) ? localKafkaCredentials(env) : undefined;
   if (kafkaCredentials) log('Kafka: SASL/SCRAM, a principal per app (.local/kafka-credentials.properties), ACLs applied');
-  // Envelopes signed and verified with the local key unless the environment names keys of its own.
-  if (!env.MESSAGE_SIGNING_KEYS) {
-    Object.assign(env, localSigningEnv(env));
-    log(`envelopes: signed with the local key ${env.MESSAGE_SIGNING_KEY_ID} (${localSigningKeysFile(env)})`);
-  }
+  // Envelopes: each producing app signs with its own local key and each consumer gets only the
+  // public keys of the producers it reads, unless the environment names keys of its own.
+  const signingEnvs = env.MESSAGE_SIGNING_KEY || env.MESSAGE_VERIFY_KEYS ? undefined : localSigningEnvs(env);
+  if (signingEnvs) log(`envelopes: signed with a key per producing app, verified with public keys (${localSigningKeysFile(env)})`);
   // Tokens: the development issuer of this clone (key pair in .local/, JWKS and a client-credentials
   // endpoint on DEV_ISSUER_PORT), unless the environment names a real provider (AUTH_JWKS_URL).
   const { issuer, authEnv, external } = await localIssuer(env);
@@ -204,6 +203,7 @@ async function start(): Promise<void> {
       env: {
         ...APP_PROCESS_ENV,
         ...authEnv[service.name],
+        ...signingEnvs?.[service.name],
         ...(principal && kafkaCredentials ? kafkaSaslEnv(kafkaCredentials, principal) : {}),
       },
       onLine: (line) => {

@@ -21,6 +21,7 @@ export const OrderShipped = {
   topic: Topics.orders,
   type: 'OrderShipped',
   schemaVersion: 1,
+  producer: 'orders',
   schema: orderShipped,
   aggregateIdField: 'orderId',
 } satisfies MessageDeclaration<OrderShipped>;

@@ -18,6 +18,7 @@ const OrderShipped = {
   topic: Topics.orders,
   type: 'OrderShipped',
   schemaVersion: 1,
+  producer: 'orders',
   schema: z.strictObject({ orderId: z.guid() }),
 } satisfies MessageDeclaration<{ orderId: string }>;
 const WithShipped = { ...OrderEventsAccepted, OrderShipped };

@@ -1,4 +1,4 @@
-import { messageSigning } from '@libs/envelope';
+import { messageVerification } from '@libs/envelope';
 import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { retentionJob } from '@libs/database';
 import { DeadLetterPublisher } from './dead-letter/dead-letter.publisher.js';
@@ -29,7 +29,7 @@ class DeadLetterCloser implements OnApplicationShutdown {
 export class InboxModule {
   static forRoot(config: InboxConfig, consumes: AppConsumes): DynamicModule {
     // Bad signing keys fail the start-up, naming the variable, not the first message.
-    messageSigning(config);
+    messageVerification(config);
     return {
       module: InboxModule,
       providers: [
