@@ -101,7 +101,8 @@ describe('forged order events (real inventory process, signatures required)', ()
     }
     expect(errors).toEqual([
       expect.stringMatching(/^unsigned/),
-      `signed with key "${inventoryKey.id}" of inventory, but OrderCreated is produced by orders only`,
+      // inventory holds no public key of its own: only those of the producers it consumes from.
+      `signed with key id "${inventoryKey.id}", which is not a configured key of orders (OrderCreated is produced by orders only)`,
       'signature does not match the envelope',
     ]);
     expect(await queryTestDatabase(serverUrl, database, 'SELECT 1 FROM inbox_messages WHERE message_id = $1', [messageId])).toEqual([]);

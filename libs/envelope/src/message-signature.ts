@@ -76,9 +76,15 @@ export function signatureProblem(parts: SignedParts, keys: ReadonlyMap<string, V
   const keyId = parts.headers[Headers.signatureKeyId];
   if (!signature || !keyId) return `unsigned: header ${Headers.signature} or ${Headers.signatureKeyId} is missing`;
   const key = keys.get(keyId);
-  if (!key) return `signed with key id "${keyId.slice(0, 64)}", which is not configured`;
+  const type = parts.headers[Headers.messageType] ?? 'this type';
+  if (!key) {
+    const id = keyId.slice(0, 64);
+    return producer === undefined
+      ? `signed with key id "${id}", which is not configured`
+      : `signed with key id "${id}", which is not a configured key of ${producer} (${type} is produced by ${producer} only)`;
+  }
   if (producer !== undefined && key.producer !== producer) {
-    return `signed with key "${key.id}" of ${key.producer}, but ${parts.headers[Headers.messageType] ?? 'this type'} is produced by ${producer} only`;
+    return `signed with key "${key.id}" of ${key.producer}, but ${type} is produced by ${producer} only`;
   }
   if (!signature.startsWith(SCHEME)) return `signature scheme is not ${SCHEME.slice(0, -1)}`;
   const given = Buffer.from(signature.slice(SCHEME.length), 'base64');
