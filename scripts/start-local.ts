@@ -156,9 +156,14 @@ async function start(): Promise<void> {
   const kafkaCredentials = usesLocalKafkaCredentials(env) ? localKafkaCredentials(env) : undefined;
   if (kafkaCredentials) log('Kafka: SASL/SCRAM, a principal per app (.local/kafka-credentials.properties), ACLs applied');
   // Envelopes: each producing app signs with its own local key and each consumer gets only the
-  // public keys of the producers it reads, unless the environment names keys of its own.
-  const signingEnvs = env.MESSAGE_SIGNING_KEY || env.MESSAGE_VERIFY_KEYS ? undefined : localSigningEnvs(env);
-  if (signingEnvs) log(`envelopes: signed with a key per producing app, verified with public keys (${localSigningKeysFile(env)})`);
+  // public keys of the producers it reads, unless the environment names a signing key of its own.
+  // Public keys the environment holds (a tool's, for all producers) are not passed on: an app gets
+  // exactly the keys it needs, and loyalty none.
+  const signingEnvs = env.MESSAGE_SIGNING_KEY ? undefined : localSigningEnvs(env);
+  if (signingEnvs) {
+    delete env.MESSAGE_VERIFY_KEYS;
+    log(`envelopes: signed with a key per producing app, verified with public keys (${localSigningKeysFile(env)})`);
+  }
   // Tokens: the development issuer of this clone (key pair in .local/, JWKS and a client-credentials
   // endpoint on DEV_ISSUER_PORT), unless the environment names a real provider (AUTH_JWKS_URL).
   const { issuer, authEnv, external } = await localIssuer(env);
