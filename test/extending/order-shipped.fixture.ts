@@ -19,9 +19,9 @@ export type OrderShipped = z.infer<typeof orderShipped>;
 
 export const OrderShipped = {
   topic: Topics.orders,
+  producer: 'orders',
   type: 'OrderShipped',
   schemaVersion: 1,
-  producer: 'orders',
   schema: orderShipped,
   aggregateIdField: 'orderId',
 } satisfies MessageDeclaration<OrderShipped>;

@@ -58,8 +58,11 @@ interface PodTemplate {
 /** Marks a variable whose value comes from a Secret, unknown to the manifests. */
 const FROM_SECRET = Symbol('from a Secret');
 
-/** A key pair standing for the ones the signing Secrets hold in the cluster. */
-const PLACEHOLDER_KEY = newSigningKeyPair('from-the-secret-store');
+/** Key pairs standing for the ones the signing Secrets hold in the cluster, one per producer. */
+const PLACEHOLDER_KEYS = {
+  orders: newSigningKeyPair('orders-from-the-secret-store'),
+  inventory: newSigningKeyPair('inventory-from-the-secret-store'),
+};
 
 /** A value the Secret will hold in the cluster; stands in for it when the configuration is parsed. */
 const SECRET_PLACEHOLDER: Record<string, string> = {
@@ -67,8 +70,10 @@ const SECRET_PLACEHOLDER: Record<string, string> = {
   AUTH_CLIENT_SECRET: 'client-secret-from-the-secret-store',
   KAFKA_SASL_USERNAME: 'principal-from-the-secret-store',
   KAFKA_SASL_PASSWORD: 'password-from-the-secret-store',
-  MESSAGE_SIGNING_KEY: signingKeyEnv(PLACEHOLDER_KEY),
-  MESSAGE_VERIFY_KEYS: verifyKeyEntry('orders', PLACEHOLDER_KEY),
+  MESSAGE_SIGNING_KEY: signingKeyEnv(PLACEHOLDER_KEYS.orders),
+  MESSAGE_VERIFY_KEYS: Object.entries(PLACEHOLDER_KEYS)
+    .map(([producer, pair]) => verifyKeyEntry(producer, pair))
+    .join(','),
 };
 
 /**
