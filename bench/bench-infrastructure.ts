@@ -15,6 +15,7 @@ import {
   type KafkaSource,
   localEnvironment,
   localKafkaCredentials,
+  localSigningEnvs,
   localToolingEnv,
   printableUrl,
   ServiceSet,
@@ -33,8 +34,8 @@ export interface BenchInfrastructure {
   authEnv: Record<ServiceName, Record<string, string>>;
   /** The local brokers' users: every app authenticates as its own principal, as under `npm start`. */
   kafkaCredentials: KafkaCredentials;
-  /** The local envelope signing keys: every app signs and verifies, as under `npm start`. */
-  signingEnv: Record<string, string>;
+  /** The local envelope keys of each app (its own private key, the public keys it needs), as under `npm start`. */
+  signingEnv: Record<ServiceName, Record<string, string>>;
 }
 
 export async function provisionInfrastructure(log: (text: string) => void): Promise<BenchInfrastructure> {
@@ -54,7 +55,6 @@ export async function provisionInfrastructure(log: (text: string) => void): Prom
   const issuer = await DevIssuer.create();
   await issuer.listen(0, '127.0.0.1');
   log(`Postgres at ${printableUrl(serverUrl)}; Kafka at ${brokers.join(',')} (${kafkaSource}); token issuer at ${issuer.jwksUrl}`);
-  const { MESSAGE_SIGNING_KEYS = '', MESSAGE_SIGNING_KEY_ID = '' } = process.env;
   return {
     serverUrl,
     brokers,
@@ -63,7 +63,7 @@ export async function provisionInfrastructure(log: (text: string) => void): Prom
     issuer,
     authEnv: issuer.appEnvs(),
     kafkaCredentials: localKafkaCredentials(),
-    signingEnv: { MESSAGE_SIGNING_KEYS, MESSAGE_SIGNING_KEY_ID },
+    signingEnv: localSigningEnvs(),
   };
 }
 

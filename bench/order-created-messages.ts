@@ -3,8 +3,19 @@
 import { randomUUID } from 'node:crypto';
 import { loadConfig } from '@libs/config';
 import { OrderEvents, type OrderCreated, orderTotalCents, Topics } from '@libs/contracts';
-import { Headers, messageSigning, messageSigningEnv, signatureHeaders } from '@libs/envelope';
+import { Headers, messageSigning, messageSigningEnv, signatureHeaders, type SigningKey } from '@libs/envelope';
+import { localProducerSigningKey } from '@tools/local-stack';
 import { type OrderBody, pricedLines } from './order-requests.js';
+
+let ordersKey: SigningKey | undefined;
+
+/** orders' signing key: `MESSAGE_SIGNING_KEY` when the environment names one, else its local key. */
+function ordersSigningKey(): SigningKey {
+  ordersKey ??= messageSigning(
+    loadConfig(messageSigningEnv, { MESSAGE_SIGNING_KEY: process.env.MESSAGE_SIGNING_KEY || localProducerSigningKey('orders') }),
+  ).signWith!;
+  return ordersKey;
+}
 
 /** A Kafka message of `OrderCreated` for `body`, keyed by its new order id, as the outbox relay sends it. */
 export function orderCreatedMessage(body: OrderBody): { key: string; value: string; headers: Record<string, string> } {
@@ -25,8 +36,8 @@ export function orderCreatedMessage(body: OrderBody): { key: string; value: stri
     [Headers.occurredAt]: payload.createdAt,
     [Headers.correlationId]: orderId,
   };
-  // Signed as the relay signs (the bench's keys are the apps' own): the inventory app refuses the unsigned.
-  const signer = messageSigning(loadConfig(messageSigningEnv, process.env)).signWith;
-  if (signer) Object.assign(headers, signatureHeaders({ topic: Topics.orders, key: orderId, headers, payload }, signer));
+  // Signed as orders' relay signs, with orders' own key (the bench's keys are the apps' own): the
+  // inventory app refuses the unsigned, and any other producer's key.
+  Object.assign(headers, signatureHeaders({ topic: Topics.orders, key: orderId, headers, payload }, ordersSigningKey()));
   return { key: orderId, value: JSON.stringify(payload), headers };
 }

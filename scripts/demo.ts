@@ -28,6 +28,7 @@ import {
   localDatabaseName,
   localIssuer,
   localKafkaCredentials,
+  localServiceSigningEnv,
   localToolingEnv,
   usesLocalKafkaCredentials,
   mainEntry,
@@ -60,11 +61,13 @@ loadDotEnv();
 const STEP_TIMEOUT_MS = 20_000;
 const started = Date.now();
 // The demo's own Kafka clients connect and verify as the local tooling does (the local `admin`
-// user and signing keys), unless the environment names its own.
+// user and the producers' public keys), unless the environment names its own.
 Object.assign(process.env, localToolingEnv());
 const env = localEnvironment();
 /** What the demo's own orders process authenticates as: the orders principal, on the local brokers. */
 const ordersKafkaEnv = usesLocalKafkaCredentials(env) ? kafkaSaslEnv(localKafkaCredentials(env), 'orders') : {};
+/** Its envelope keys: orders' own local signing key and the public keys it verifies with, as npm start hands them. */
+const ordersSigningEnv = env.MESSAGE_SIGNING_KEY ? {} : localServiceSigningEnv('orders', env);
 const brokers = env.KAFKA_BROKERS!.split(',');
 const url = (name: ServiceName) => `http://127.0.0.1:${servicePort(serviceNamed(name), env)}`;
 const urls: Record<ServiceName, string> = { orders: url('orders'), inventory: url('inventory'), loyalty: url('loyalty') };
@@ -301,6 +304,7 @@ async function crashWindow(): Promise<void> {
     ...env,
     ...APP_PROCESS_ENV,
     ...ordersKafkaEnv,
+    ...ordersSigningEnv,
     ...authEnv.orders,
     ORDERS_PORT: String(port),
     DATABASE_NAME: databaseOf('orders'),

@@ -42,7 +42,7 @@ export const DEPLOYER_GROUPS: readonly DeployerGroup[] = [
       'LOYALTY_BASE_URL',
     ],
   },
-  { title: 'message signatures', names: ['MESSAGE_SIGNING_KEYS', 'MESSAGE_SIGNING_KEY_ID'] },
+  { title: 'message signatures', names: ['MESSAGE_SIGNING_KEY', 'MESSAGE_VERIFY_KEYS'] },
   { title: 'logs and traces', names: ['LOG_LEVEL', 'LOG_FORMAT', 'OTEL_EXPORTER_OTLP_ENDPOINT', 'OTEL_TRACES_SAMPLE_PERCENT'] },
   {
     title: 'this machine (npm start, npm run dev, npm test)',

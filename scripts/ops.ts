@@ -3,14 +3,14 @@
 // when present). Exit codes: 0 done, 1 failed or nothing matched, 2 bad command line.
 import { loadConfig, loadDotEnv } from '@libs/config';
 import { databaseUrl } from '@libs/database';
-import { Headers, messageSigning, messageSigningEnv } from '@libs/envelope';
+import { Headers, messageVerification, messageVerificationEnv } from '@libs/envelope';
 import { createKafka, kafkaSecurityFromEnvironment } from '@libs/kafka';
 import {
   kafkaSaslEnv,
   localDatabaseName,
   localEnvironment,
   localKafkaCredentials,
-  localSigningEnv,
+  localVerifyEnv,
   usesLocalKafkaCredentials,
 } from '@tools/local-stack';
 import pg from 'pg';
@@ -54,7 +54,7 @@ const USAGE = `Usage: npm run ops -- <command>
 Options: --database <name> overrides the service's database (default: ORDERS_DATABASE_NAME or INVENTORY_DATABASE_NAME, else orders or inventory).
 Environment: DATABASE_URL (server, without database; default postgres://postgres@127.0.0.1:5432),
              KAFKA_BROKERS (default 127.0.0.1:9092), KAFKA_SASL_* and KAFKA_TLS_* as for the apps,
-             MESSAGE_SIGNING_KEYS (required by dlq replay: every record's signature is checked).
+             MESSAGE_VERIFY_KEYS (required by dlq replay: every record must be signed by its type's producer).
              Against the local brokers, ops authenticates as the \`ops\` principal and uses the local keys.
 Output is sanitised: control characters are escaped, binary values shown as length and hex.
 Exit codes: 0 done, 1 failed or nothing matched (a filter, reference or id selecting nothing), 2 bad command line.`;
@@ -63,7 +63,7 @@ loadDotEnv();
 /**
  * The environment with the local defaults: against the local brokers, ops authenticates as its
  * own principal (`ops`: reads dead letters, writes only the topics a replay goes back to) and
- * verifies with the local signing keys, unless the environment names its own.
+ * verifies with the local producers' public keys, unless the environment names its own.
  */
 const base = localEnvironment();
 const env = (() => {
@@ -71,7 +71,7 @@ const env = (() => {
   return {
     ...base,
     ...kafkaSaslEnv(localKafkaCredentials(base), 'ops'),
-    ...(base.MESSAGE_SIGNING_KEYS ? {} : localSigningEnv(base, { create: false })),
+    ...(base.MESSAGE_VERIFY_KEYS ? {} : localVerifyEnv(base, { create: false })),
   };
 })();
 const out = (line = '') => process.stdout.write(`${line}\n`);
@@ -147,15 +147,16 @@ function letterFilter(args: OpsArgs): LetterFilter {
 }
 
 /**
- * The keys every replayed record's signature is checked against. Without them a replay would
- * republish whatever a dead-letter topic holds, so it refuses to run: a record it sends must prove
- * it came from a producer holding a key, not from anyone who could write a header.
+ * The public keys every replayed record's signature is checked against: a record goes back only
+ * when signed by its type's declared producer. Without them a replay would republish whatever a
+ * dead-letter topic holds, so it refuses to run: a record it sends must prove it came from its
+ * producer, not from another service or anyone who could write a header.
  */
 function replaySigning() {
-  const signing = messageSigning(loadConfig(messageSigningEnv, env));
+  const signing = messageVerification(loadConfig(messageVerificationEnv, env));
   if (signing.keys.size === 0)
     throw new Refusal(
-      "dlq replay checks every record's signature and MESSAGE_SIGNING_KEYS is not set: set it to the keys the consumers verify with",
+      "dlq replay checks every record's signature and MESSAGE_VERIFY_KEYS is not set: set it to the public keys the consumers verify with",
     );
   return signing;
 }

@@ -18,7 +18,7 @@ import {
   kafkaPrincipalOf,
   kafkaSaslEnv,
   localKafkaCredentials,
-  localSigningEnv,
+  localSigningEnvs,
   localSigningKeysFile,
   usesLocalKafkaCredentials,
   type KafkaSource,
@@ -191,10 +191,14 @@ async function start(): Promise<void> {
   if (kafkaCredentials) log('Kafka: SASL/SCRAM, a principal per app (.local/kafka-credentials.properties), ACLs applied');
   // Topics and the group coordinator ready before the apps race to create them (their ERROR lines).
   if (kafkaCredentials) await prepareLocalTopics(env.KAFKA_BROKERS!.split(','), env);
-  // Envelopes signed and verified with the local key unless the environment names keys of its own.
-  if (!env.MESSAGE_SIGNING_KEYS) {
-    Object.assign(env, localSigningEnv(env));
-    log(`envelopes: signed with the local key ${env.MESSAGE_SIGNING_KEY_ID} (${localSigningKeysFile(env)})`);
+  // Envelopes: each producing app signs with its own local key and each consumer gets only the
+  // public keys of the producers it reads, unless the environment names a signing key of its own.
+  // Public keys the environment holds (a tool's, for all producers) are not passed on: an app gets
+  // exactly the keys it needs, and loyalty none.
+  const signingEnvs = env.MESSAGE_SIGNING_KEY ? undefined : localSigningEnvs(env);
+  if (signingEnvs) {
+    delete env.MESSAGE_VERIFY_KEYS;
+    log(`envelopes: signed with a key per producing app, verified with public keys (${localSigningKeysFile(env)})`);
   }
   // Tokens: the development issuer of this clone (key pair in .local/, JWKS and a client-credentials
   // endpoint on DEV_ISSUER_PORT), unless the environment names a real provider (AUTH_JWKS_URL).
@@ -241,6 +245,7 @@ async function start(): Promise<void> {
         ...APP_PROCESS_ENV,
         DATABASE_NAME: localDatabaseName(service.name, env),
         ...authEnv[service.name],
+        ...signingEnvs?.[service.name],
         ...(principal && kafkaCredentials ? kafkaSaslEnv(kafkaCredentials, principal) : {}),
       },
       onLine: (line) => {

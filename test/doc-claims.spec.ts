@@ -5,7 +5,7 @@ import { describe, expect, it } from '@jest/globals';
 import { commandsEnv } from '@libs/commands';
 import type { EnvSchema } from '@libs/config';
 import { SAMPLED_STATISTICS_TARGET } from '@libs/database';
-import { messageSigningEnv } from '@libs/envelope';
+import { messageSigningEnv, messageVerificationEnv } from '@libs/envelope';
 import { inboxEnv } from '@libs/inbox';
 import { outboxEnv } from '@libs/outbox';
 import { documentationPages } from './support/documentation-pages.js';
@@ -29,7 +29,8 @@ function section(page: string, heading: string): string {
 }
 
 /** A library's own variables: the signing variables it spreads in are documented on the security pages. */
-const ownVariables = (schema: EnvSchema) => Object.keys(schema).filter((name) => !(name in messageSigningEnv));
+const ownVariables = (schema: EnvSchema) =>
+  Object.keys(schema).filter((name) => !(name in messageSigningEnv) && !(name in messageVerificationEnv));
 
 const settingsTables: { library: string; schema: EnvSchema; page: string; heading: string }[] = [
   { library: 'outbox', schema: outboxEnv, page: 'docs/outbox.md', heading: 'Configuration' },

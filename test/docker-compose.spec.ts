@@ -1,4 +1,5 @@
 import { spawnSync } from 'node:child_process';
+import { createPrivateKey, createPublicKey } from 'node:crypto';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
@@ -561,15 +562,10 @@ describe('docker-compose Kafka security (every listener authenticates, nothing a
       expect(environment.KAFKA_SASL_PASSWORD).toMatch(interpolates(passwordVariable(principal)));
     });
 
-    it('when it publishes or consumes, then it signs and verifies with the keys of MESSAGE_SIGNING_KEYS, never NODE_ENV set by compose', () => {
-      expect(environment.MESSAGE_SIGNING_KEYS).toMatch(interpolates('MESSAGE_SIGNING_KEYS'));
-      expect(environment.MESSAGE_SIGNING_KEY_ID).toMatch(interpolates('MESSAGE_SIGNING_KEY_ID'));
-      const [, id] = /^\$\{MESSAGE_SIGNING_KEY_ID:-(.*)\}$/.exec(environment.MESSAGE_SIGNING_KEY_ID) ?? [];
-      expect(
-        withDefaults(environment.MESSAGE_SIGNING_KEYS)
-          .split(',')
-          .map((key) => key.split(':')[0]),
-      ).toContain(id);
+    it('when it publishes or consumes, then it signs with its own key and verifies with public keys, each from its own variable, never NODE_ENV set by compose', () => {
+      const prefix = name.toUpperCase();
+      expect(environment.MESSAGE_SIGNING_KEY).toMatch(interpolates(`${prefix}_MESSAGE_SIGNING_KEY`));
+      expect(environment.MESSAGE_VERIFY_KEYS).toMatch(interpolates(`${prefix}_MESSAGE_VERIFY_KEYS`));
       expect(environment.NODE_ENV).toBeUndefined();
     });
 
@@ -578,11 +574,29 @@ describe('docker-compose Kafka security (every listener authenticates, nothing a
     });
   });
 
-  it('when every app is compared, then all hold the same signing keys (a consumer verifies what another app signed)', () => {
-    const keys = services
-      .filter((service) => kafkaPrincipalOf(service.name))
-      .map((service) => environmentOf(compose[service.name] ?? {}).MESSAGE_SIGNING_KEYS);
-    expect(new Set(keys).size).toBe(1);
+  it("when the apps' default keys are compared, then each verifies exactly the producers it consumes from, with the public half of that producer's own key, and loyalty holds no key", () => {
+    const defaults = (service: string) => {
+      const environment = environmentOf(compose[service] ?? {});
+      return {
+        signing: environment.MESSAGE_SIGNING_KEY === undefined ? undefined : withDefaults(environment.MESSAGE_SIGNING_KEY),
+        verify: environment.MESSAGE_VERIFY_KEYS === undefined ? undefined : withDefaults(environment.MESSAGE_VERIFY_KEYS),
+      };
+    };
+    /** `producer`'s key id and public key, derived from its default private key. */
+    const publicHalf = (producer: string) => {
+      const [id, der] = defaults(producer).signing!.split(':');
+      const key = createPublicKey(createPrivateKey({ key: Buffer.from(der, 'base64'), format: 'der', type: 'pkcs8' }));
+      return `${producer}:${id}:${key.export({ format: 'der', type: 'spki' }).toString('base64')}`;
+    };
+    for (const service of services) {
+      const producers = [...new Set(service.consumed.flatMap((consumed) => consumed.accepts.map((message) => message.producer)))];
+      const expected = {
+        signing: service.produced.length > 0 ? expect.stringMatching(/^[A-Za-z0-9._-]+:[A-Za-z0-9+/=]+$/) : undefined,
+        verify: producers.length > 0 ? producers.map(publicHalf).join(',') : undefined,
+      };
+      expect({ service: service.name, ...defaults(service.name) }).toEqual({ service: service.name, ...expected });
+    }
+    expect(defaults('loyalty')).toEqual({ signing: undefined, verify: undefined });
   });
 
   it('when kafka-setup runs, then it applies the declared ACLs once, with the ACL program of the image, as admin, after Kafka is healthy', () => {
@@ -626,7 +640,7 @@ describe('docker-compose Kafka security (every listener authenticates, nothing a
     const literals = Object.entries(compose).flatMap(([name, definition]) =>
       Object.entries(environmentOf(definition))
         .filter(([key, value]) => {
-          if (/PASSWORD|SIGNING_KEYS/.test(key)) return !/^\$\{[A-Z][A-Z0-9_]*(:?-[^}]*)?\}$/.test(value);
+          if (/PASSWORD|SIGNING_KEY/.test(key)) return !/^\$\{[A-Z][A-Z0-9_]*(:?-[^}]*)?\}$/.test(value);
           // A JAAS configuration: every password in it is interpolated.
           return [...value.matchAll(/(password|user_[a-z]+)="([^"]*)"/g)].some(
             ([, , secret]) => !/^\$\{[A-Z][A-Z0-9_]*(:?-[^}]*)?\}$/.test(secret),

@@ -1,5 +1,5 @@
 import type { IHeaders, Kafka } from 'kafkajs';
-import { checkEnvelope, DeadLetterHeaders, DeadLetterStubHeaders, Headers, type MessageSigning } from '@libs/envelope';
+import { checkEnvelope, DeadLetterHeaders, DeadLetterStubHeaders, Headers, type MessageVerification } from '@libs/envelope';
 import { ACKS_ALL, createIdempotentProducer } from '@libs/kafka';
 import { messageCatalog } from '@tools/local-stack';
 import { headerText, readTopic, type StoredRecord } from './read-topic.js';
@@ -60,11 +60,11 @@ export function matchesFilter(letter: DeadLetter, filter: LetterFilter): boolean
 /**
  * Why `letter` must not be replayed to `destination`, or undefined: the record, as it would be
  * sent, must pass the same envelope check its consumers apply (message id, a type declared for
- * that topic, schema version, payload, aggregate identity, and the signature when `signing` keys
- * are configured). Replaying what they would refuse only dead-letters it again, or worse, sends a
+ * that topic, schema version, payload, aggregate identity, and, when `signing` keys are
+ * configured, a signature by the declared producer of its type). Replaying what they would refuse only dead-letters it again, or worse, sends a
  * forged record in with the operator's hands.
  */
-export function replayProblem(letter: DeadLetter, destination: string, signing?: MessageSigning): string | undefined {
+export function replayProblem(letter: DeadLetter, destination: string, signing?: MessageVerification): string | undefined {
   if (letter.stub) return 'a stub (the record was too large for the dead-letter topic): read the original from the source topic';
   const declarations = Object.values(messageCatalog[destination] ?? {});
   if (declarations.length === 0) return `no message is declared for ${destination}`;

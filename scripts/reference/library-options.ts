@@ -6,7 +6,7 @@ import { authEnv, clientCredentialsEnv } from '@libs/auth';
 import { commandsEnv } from '@libs/commands';
 import { envDefaultCell, type EnvSchema, renderEnvTable } from '@libs/config';
 import { databaseEnv } from '@libs/database';
-import { messageSigningEnv } from '@libs/envelope';
+import { messageSigningEnv, messageVerificationEnv } from '@libs/envelope';
 import { httpEnv } from '@libs/http';
 import { idempotencyEnv } from '@libs/idempotency';
 import { inboxEnv } from '@libs/inbox';
@@ -36,9 +36,9 @@ export const libraryOptions: readonly LibraryOptions[] = [
   { id: 'kafka-security', schema: kafkaSecurityEnv },
   { id: 'consumer-lag', schema: consumerLagEnv },
   { id: 'kafka-health', schema: kafkaHealthEnv },
-  { id: 'message-signing', schema: messageSigningEnv },
+  { id: 'message-signing', schema: { ...messageSigningEnv, ...messageVerificationEnv } },
   { id: 'outbox', schema: outboxEnv, includes: [messageSigningEnv] },
-  { id: 'inbox', schema: inboxEnv, includes: [messageSigningEnv] },
+  { id: 'inbox', schema: inboxEnv, includes: [messageVerificationEnv] },
   {
     id: 'idempotency',
     schema: idempotencyEnv({ keysPerCallerMax: 1, keysWindowMs: 1 }),

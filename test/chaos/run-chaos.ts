@@ -10,7 +10,7 @@ parseCommandLine(CHAOS_COMMAND);
 const env = localEnvironment();
 process.env.DATABASE_URL = env.DATABASE_URL;
 process.env.KAFKAJS_NO_PARTITIONER_WARNING = '1';
-// SASL as the local `admin` user and the local signing keys, as under Jest (test/setup/global-setup.mjs).
+// SASL as the local `admin` user and the local producers' public keys, as under Jest (test/setup/global-setup.mjs).
 Object.assign(process.env, localToolingEnv());
 
 try {

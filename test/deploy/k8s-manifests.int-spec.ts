@@ -160,11 +160,17 @@ describe.each(Object.entries(kustomizations))('Kubernetes manifests: %s', (_labe
     expect(literalKafkaSecrets(objects)).toEqual([]);
   });
 
-  it('when a Kafka app connects, then it uses SCRAM-SHA-512 over TLS, its own principal and the signing keys from Secrets', () => {
+  it('when a Kafka app connects, then it uses SCRAM-SHA-512 over TLS, its own principal, its own signing key and the public keys from Secrets', () => {
     expect(kafkaApps).toEqual(['orders', 'inventory']);
     expect(apps.filter((app) => kafkaApps.includes(app.name as ServiceName)).flatMap((app) => kafkaClientProblems(app, objects))).toEqual(
       [],
     );
+  });
+
+  it('when loyalty (it produces and consumes nothing) is searched for envelope keys, then it holds none, from anywhere', () => {
+    const names = (containerOf(objects, 'loyalty') as { env?: { name: string }[] }).env?.map((variable) => variable.name) ?? [];
+    const config = objects.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'loyalty-config')!.data as Record<string, string>;
+    expect([...names, ...Object.keys(config)].filter((name) => /^MESSAGE_(SIGNING|VERIFY)/.test(name))).toEqual([]);
   });
 
   it('when the apps roll out, then the Job kafka-acls creates the ACLs with the same program as compose, as the admin principal, over TLS', () => {
@@ -229,10 +235,10 @@ describe('the manifest checks can fail', () => {
     );
     (
       changed.find((o) => o.kind === 'ConfigMap' && o.metadata.name === 'orders-config')!.data as Record<string, string>
-    ).MESSAGE_SIGNING_KEYS = 'k1:c2VjcmV0LXNlY3JldC1zZWNyZXQtc2VjcmV0LXNlY3JldA==';
+    ).MESSAGE_SIGNING_KEY = 'k1:MC4CAQAwBQYDK2VwBCIEILGvSUeTH/rUT4rUcTNOvz8MdqQcvlzGMOqrYGbAP5f8';
     expect(literalKafkaSecrets(changed)).toEqual(
       expect.arrayContaining([
-        'ConfigMap orders-config: MESSAGE_SIGNING_KEYS is a literal',
+        'ConfigMap orders-config: MESSAGE_SIGNING_KEY is a literal',
         expect.stringMatching(/^Deployment inventory.*KAFKA_SASL_PASSWORD is a literal$/),
       ]),
     );
@@ -251,10 +257,12 @@ describe('the manifest checks can fail', () => {
     ).KAFKA_TLS_ENABLED = 'false';
     const container = containerOf(changed, 'inventory') as { env: { name: string; valueFrom?: { secretKeyRef?: { name: string } } }[] };
     container.env.find((variable) => variable.name === 'KAFKA_SASL_USERNAME')!.valueFrom!.secretKeyRef!.name = 'orders-kafka';
+    container.env.find((variable) => variable.name === 'MESSAGE_SIGNING_KEY')!.valueFrom!.secretKeyRef!.name = 'orders-message-signing';
     expect(kafkaClientProblems(inventory(), changed)).toEqual(
       expect.arrayContaining([
         'inventory: KAFKA_TLS_ENABLED must be true: the SASL password crosses the network',
         'inventory: KAFKA_SASL_USERNAME must come from the Secret inventory-kafka/KAFKA_SASL_USERNAME (secretKeyRef), not orders-kafka/KAFKA_SASL_USERNAME',
+        'inventory: MESSAGE_SIGNING_KEY must come from the Secret inventory-message-signing/MESSAGE_SIGNING_KEY (secretKeyRef), not orders-message-signing/MESSAGE_SIGNING_KEY',
       ]),
     );
   });

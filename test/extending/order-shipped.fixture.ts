@@ -19,6 +19,7 @@ export type OrderShipped = z.infer<typeof orderShipped>;
 
 export const OrderShipped = {
   topic: Topics.orders,
+  producer: 'orders',
   type: 'OrderShipped',
   schemaVersion: 1,
   schema: orderShipped,

@@ -5,7 +5,7 @@ import { DeadLetterHeaders, deadLetterTopic, Headers } from '@libs/envelope';
 import { createKafka } from '@libs/kafka';
 import {
   eventRecord,
-  runSigningKey,
+  serviceSigningKey,
   signRecord,
   getOrder,
   orderCreatedPayload,
@@ -55,7 +55,9 @@ describe(`inventory killed after a batch committed, before its offsets (${FAILPO
     const orders: OrderCreated[] = Array.from({ length: ORDERS }, (_, n) =>
       orderCreatedPayload(uniqueName('batch-customer'), [{ sku, quantity: 1 + (n % 3), unitPriceCents: 1000 }]),
     );
-    const records = orders.map((order) => signRecord(Topics.orders, eventRecord(Topics.orders, 'OrderCreated', order), runSigningKey()!));
+    const records = orders.map((order) =>
+      signRecord(Topics.orders, eventRecord(Topics.orders, 'OrderCreated', order), serviceSigningKey('orders')),
+    );
     const target = orders[ORDERS - 1];
     // Armed before the records exist, so the failpoint cannot fire while the restart still waits
     // for /health. The records then go out in ONE produce request: each partition's records are

@@ -65,7 +65,7 @@ describe('the Nest CLI (nest-cli.json, real processes)', () => {
         ...testAuthEnv('inventory'),
         // The broker requires SASL (as inventory) and every app signs and verifies envelopes.
         ...kafkaSaslEnv(localKafkaCredentials(), 'inventory'),
-        ...testSigningEnv(),
+        ...testSigningEnv('inventory'),
         NODE_ENV: 'test',
         KAFKA_BROKERS: brokers.join(','),
         KAFKA_CLIENT_ID: group,

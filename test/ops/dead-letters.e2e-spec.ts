@@ -2,8 +2,18 @@ import { randomUUID } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
 import { type StockReserved, Topics } from '@libs/contracts';
 import { DeadLetterHeaders, deadLetterTopic, Headers } from '@libs/envelope';
-import { eventRecord, getOrder, publishRecords, type RecordPosition, runSigningKey, TestServices, waitForDeadLetter } from '@test/fixtures';
-import { queryTestDatabase, type ServiceProcess, topicEndOffsets, type TopicRecorder, waitFor } from '@tools/local-stack';
+import { createKafka, ensureTopics } from '@libs/kafka';
+import {
+  eventRecord,
+  getOrder,
+  orderCreatedPayload,
+  publishRecords,
+  type RecordPosition,
+  serviceSigningKey,
+  TestServices,
+  waitForDeadLetter,
+} from '@test/fixtures';
+import { queryTestDatabase, type ServiceProcess, topicEndOffsets, TopicRecorder, uniqueName, waitFor } from '@tools/local-stack';
 import { runOps } from '../support/run-ops.js';
 
 /**
@@ -119,7 +129,7 @@ describe('npm run ops -- dlq (real broker, real orders process)', () => {
       rejectedAt: new Date().toISOString(),
     });
     // Signed for the topic they came from, as the relay signed them; the dlq-* headers are not signed.
-    const signed = { signWith: runSigningKey() };
+    const signed = { signWith: serviceSigningKey('inventory') };
     const records = [
       eventRecord(Topics.reservations, 'StockRejected', rejected(randomUUID(), 'unknown SKU'), signed),
       eventRecord(Topics.reservations, 'StockRejected', rejected(randomUUID(), 'unknown SKU'), signed),
@@ -204,7 +214,7 @@ describe('npm run ops -- dlq (real broker, real orders process)', () => {
       Topics.reservations,
       'StockReserved',
       { orderId: randomUUID(), items: [{ sku: 'SKU-X', quantity: 1 }], reservedAt: new Date().toISOString() },
-      { signWith: runSigningKey() },
+      { signWith: serviceSigningKey('inventory') },
     );
     const rewritten = { ...genuine, headers: { ...genuine.headers, [Headers.messageId]: randomUUID() } };
     const forged = eventRecord(Topics.reservations, 'StockReserved', JSON.parse(String(genuine.value)), { signWith: false });
@@ -232,13 +242,61 @@ describe('npm run ops -- dlq (real broker, real orders process)', () => {
     expect(await topicEndOffsets(infrastructure.brokers, Topics.reservations)).toEqual(before);
   });
 
+  it("when a compromised inventory plants an OrderCreated in orders' dead-letter topic, signed with its own key or unsigned, with made-up dead-letter headers, then dlq replay refuses both as SIGNATURE_INVALID naming orders and sends nothing", async () => {
+    const dlq = deadLetterTopic(Topics.orders);
+    // The topics inventory would have created: this test runs only orders.
+    await ensureTopics(createKafka({ brokers: infrastructure.brokers, clientId: uniqueName('ops-test-topics') }), [Topics.orders, dlq], 3);
+    const payload = orderCreatedPayload(uniqueName('victim'), [{ sku: 'SKU-OPS', quantity: 1, unitPriceCents: 100 }]);
+    const madeUp = (index: number) => ({
+      [DeadLetterHeaders.reason]: 'HANDLER_FAILED',
+      [DeadLetterHeaders.error]: 'Error: lock timeout',
+      [DeadLetterHeaders.attempts]: '5',
+      [DeadLetterHeaders.consumer]: 'inventory.reservations',
+      [DeadLetterHeaders.originalTopic]: Topics.orders,
+      [DeadLetterHeaders.originalPartition]: '0',
+      [DeadLetterHeaders.originalOffset]: String(index),
+    });
+    const byInventory = eventRecord(Topics.orders, 'OrderCreated', payload, { signWith: serviceSigningKey('inventory') });
+    const unsigned = eventRecord(Topics.orders, 'OrderCreated', payload, { signWith: false });
+    const positions = await publishRecords(
+      infrastructure.brokers,
+      dlq,
+      [byInventory, unsigned].map((record, index) => ({ ...record, partition: 0, headers: { ...record.headers, ...madeUp(index) } })),
+    );
+    // Other suites may write orders.order.v1 meanwhile: what the replay must not have sent is found
+    // by message id, in everything written to the topic from before the run to after it.
+    const before = await topicEndOffsets(infrastructure.brokers, Topics.orders);
+    const written = services.adopt(await TopicRecorder.start({ brokers: infrastructure.brokers, topic: Topics.orders, from: before }));
+    const range = ['--all', '--partition', '0', '--from-offset', String(positions[0].offset), '--to-offset', String(positions[1].offset)];
+    const run = await runOps(infrastructure, ['dlq', 'replay', Topics.orders, ...range]);
+    expect(run.code).toBe(1);
+    expect(run.stdout).toContain('0 dead letter(s) replayed, 2 invalid not sent');
+    expect(run.stdout).toMatch(
+      new RegExp(
+        `invalid, not sent: ${dlq}:0:${positions[0].offset} \\S+: SIGNATURE_INVALID: signed with key "[^"]+" of inventory, but OrderCreated is produced by orders only`,
+      ),
+    );
+    expect(run.stdout).toMatch(new RegExp(`invalid, not sent: ${dlq}:0:${positions[1].offset} \\S+: SIGNATURE_INVALID: unsigned`));
+    const after = await topicEndOffsets(infrastructure.brokers, Topics.orders);
+    const caughtUp = await written.waitUntil(
+      (all) =>
+        Object.entries(after).every(
+          ([partition, end]) =>
+            end <= (before[Number(partition)] ?? 0) || all.some((m) => m.partition === Number(partition) && m.offset === end - 1),
+        ),
+      { timeoutMs: 30_000, description: `every record written to ${Topics.orders} during the replay` },
+    );
+    const planted = [byInventory, unsigned].map((record) => record.headers![Headers.messageId]);
+    expect(caughtUp.filter((m) => planted.includes(m.headers[Headers.messageId]))).toEqual([]);
+  });
+
   it('when ops has no signing keys to verify with, then dlq replay refuses to run and sends nothing', async () => {
     const before = await topicEndOffsets(infrastructure.brokers, Topics.reservations);
     const run = await runOps(infrastructure, ['dlq', 'replay', Topics.reservations, '--all'], 120_000, {
       MESSAGE_SIGNING_LOCAL_FILE: '/nonexistent/keys.json',
     });
     expect(run.code).toBe(1);
-    expect(run.stderr).toContain("dlq replay checks every record's signature and MESSAGE_SIGNING_KEYS is not set");
+    expect(run.stderr).toContain("dlq replay checks every record's signature and MESSAGE_VERIFY_KEYS is not set");
     expect(await topicEndOffsets(infrastructure.brokers, Topics.reservations)).toEqual(before);
   });
 

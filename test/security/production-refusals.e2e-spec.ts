@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from '@jest/globals';
+import { newSigningKeyPair, signingKeyEnv, verifyKeyEntry } from '@libs/envelope';
 import { compiledEntry, findRepoRoot, freePort, NodeProcess, type ServiceName } from '@tools/local-stack';
 
 /**
@@ -12,7 +13,8 @@ import { compiledEntry, findRepoRoot, freePort, NodeProcess, type ServiceName } 
  * token` refuse production outright.
  */
 const BOUND_MS = 10_000;
-const SIGNING_KEY = `prod-test:${Buffer.alloc(32, 7).toString('base64')}`;
+/** The producers' key pairs: each app signs with its own and verifies the other's. */
+const keys = { orders: newSigningKeyPair('orders-prod-test'), inventory: newSigningKeyPair('inventory-prod-test') };
 
 /** A production configuration with nothing insecure in it; each case spoils one variable. */
 async function secureEnv(service: ServiceName): Promise<Record<string, string>> {
@@ -34,8 +36,8 @@ async function secureEnv(service: ServiceName): Promise<Record<string, string>> 
     KAFKA_SASL_MECHANISM: 'scram-sha-512',
     KAFKA_SASL_USERNAME: service,
     KAFKA_SASL_PASSWORD: 'not-a-real-password',
-    MESSAGE_SIGNING_KEYS: SIGNING_KEY,
-    MESSAGE_SIGNING_KEY_ID: 'prod-test',
+    MESSAGE_SIGNING_KEY: signingKeyEnv(keys[service]),
+    MESSAGE_VERIFY_KEYS: service === 'orders' ? verifyKeyEntry('inventory', keys.inventory) : verifyKeyEntry('orders', keys.orders),
     ...(service === 'inventory' && {
       LOYALTY_BASE_URL: 'https://loyalty.example.com',
       AUTH_CLIENT_TOKEN_URL: 'https://login.example.com/oauth/token',
@@ -66,7 +68,8 @@ const insecure: [string, string, Record<string, string>][] = [
     { KAFKA_TLS_ENABLED: 'false', KAFKA_SASL_MECHANISM: '', KAFKA_SASL_USERNAME: '', KAFKA_SASL_PASSWORD: '' },
   ],
   ['every interface bound', 'HTTP_HOST', { HTTP_HOST: '0.0.0.0' }],
-  ['no signing key', 'MESSAGE_SIGNING_KEYS', { MESSAGE_SIGNING_KEYS: '', MESSAGE_SIGNING_KEY_ID: '' }],
+  ['no signing key of its own', 'MESSAGE_SIGNING_KEY', { MESSAGE_SIGNING_KEY: '' }],
+  ['no public keys to verify with', 'MESSAGE_VERIFY_KEYS', { MESSAGE_VERIFY_KEYS: '' }],
 ];
 
 describe('NODE_ENV=production refuses what is only fit for a laptop, before any connection (Kafka unreachable)', () => {

@@ -29,7 +29,7 @@ import { startInventoryWithLoyalty } from '../support/inventory-with-loyalty.js'
 const { serverUrl, brokers } = testInfrastructure();
 const SKU = uniqueSku('SUPPRESSED');
 const STOCK = 50;
-const UNSIGNED = { MESSAGE_SIGNING_KEYS: '', MESSAGE_SIGNING_KEY_ID: '' };
+const UNSIGNED = { MESSAGE_SIGNING_KEY: '', MESSAGE_VERIFY_KEYS: '' };
 
 describe('a genuine message suppressed by a forged copy, and its recovery (orders, inventory, loyalty as real processes)', () => {
   const services = new TestServices();

@@ -13,8 +13,10 @@ export default async function globalSetup() {
   process.env.KAFKA_BROKERS = env.KAFKA_BROKERS;
   process.env.KAFKAJS_NO_PARTITIONER_WARNING = '1';
   // Every client of the run (probes, recorders, in-process apps, fixtures) authenticates as the
-  // local brokers' `admin` user and signs with the local keys; each service process started by
-  // test/fixtures authenticates as its own principal instead (tools/local-stack ServiceProcess).
+  // local brokers' `admin` user and verifies with every local producer's public key (made here on
+  // first use); each service process started by test/fixtures authenticates as its own principal
+  // and gets only its own signing key (tools/local-stack ServiceProcess), and test/fixtures/kafka
+  // signs a record with the key of its topic's producer.
   Object.assign(process.env, localStack.localToolingEnv());
   const root = localStack.findRepoRoot();
   globalThis.__postgres = await localStack.ensurePostgres(env.DATABASE_URL, root, (message) =>

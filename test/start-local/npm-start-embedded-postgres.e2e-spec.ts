@@ -7,7 +7,7 @@ import {
   findRepoRoot,
   freePort,
   localKafkaCredentials,
-  localSigningEnv,
+  localProducerKeys,
   NodeProcess,
   serviceNamed,
   startGroupAtEnd,
@@ -125,7 +125,7 @@ describe('npm start without a Postgres', () => {
     // Nothing the stack runs with is printed: not a Kafka password, not a signing key.
     const secrets = [
       ...Object.values(localKafkaCredentials(env)),
-      ...(localSigningEnv(env, { create: false }).MESSAGE_SIGNING_KEYS ?? '').split(',').map((entry) => entry.split(':')[1]),
+      ...Object.values(localProducerKeys(env, { create: false }) ?? {}).map((pair) => pair.privateKey),
     ].filter((secret): secret is string => Boolean(secret));
     expect(secrets.length).toBeGreaterThan(0);
     expect(secrets.filter((secret) => stack!.logs.includes(secret))).toEqual([]);

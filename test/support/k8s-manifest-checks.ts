@@ -1,5 +1,6 @@
 import { ConfigValidationError, envDefault, loadConfig, type EnvSchema } from '@libs/config';
 import type { KubeObject } from './kustomize-render.js';
+import { newSigningKeyPair, signingKeyEnv, verifyKeyEntry } from '@libs/envelope';
 
 /** What the checks need to know about one app, read from its code. */
 export interface AppUnderCheck {
@@ -57,18 +58,29 @@ interface PodTemplate {
 /** Marks a variable whose value comes from a Secret, unknown to the manifests. */
 const FROM_SECRET = Symbol('from a Secret');
 
+/** Key pairs standing for the ones the signing Secrets hold in the cluster, one per producer. */
+const PLACEHOLDER_KEYS = {
+  orders: newSigningKeyPair('orders-from-the-secret-store'),
+  inventory: newSigningKeyPair('inventory-from-the-secret-store'),
+};
+
 /** A value the Secret will hold in the cluster; stands in for it when the configuration is parsed. */
 const SECRET_PLACEHOLDER: Record<string, string> = {
   DATABASE_URL: 'postgres://user:secret@postgres:5432',
   AUTH_CLIENT_SECRET: 'client-secret-from-the-secret-store',
   KAFKA_SASL_USERNAME: 'principal-from-the-secret-store',
   KAFKA_SASL_PASSWORD: 'password-from-the-secret-store',
-  MESSAGE_SIGNING_KEYS: `from-the-secret-store:${Buffer.alloc(32).toString('base64')}`,
-  MESSAGE_SIGNING_KEY_ID: 'from-the-secret-store',
+  MESSAGE_SIGNING_KEY: signingKeyEnv(PLACEHOLDER_KEYS.orders),
+  MESSAGE_VERIFY_KEYS: Object.entries(PLACEHOLDER_KEYS)
+    .map(([producer, pair]) => verifyKeyEntry(producer, pair))
+    .join(','),
 };
 
-/** The variables of a Kafka client that only a Secret may hold: its principal, its password, the signing keys. */
-const KAFKA_SECRET_VARIABLES = ['KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD', 'MESSAGE_SIGNING_KEYS', 'MESSAGE_SIGNING_KEY_ID'] as const;
+/**
+ * The variables of a Kafka client that only a Secret may hold: its principal, its password, its
+ * signing key, and the producers' public keys (not secret, but changed with a rotation, outside).
+ */
+const KAFKA_SECRET_VARIABLES = ['KAFKA_SASL_USERNAME', 'KAFKA_SASL_PASSWORD', 'MESSAGE_SIGNING_KEY', 'MESSAGE_VERIFY_KEYS'] as const;
 
 const find = (objects: KubeObject[], kind: string, name: string) => objects.find((o) => o.kind === kind && o.metadata.name === name);
 const podTemplate = (object: KubeObject) => (object.spec as { template: PodTemplate }).template;
@@ -294,7 +306,8 @@ function kafkaTlsProblems(owner: string, config: Record<string, unknown>, contai
 
 /**
  * Everything wrong with how a Kafka app of `objects` authenticates: SCRAM-SHA-512 over TLS, its
- * principal and password from its own Secret `<app>-kafka`, the signing keys from `message-signing`.
+ * principal and password from its own Secret `<app>-kafka`, its own signing key from `<app>-message-signing`,
+ * the producers' public keys from `message-verify-keys`.
  */
 export function kafkaClientProblems(app: AppUnderCheck, objects: KubeObject[]): string[] {
   const deployment = find(objects, 'Deployment', app.name);
@@ -308,8 +321,8 @@ export function kafkaClientProblems(app: AppUnderCheck, objects: KubeObject[]): 
   const expected: Record<string, string> = {
     KAFKA_SASL_USERNAME: `${app.name}-kafka/KAFKA_SASL_USERNAME`,
     KAFKA_SASL_PASSWORD: `${app.name}-kafka/KAFKA_SASL_PASSWORD`,
-    MESSAGE_SIGNING_KEYS: 'message-signing/MESSAGE_SIGNING_KEYS',
-    MESSAGE_SIGNING_KEY_ID: 'message-signing/MESSAGE_SIGNING_KEY_ID',
+    MESSAGE_SIGNING_KEY: `${app.name}-message-signing/MESSAGE_SIGNING_KEY`,
+    MESSAGE_VERIFY_KEYS: 'message-verify-keys/MESSAGE_VERIFY_KEYS',
   };
   const sources = secretSources(container, KAFKA_SECRET_VARIABLES);
   for (const [name, source] of Object.entries(expected)) {

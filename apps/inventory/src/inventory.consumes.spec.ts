@@ -18,6 +18,7 @@ const OrderPacked = {
   topic: Topics.orders,
   type: 'OrderPacked',
   schemaVersion: 1,
+  producer: 'orders',
   schema: z.strictObject({ orderId: z.guid() }),
 } satisfies MessageDeclaration<{ orderId: string }>;
 const WithPacked = { ...OrderEventsAccepted, OrderPacked };

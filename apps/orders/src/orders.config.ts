@@ -5,7 +5,7 @@ import { httpEnv, httpLaptopSettings, loadSheddingEnv } from '@libs/http';
 import { telemetryEnv } from '@libs/telemetry';
 import { idempotencyEnv } from '@libs/idempotency';
 import { inboxEnv } from '@libs/inbox';
-import { messageSigning } from '@libs/envelope';
+import { messageSigning, messageVerification } from '@libs/envelope';
 import { consumerLagEnv, kafkaClientOptions, kafkaEnv, kafkaHealthEnv, kafkaLaptopSettings } from '@libs/kafka';
 import { outboxEnv } from '@libs/outbox';
 
@@ -51,7 +51,7 @@ export const ordersEnv = {
 export type OrdersConfig = EnvConfig<typeof ordersEnv>;
 
 /**
- * Every check of {@link ordersEnv} that needs no connection: what `NODE_ENV=production` refuses, the envelope signing keys, Kafka's TLS, SASL and inflation cap, Postgres TLS.
+ * Every check of {@link ordersEnv} that needs no connection: what `NODE_ENV=production` refuses, the envelope signing key and verify keys, Kafka's TLS, SASL and inflation cap, Postgres TLS.
  * Run right after `loadConfig`, before the first connection, so that a missing or insecure
  * variable is reported in seconds whatever is reachable. Throws one `ConfigValidationError`
  * naming every problem; returns the warnings of the opt-outs in use, for the caller to log.
@@ -60,6 +60,6 @@ export function ordersStartChecks(config: OrdersConfig): string[] {
   return runStartChecks(
     config.NODE_ENV,
     () => [...httpLaptopSettings(config), ...authLaptopSettings(config), ...databaseLaptopSettings(config), ...kafkaLaptopSettings(config)],
-    [() => databaseSsl(config), () => messageSigning(config), () => kafkaClientOptions(config)],
+    [() => databaseSsl(config), () => messageSigning(config), () => messageVerification(config), () => kafkaClientOptions(config)],
   );
 }

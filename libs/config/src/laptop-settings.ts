@@ -8,7 +8,7 @@ import { env } from './env-variable.js';
 export const nodeEnv = {
   NODE_ENV: env.string({
     description:
-      'production: refuses settings fit only for a laptop (JWKS over http, the development issuer, Postgres or Kafka without TLS, every interface bound), each unless its *_ALLOWED opt-out is true, and a start without MESSAGE_SIGNING_KEYS and MESSAGE_SIGNING_KEY_ID unless MESSAGE_SIGNING_DISABLED=true',
+      'production: refuses settings fit only for a laptop (JWKS over http, the development issuer, Postgres or Kafka without TLS, every interface bound), each unless its *_ALLOWED opt-out is true, and a start without MESSAGE_SIGNING_KEY (a producer) or MESSAGE_VERIFY_KEYS (a consumer) unless MESSAGE_SIGNING_DISABLED=true',
     default: '',
   }),
 };

@@ -122,6 +122,7 @@ export type OrderCancelled = z.infer<typeof orderCancelled>;
 export const OrderEvents = {
   OrderCreated: {
     topic: Topics.orders,
+    producer: 'orders',
     type: 'OrderCreated',
     schemaVersion: 1,
     schema: orderCreated,
@@ -129,6 +130,7 @@ export const OrderEvents = {
   } satisfies MessageDeclaration<OrderCreated>,
   OrderCancelled: {
     topic: Topics.orders,
+    producer: 'orders',
     type: 'OrderCancelled',
     schemaVersion: 1,
     schema: orderCancelled,

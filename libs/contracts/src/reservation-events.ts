@@ -91,6 +91,7 @@ export type StockReleased = z.infer<typeof stockReleased>;
 export const ReservationEvents = {
   StockReserved: {
     topic: Topics.reservations,
+    producer: 'inventory',
     type: 'StockReserved',
     schemaVersion: 1,
     schema: stockReserved,
@@ -98,6 +99,7 @@ export const ReservationEvents = {
   } satisfies MessageDeclaration<StockReserved>,
   StockRejected: {
     topic: Topics.reservations,
+    producer: 'inventory',
     type: 'StockRejected',
     schemaVersion: 1,
     schema: stockRejected,
@@ -105,6 +107,7 @@ export const ReservationEvents = {
   } satisfies MessageDeclaration<StockRejected>,
   StockReleased: {
     topic: Topics.reservations,
+    producer: 'inventory',
     type: 'StockReleased',
     schemaVersion: 1,
     schema: stockReleased,

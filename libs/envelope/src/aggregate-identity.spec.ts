@@ -9,6 +9,7 @@ const ThingOrdered: MessageDeclaration = {
   topic: 'test.thing.v1',
   type: 'ThingOrdered',
   schemaVersion: 1,
+  producer: 'test-producer',
   schema: z.strictObject({ thingId: z.string() }),
   aggregateIdField: 'thingId',
 };

@@ -12,12 +12,14 @@ const ThingOrdered: MessageDeclaration = {
   topic: 'test.thing.v1',
   type: 'ThingOrdered',
   schemaVersion: 1,
+  producer: 'test-producer',
   schema: z.strictObject({ thingId: z.string(), items: z.array(line) }),
 };
 const ThingCancelled: MessageDeclaration = {
   topic: 'test.thing.v1',
   type: 'ThingCancelled',
   schemaVersion: 1,
+  producer: 'test-producer',
   schema: z.strictObject({ thingId: z.string() }),
 };
 const accepts = [ThingOrdered, ThingCancelled];

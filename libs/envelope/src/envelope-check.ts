@@ -3,7 +3,7 @@ import { Headers } from './headers.js';
 import { headerText } from './header-text.js';
 import type { MessageDeclaration } from './message-declaration.js';
 import { signatureProblem } from './message-signature.js';
-import type { MessageSigning } from './message-signing.config.js';
+import type { MessageVerification } from './message-signing.config.js';
 import { schemaProblems } from './standard-schema.js';
 
 /** Why a message can never be handled; becomes the `dlq-reason` header. Stable codes. */
@@ -15,7 +15,10 @@ export type InvalidReason =
   | 'SCHEMA_VIOLATION'
   /** Key, `aggregate-id` header and the payload's aggregate id disagree. */
   | 'AGGREGATE_MISMATCH'
-  /** Verification is configured and the record is unsigned, signed with an unknown key, or forged. */
+  /**
+   * Verification is configured and the record is unsigned, signed with an unknown key, with a key
+   * of another service than its type's declared producer, or forged.
+   */
   | 'SIGNATURE_INVALID'
   /** A placeholder for a compressed batch the consumer refused to inflate (over its byte limit). */
   | 'INFLATION_LIMIT';
@@ -40,7 +43,9 @@ const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
  * value, a `message-type` among `accepts` (the declarations of the one consuming it, named
  * `acceptor` in the error), its `schema-version`, and the payload against the declaration's schema.
  * With `signing` keys configured, the signature over the envelope (topic, key, envelope headers,
- * payload) is verified before the type and schema are read. Last, the record key, the
+ * payload) is verified before the type and schema are read, and must be made with a key of the
+ * declared producer of the `message-type` it names (the type header is signed, so it cannot be
+ * swapped for one of the signer's own types). Last, the record key, the
  * `aggregate-id` header and the payload's aggregate id must agree.
  * Anything that fails can never succeed on retry: the caller dead-letters it with `reason` and
  * `error` in the headers, and must never claim its message id (a forged copy would then suppress
@@ -53,7 +58,7 @@ export function checkEnvelope(
   message: { value: unknown; headers?: Record<string, unknown> | null; key?: string | null; topic?: string },
   accepts: readonly MessageDeclaration[],
   acceptor: string,
-  signing?: Pick<MessageSigning, 'keys' | 'required'>,
+  signing?: Pick<MessageVerification, 'keys' | 'required'>,
 ): EnvelopeCheck {
   const headers: Record<string, string> = {};
   for (const [name, value] of Object.entries(message.headers ?? {})) {
@@ -75,16 +80,14 @@ export function checkEnvelope(
   if (!messageId || !UUID.test(messageId)) {
     return { valid: false, reason: 'MISSING_MESSAGE_ID', error: `header ${Headers.messageId} is missing or not a UUID` };
   }
-  if (signing && signing.keys.size > 0) {
-    const unsigned = headers[Headers.signature] === undefined && headers[Headers.signatureKeyId] === undefined;
-    const problem =
-      unsigned && !signing.required
-        ? undefined
-        : signatureProblem({ topic: message.topic ?? '', key: message.key ?? null, headers, payload }, signing.keys);
-    if (problem) return { valid: false, reason: 'SIGNATURE_INVALID', error: problem };
-  }
   const messageType = headers[Headers.messageType];
   const declaration = messageType ? accepts.find((candidate) => candidate.type === messageType) : undefined;
+  if (signing && signing.keys.size > 0) {
+    const unsigned = headers[Headers.signature] === undefined && headers[Headers.signatureKeyId] === undefined;
+    const parts = { topic: message.topic ?? '', key: message.key ?? null, headers, payload };
+    const problem = unsigned && !signing.required ? undefined : signatureProblem(parts, signing.keys, declaration?.producer);
+    if (problem) return { valid: false, reason: 'SIGNATURE_INVALID', error: problem };
+  }
   if (!messageType || !declaration) {
     return {
       valid: false,

@@ -15,5 +15,22 @@ export {
 export type { MessageDeclaration } from './message-declaration.js';
 export { checkEnvelope, type EnvelopeCheck, type InvalidReason, type ValidMessage } from './envelope-check.js';
 export { aggregateIdentityProblem } from './aggregate-identity.js';
-export { signatureHeaders, signatureProblem, SIGNED_HEADERS, type SignedParts, type SigningKey } from './message-signature.js';
-export { messageSigning, messageSigningEnv, type MessageSigning, type MessageSigningConfig } from './message-signing.config.js';
+export {
+  signatureHeaders,
+  signatureProblem,
+  SIGNED_HEADERS,
+  type SignedParts,
+  type SigningKey,
+  type VerifyKey,
+} from './message-signature.js';
+export {
+  messageSigning,
+  messageSigningEnv,
+  messageVerification,
+  messageVerificationEnv,
+  type MessageSigning,
+  type MessageSigningConfig,
+  type MessageVerification,
+  type MessageVerificationConfig,
+} from './message-signing.config.js';
+export { newSigningKeyPair, signingKeyEnv, verifyKeyEntry, type SigningKeyPair } from './signing-key-pair.js';

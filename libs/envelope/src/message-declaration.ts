@@ -13,6 +13,12 @@ export interface MessageDeclaration<Payload = unknown> {
   readonly schemaVersion: number;
   readonly schema: StandardSchemaV1<unknown, Payload>;
   /**
+   * The service that produces it (its outbox publishes it). A consumer that verifies signatures
+   * accepts it only when signed with a key of this producer: another service's key, even a valid
+   * one, cannot speak for it.
+   */
+  readonly producer: string;
+  /**
    * The payload field that holds the aggregate id. When set, the inbox refuses a record whose key
    * and `aggregate-id` header do not both equal it (see `aggregateIdentityProblem`). Default: unset,
    * nothing checked; a domain declaration should always set it, or a producer can route a message

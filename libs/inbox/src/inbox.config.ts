@@ -1,9 +1,9 @@
 import { env, type EnvConfig } from '@libs/config';
-import { messageSigningEnv } from '@libs/envelope';
+import { messageVerificationEnv } from '@libs/envelope';
 
 export const inboxEnv = {
-  // Verification of envelope signatures: refused records are dead-lettered before they claim.
-  ...messageSigningEnv,
+  // Verification of envelope signatures (public keys only): refused records are dead-lettered before they claim.
+  ...messageVerificationEnv,
   INBOX_MAX_ATTEMPTS: env.integer({
     description: 'Handler attempts per message before it is dead-lettered; between attempts its partition waits (paused), the others go on',
     default: 5,

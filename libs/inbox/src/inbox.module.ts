@@ -1,10 +1,12 @@
-import { messageSigning } from '@libs/envelope';
+import { ConfigValidationError } from '@libs/config';
+import { messageVerification } from '@libs/envelope';
 import { type DynamicModule, Inject, Injectable, Module, type OnApplicationShutdown } from '@nestjs/common';
 import { retentionJob } from '@libs/database';
 import { DeadLetterPublisher } from './dead-letter/dead-letter.publisher.js';
 import type { AppConsumes } from './routing/consumed-topic.declaration.js';
 import { INBOX_CONSUMES, InboxRoutes } from './routing/inbox-routes.registry.js';
 import { InboxPartitionsGauges } from './retention/inbox-partitions.gauges.js';
+import { missingProducerKeys } from './routing/producer-keys.check.js';
 import { inboxRetention } from './retention/inbox.retention.js';
 import { INBOX_CONFIG, type InboxConfig } from './inbox.config.js';
 import { LayeredInbox } from './layers/inbox.layers.js';
@@ -29,8 +31,10 @@ class DeadLetterCloser implements OnApplicationShutdown {
 @Module({})
 export class InboxModule {
   static forRoot(config: InboxConfig, consumes: AppConsumes): DynamicModule {
-    // Bad signing keys fail the start-up, naming the variable, not the first message.
-    messageSigning(config);
+    // Bad verify keys, or none of a producer whose messages it consumes, fail the start-up, naming
+    // the variable, not the first message.
+    const missing = missingProducerKeys(messageVerification(config), consumes);
+    if (missing.length > 0) throw new ConfigValidationError(missing);
     return {
       module: InboxModule,
       providers: [

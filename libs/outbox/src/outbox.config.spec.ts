@@ -15,9 +15,7 @@ function problemsOf(source: Record<string, string>): readonly string[] {
 describe('outbox configuration', () => {
   it('when nothing is set, then every variable has its documented default', () => {
     expect(loadConfig(outboxEnv, {})).toEqual({
-      MESSAGE_SIGNING_KEYS: '',
-      MESSAGE_SIGNING_KEY_ID: '',
-      MESSAGE_SIGNATURES_REQUIRED: true,
+      MESSAGE_SIGNING_KEY: '',
       MESSAGE_SIGNING_DISABLED: false,
       NODE_ENV: '',
       OUTBOX_RELAY_ENABLED: true,

@@ -3,7 +3,7 @@ import { messageSigningEnv } from '@libs/envelope';
 
 /** Every outbox option, with its default and what changing it costs (see docs/configuration.md and docs/outbox.md). */
 export const outboxEnv = {
-  // The relay signs with MESSAGE_SIGNING_KEY_ID when it is set.
+  // The relay signs with this service's own MESSAGE_SIGNING_KEY when it is set.
   ...messageSigningEnv,
   OUTBOX_RELAY_ENABLED: env.boolean({
     description: 'Run the relay in this process; turn off in replicas that should only write',

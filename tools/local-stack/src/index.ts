@@ -73,7 +73,14 @@ export { aclEntries, applyKafkaAcls } from './kafka/kafka-acls.js';
 export { renderKafkaAclTable, withKafkaAclTable } from './kafka/kafka-acl-table.js';
 export { localToolingEnv, toolingKafkaSecurity, usesLocalKafkaCredentials } from './kafka/local-kafka-access.js';
 export { prepareLocalTopics } from './kafka/local-topics.js';
-export { localSigningEnv, localSigningKeysFile } from './envelope/local-signing-keys.js';
+export {
+  localProducerKeys,
+  localProducerSigningKey,
+  localServiceSigningEnv,
+  localSigningEnvs,
+  localSigningKeysFile,
+  localVerifyEnv,
+} from './envelope/local-signing-keys.js';
 export { LocalKafkaCluster, type LocalKafkaClusterOptions } from './kafka/local-kafka-cluster.js';
 export { ensureKafka, stopKafkaStartedBy, type EnsureKafkaOptions, type KafkaSource } from './kafka/ensure-kafka.js';
 export { startGroupAtEnd, committedOffsets, deleteConsumerGroups } from './kafka/consumer-group-position.js';

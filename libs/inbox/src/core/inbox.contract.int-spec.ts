@@ -38,6 +38,7 @@ const ThingHappened = {
   topic,
   type: 'ThingHappened',
   schemaVersion: 1,
+  producer: 'test-producer',
   schema: z.strictObject({ thingId: z.guid(), note: z.string().min(1).max(100) }),
 } satisfies MessageDeclaration;
 type ThingHappened = z.infer<typeof ThingHappened.schema>;

@@ -1,6 +1,6 @@
 import { Logger } from '@nestjs/common';
 import type { TransactionContext } from '@libs/database';
-import { messageSigning, type MessageSigning } from '@libs/envelope';
+import { messageVerification, type MessageVerification } from '@libs/envelope';
 import { failpoint } from '@libs/failpoints';
 import { claimMessages, idKey, storedHashes } from '../claim/inbox.claim.js';
 import type { DeadLetterPublisher } from '../dead-letter/dead-letter.publisher.js';
@@ -58,8 +58,8 @@ export type InboxTransactionResult =
  */
 export class InboxTransaction {
   private readonly logger = new Logger(InboxTransaction.name);
-  /** The keys that verify envelope signatures (`MESSAGE_SIGNING_KEYS`), read once; none means unsigned records pass. */
-  private readonly signing: MessageSigning;
+  /** The public keys that verify envelope signatures (`MESSAGE_VERIFY_KEYS`), read once; none means unsigned records pass. */
+  private readonly signing: MessageVerification;
 
   constructor(
     private readonly tx: TransactionContext,
@@ -67,7 +67,7 @@ export class InboxTransaction {
     private readonly metrics: InboxMetrics,
     config: InboxConfig,
   ) {
-    this.signing = messageSigning(config);
+    this.signing = messageVerification(config);
     if (this.signing.warning) this.logger.warn(this.signing.warning);
   }
 

@@ -1,4 +1,4 @@
-import { checkEnvelope, type InvalidReason, type MessageDeclaration, type MessageSigning, payloadHash } from '@libs/envelope';
+import { checkEnvelope, type InvalidReason, type MessageDeclaration, type MessageVerification, payloadHash } from '@libs/envelope';
 import type { InboxEnvelope, RawInboxMessage } from './inbox.envelope.js';
 
 export type InboxEnvelopeCheck = { valid: true; envelope: InboxEnvelope } | { valid: false; reason: InvalidReason; error: string };
@@ -6,14 +6,14 @@ export type InboxEnvelopeCheck = { valid: true; envelope: InboxEnvelope } | { va
 /**
  * The envelope check of `@libs/envelope` against the declarations the handler `consumer` accepts,
  * plus where the message came from and its payload hash: what the inbox claims and a handler reads.
- * With `signing` keys, the envelope's signature is verified too. An invalid message must be
+ * With `signing` keys, the envelope's signature is verified too, against its type's declared producer. An invalid message must be
  * dead-lettered without claiming its id: a forged copy must never suppress the real one.
  */
 export function validateEnvelope(
   raw: RawInboxMessage,
   accepts: readonly MessageDeclaration[],
   consumer: string,
-  signing?: MessageSigning,
+  signing?: MessageVerification,
 ): InboxEnvelopeCheck {
   const check = checkEnvelope(raw, accepts, consumer, signing);
   if (!check.valid) return check;

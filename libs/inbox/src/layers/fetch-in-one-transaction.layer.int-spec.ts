@@ -37,6 +37,7 @@ const ThingHappened = {
   topic,
   type: 'ThingHappened',
   schemaVersion: 1,
+  producer: 'test-producer',
   schema: z.strictObject({ thingId: z.guid() }),
 } satisfies MessageDeclaration;
 

@@ -24,7 +24,13 @@ import { OutboxRelay, type TransactionResult } from './outbox.relay.js';
 import { OutboxWriter } from '../write/outbox.writer.js';
 
 /** A declaration of a test type: any object payload; the relay never looks inside. */
-const testMessage = (topic: string, type: string): MessageDeclaration => ({ topic, type, schemaVersion: 1, schema: z.looseObject({}) });
+const testMessage = (topic: string, type: string): MessageDeclaration => ({
+  topic,
+  type,
+  schemaVersion: 1,
+  producer: 'test-producer',
+  schema: z.looseObject({}),
+});
 
 const { serverUrl, brokers } = testInfrastructure();
 

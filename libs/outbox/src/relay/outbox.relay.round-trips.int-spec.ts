@@ -36,7 +36,13 @@ const { serverUrl, brokers } = testInfrastructure();
 const BATCH_SIZE = 5;
 const BATCHES = 3;
 
-const testMessage = (topic: string): MessageDeclaration => ({ topic, type: 'ThingHappened', schemaVersion: 1, schema: z.looseObject({}) });
+const testMessage = (topic: string): MessageDeclaration => ({
+  topic,
+  type: 'ThingHappened',
+  schemaVersion: 1,
+  producer: 'test-producer',
+  schema: z.looseObject({}),
+});
 
 describe.each(OUTBOX_LAYER_MODES)('OutboxRelay round trips per batch, with %s (real Postgres and Kafka)', (_mode, layerEnv) => {
   let database: string;

@@ -1,7 +1,14 @@
 import { describe, expect, it } from '@jest/globals';
 import { type Kafka, Partitioners, type PartitionMetadata, type ProducerBatch, type ProducerConfig, type RecordMetadata } from 'kafkajs';
 import { loadConfig } from '@libs/config';
-import { messageSigning, signatureProblem } from '@libs/envelope';
+import {
+  messageVerification,
+  messageVerificationEnv,
+  newSigningKeyPair,
+  signatureProblem,
+  signingKeyEnv,
+  verifyKeyEntry,
+} from '@libs/envelope';
 import type { OutboxMessage } from '../storage/outbox-message.entity.js';
 import { outboxEnv } from '../outbox.config.js';
 import { OutboxPublisher } from './outbox.publisher.js';
@@ -124,21 +131,24 @@ describe('OutboxPublisher', () => {
     });
   });
 
-  it('when a signing key id is configured, then each record carries a signature over its envelope that the consumers keys verify', async () => {
-    const keys = `old:${Buffer.alloc(32, 1).toString('base64')},new:${Buffer.alloc(32, 2).toString('base64')}`;
-    const config = { ...loadConfig(outboxEnv, {}), MESSAGE_SIGNING_KEYS: keys, MESSAGE_SIGNING_KEY_ID: 'new' };
+  it("when a signing key is configured, then each record carries a signature that the producer's public key verifies", async () => {
+    const pair = newSigningKeyPair('orders-2');
+    const config = { ...loadConfig(outboxEnv, {}), MESSAGE_SIGNING_KEY: signingKeyEnv(pair) };
     const { kafka, producers } = fakeKafka(() => undefined);
     await new OutboxPublisher(kafka, config).publish([row('m1', 'o1')]);
     const [sent] = producers[0].sent[0].topicMessages![0].messages;
     const headers = sent.headers as Record<string, string>;
-    expect(headers['message-signature-key-id']).toBe('new');
-    const verifying = messageSigning({ ...config, MESSAGE_SIGNING_KEY_ID: '' });
+    expect(headers['message-signature-key-id']).toBe('orders-2');
+    const verifying = messageVerification({
+      ...loadConfig(messageVerificationEnv, {}),
+      MESSAGE_VERIFY_KEYS: verifyKeyEntry('orders', pair),
+    });
     const parts = { topic: 'orders.order.v1', key: 'o1', headers, payload: JSON.parse(String(sent.value)) };
-    expect(signatureProblem(parts, verifying.keys)).toBeUndefined();
-    expect(signatureProblem({ ...parts, payload: { id: 'm2' } }, verifying.keys)).toBe('signature does not match the envelope');
-    // Without a key id, nothing is signed.
+    expect(signatureProblem(parts, verifying.keys, 'orders')).toBeUndefined();
+    expect(signatureProblem({ ...parts, payload: { id: 'm2' } }, verifying.keys, 'orders')).toBe('signature does not match the envelope');
+    // Without a key, nothing is signed.
     const unsigned = fakeKafka(() => undefined);
-    await new OutboxPublisher(unsigned.kafka, { ...config, MESSAGE_SIGNING_KEY_ID: '' }).publish([row('m1', 'o1')]);
+    await new OutboxPublisher(unsigned.kafka, { ...config, MESSAGE_SIGNING_KEY: '' }).publish([row('m1', 'o1')]);
     expect(unsigned.producers[0].sent[0].topicMessages![0].messages[0].headers).toEqual({ 'message-id': 'm1' });
   });
 

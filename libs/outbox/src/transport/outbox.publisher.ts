@@ -57,7 +57,7 @@ export class OutboxPublisher {
   // The same key-to-partition function kafkajs applies by default (murmur2, Java-compatible), so
   // the groups below are exactly the partitions the rows would land in.
   private readonly partitioner = Partitioners.DefaultPartitioner();
-  /** The key records are signed with (`MESSAGE_SIGNING_KEY_ID`); undefined: not signed. */
+  /** This service's own private key (`MESSAGE_SIGNING_KEY`) records are signed with; undefined: not signed. */
   private readonly signWith: SigningKey | undefined;
 
   constructor(

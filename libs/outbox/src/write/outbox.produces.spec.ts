@@ -7,6 +7,7 @@ const message = (type: string, topic = 'shop.order.v1', aggregateIdField: string
   topic,
   type,
   schemaVersion: 1,
+  producer: 'test-producer',
   schema: z.object({ orderId: z.string() }),
   aggregateIdField,
 });

@@ -20,6 +20,7 @@ const ThingHappened: MessageDeclaration = {
   topic: 'test.thing.v1',
   type: 'ThingHappened',
   schemaVersion: 3,
+  producer: 'test-producer',
   schema: z.looseObject({ amount: z.number().min(0, { error: 'must be >= 0' }) }),
 };
 

@@ -9,6 +9,33 @@ const password = (user: string) =>
   });
 
 /**
+ * compose's default Ed25519 key pairs, one per producing app: public (they are in the repository),
+ * only to keep the image's NODE_ENV=production satisfied on this machine.
+ */
+const composeKeys = {
+  orders: {
+    id: 'compose-orders-dev-only',
+    privateKey: 'MC4CAQAwBQYDK2VwBCIEILGvSUeTH/rUT4rUcTNOvz8MdqQcvlzGMOqrYGbAP5f8',
+    publicKey: 'MCowBQYDK2VwAyEA9OIAe85Et+DO3WCsmRT2+QQXLRl2zzLPloIDrJey5fw=',
+  },
+  inventory: {
+    id: 'compose-inventory-dev-only',
+    privateKey: 'MC4CAQAwBQYDK2VwBCIEIJJyB/6Kl82mXd5y3AITTavCxeXpcVKLenaNUEuKf3mW',
+    publicKey: 'MCowBQYDK2VwAyEAad9TCmG/Jncponsxpyiy16fIsb0ULgydTwMsV1YsjSQ=',
+  },
+};
+const signingKey = (app: keyof typeof composeKeys) =>
+  env.string({
+    description: `${app}'s own MESSAGE_SIGNING_KEY in docker-compose.yml (secret; the default is public, for this machine only)`,
+    default: `${composeKeys[app].id}:${composeKeys[app].privateKey}`,
+  });
+const verifyKeys = (app: string, producer: keyof typeof composeKeys) =>
+  env.string({
+    description: `${app}'s MESSAGE_VERIFY_KEYS in docker-compose.yml: the public key of ${producer}, whose messages it consumes`,
+    default: `${producer}:${composeKeys[producer].id}:${composeKeys[producer].publicKey}`,
+  });
+
+/**
  * The variables docker-compose.yml interpolates (`${NAME:-default}`), with the file's defaults
  * (test/docker-compose.spec.ts checks both ways), and those of scripts/compose-smoke.sh.
  */
@@ -32,6 +59,10 @@ export const composeEnv: EnvSchema = {
   KAFKA_ORDERS_PASSWORD: password('orders'),
   KAFKA_INVENTORY_PASSWORD: password('inventory'),
   KAFKA_OPS_PASSWORD: password('ops'),
+  ORDERS_MESSAGE_SIGNING_KEY: signingKey('orders'),
+  ORDERS_MESSAGE_VERIFY_KEYS: verifyKeys('orders', 'inventory'),
+  INVENTORY_MESSAGE_SIGNING_KEY: signingKey('inventory'),
+  INVENTORY_MESSAGE_VERIFY_KEYS: verifyKeys('inventory', 'orders'),
   DEV_ISSUER_CLIENT_SECRET: env.string({
     description: "Secret of inventory's service client at compose's dev-issuer (secret; the default is public)",
     default: 'compose-dev-only-secret',

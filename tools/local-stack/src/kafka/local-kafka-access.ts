@@ -1,5 +1,5 @@
 import { type KafkaSecurity, kafkaSecurityFromEnvironment } from '@libs/kafka';
-import { localSigningEnv } from '../envelope/local-signing-keys.js';
+import { localVerifyEnv } from '../envelope/local-signing-keys.js';
 import { kafkaSaslEnv, kafkaSaslSecurity, localKafkaCredentials } from './local-kafka-credentials.js';
 
 /**
@@ -19,12 +19,13 @@ export function usesLocalKafkaCredentials(source: NodeJS.ProcessEnv = process.en
 /**
  * What a process of the local tooling (the Jest run, chaos, the bench) adds to its own
  * environment so that every client it builds connects and signs as the local stack does: the
- * `admin` user's `KAFKA_SASL_*` and the local signing keys, each unless the environment already
- * sets its own.
+ * `admin` user's `KAFKA_SASL_*` and every local producer's public key (`MESSAGE_VERIFY_KEYS`), each
+ * unless the environment already sets its own. No private key: a test that signs as a producer
+ * asks for that producer's key (`localProducerSigningKey`).
  */
 export function localToolingEnv(source: NodeJS.ProcessEnv = process.env): Record<string, string> {
   return {
     ...(source.KAFKA_SASL_MECHANISM ? {} : kafkaSaslEnv(localKafkaCredentials(source), 'admin')),
-    ...(source.MESSAGE_SIGNING_KEYS ? {} : localSigningEnv(source)),
+    ...(source.MESSAGE_VERIFY_KEYS ? {} : localVerifyEnv(source)),
   };
 }

@@ -26,7 +26,7 @@ export interface ServiceProcessOptions {
   authEnv: Record<string, string>;
   /** The brokers' users' passwords: the service authenticates as its own principal (see `Infrastructure.kafkaCredentials`). */
   kafkaCredentials?: KafkaCredentials;
-  /** The envelope signing keys every service of the run shares (see `Infrastructure.signingEnv`). */
+  /** This service's own signing key and the public keys it verifies with (see `Infrastructure.signingEnv`). */
   signingEnv: Record<string, string>;
   /** Failpoints to arm (`FAILPOINTS`) in the first process, `name` or `name@scope`; none by default. */
   failpoints?: FailpointSpec[];

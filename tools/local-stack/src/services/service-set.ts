@@ -20,8 +20,8 @@ export interface Infrastructure {
    * the services get no `KAFKA_SASL_*` (a broker of the caller's, whose variables it passes in `env`).
    */
   kafkaCredentials?: KafkaCredentials;
-  /** `MESSAGE_SIGNING_KEYS` and `MESSAGE_SIGNING_KEY_ID`: every service signs and verifies envelopes with them. */
-  signingEnv: Record<string, string>;
+  /** Each service's own `MESSAGE_SIGNING_KEY` (when it produces) and `MESSAGE_VERIFY_KEYS` (when it consumes). */
+  signingEnv: Record<ServiceName, Record<string, string>>;
   /** How much of each service's output to keep ({@link ServiceProcessOptions.keptOutputChars}) unless its start says; default all. */
   keptOutputChars?: number;
 }
@@ -81,7 +81,7 @@ export class ServiceSet {
       brokers,
       authEnv: this.infrastructure.authEnv[options.service],
       kafkaCredentials: this.infrastructure.kafkaCredentials,
-      signingEnv: this.infrastructure.signingEnv,
+      signingEnv: this.infrastructure.signingEnv[options.service],
     });
     this.processes.push({ service, brokers });
     return service;
