@@ -1,7 +1,10 @@
 // Layer passes: what each speed-up layer buys, measured on the whole loop. A fresh loop (loyalty,
-// inventory, orders on new databases) per pass: one with every layer on, then one per layer with
-// only that layer's switch set to 'false' in every app's environment. Each pass is warmed at the
-// fixed rate, then measured at it (CPU per order, p99, rate finished, statements per order).
+// inventory, orders on new databases) per pass; each layer gets a pair of passes side by side, one
+// with every layer on and one with only that layer's switch set to 'false' in every app's
+// environment, the order of the pair alternating from layer to layer: a single "on" pass taken
+// first measured the machine's drift over the run, not the layers (decision record 0018 on
+// interleaved rounds). Each pass is warmed at the fixed rate, then measured at it (CPU per order,
+// p99, rate finished, statements per order).
 import type { SpeedUpLayer } from '@libs/config';
 import type { ServiceSet } from '@tools/local-stack';
 import type { BenchInfrastructure } from './bench-infrastructure.js';
@@ -37,8 +40,9 @@ async function onePass(
 }
 
 /**
- * Every layer of `layers` off in turn against one pass with all of them on, in this run. The caller
- * stops any other loop first: two inventories on the same topics would answer each other's orders.
+ * Every layer of `layers` off in turn, each against a pass with all of them on run right beside it,
+ * in this run. The caller stops any other loop first: two inventories on the same topics would
+ * answer each other's orders.
  */
 export async function runLayerPasses(
   infrastructure: BenchInfrastructure,
@@ -47,12 +51,17 @@ export async function runLayerPasses(
   options: LayerPassOptions,
   log: (text: string) => void,
 ): Promise<LayerResult[]> {
-  log(`layers: a pass with every layer on, then ${layers.map((layer) => layer.name).join(', ')} off one at a time`);
-  const on = await onePass(infrastructure, services, {}, options, log);
+  log(`layers: ${layers.map((layer) => layer.name).join(', ')}, each off beside a pass with every layer on`);
   const results: LayerResult[] = [];
-  for (const layer of layers) {
-    log(`layers: ${layer.pattern} ${layer.name} off (${layer.switch}=false)`);
-    results.push(layerResult(layer, on, await onePass(infrastructure, services, layerOffEnv(layer), options, log)));
+  for (const [index, layer] of layers.entries()) {
+    const onFirst = index % 2 === 0;
+    log(
+      `layers: ${layer.pattern} ${layer.name} off (${layer.switch}=false), its pass with every layer on ${onFirst ? 'before' : 'after'} it`,
+    );
+    const pass = (off: boolean) => onePass(infrastructure, services, off ? layerOffEnv(layer) : {}, options, log);
+    const first = await pass(!onFirst);
+    const second = await pass(onFirst);
+    results.push(layerResult(layer, onFirst ? first : second, onFirst ? second : first));
   }
   return results;
 }
