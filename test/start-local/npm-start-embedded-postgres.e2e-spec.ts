@@ -1,19 +1,10 @@
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { getOrder, placeOrder, testInfrastructure, testIssuer } from '@test/fixtures';
-import {
-  findRepoRoot,
-  freePort,
-  localKafkaCredentials,
-  localProducerKeys,
-  NodeProcess,
-  serviceNamed,
-  startGroupAtEnd,
-  uniqueName,
-  waitFor,
-} from '@tools/local-stack';
+import { npmStartEnv, type NpmStartPorts, npmStartPaths } from '../support/npm-start-stack.js';
+import { getOrder, placeOrder } from '@test/fixtures';
+import { findRepoRoot, freePort, localKafkaCredentials, localProducerKeys, NodeProcess, uniqueName, waitFor } from '@tools/local-stack';
 
 /**
  * `npm start` with nothing listening at a DATABASE_URL of the local default shape, on a port of its
@@ -23,7 +14,6 @@ import {
  */
 const distDir = process.env.TEST_DIST_DIR || join(findRepoRoot(), 'dist');
 const entry = (name: string) => join(distDir, 'scripts', `${name}.js`);
-const { brokers } = testInfrastructure();
 
 /** Whether a connection to `port` is refused: nothing listens there. */
 async function refused(port: number): Promise<boolean> {
@@ -49,41 +39,15 @@ async function query(port: number, sql: string): Promise<Record<string, unknown>
 }
 
 describe('npm start without a Postgres', () => {
-  const name = uniqueName('embedded-pg');
-  // Inside the repository (.local/ is git-ignored), not under the OS temp directory: run as root, the
-  // server runs as another account, which must be able to enter every directory above its data.
-  const stateDir = join(findRepoRoot(), '.local', 'test-postgres', name);
-  const issuerFile = join(findRepoRoot(), '.local', 'test-issuers', `${name}.json`);
+  const { stateDir, issuerFile } = npmStartPaths(uniqueName('embedded-pg'));
   let env: NodeJS.ProcessEnv;
   let postgresPort: number;
   let stack: NodeProcess | undefined;
 
   beforeAll(async () => {
-    postgresPort = await freePort();
-    const [orders, inventory, loyalty, issuer] = [await freePort(), await freePort(), await freePort(), await freePort()];
-    env = {
-      ...process.env,
-      // Ignores a developer's .env; the apps run as the tests' own do.
-      NODE_ENV: 'test',
-      DATABASE_URL: `postgres://postgres@127.0.0.1:${postgresPort}`,
-      POSTGRES_LOCAL_DIR: stateDir,
-      KAFKA_BROKERS: brokers.join(','),
-      HTTP_HOST: '127.0.0.1',
-      ORDERS_PORT: String(orders),
-      INVENTORY_PORT: String(inventory),
-      LOYALTY_PORT: String(loyalty),
-      LOYALTY_BASE_URL: `http://127.0.0.1:${loyalty}`,
-      DEV_ISSUER_PORT: String(issuer),
-      // npm start's issuer is the run's: the fixtures' tokens are then its tokens.
-      DEV_ISSUER_FILE: issuerFile,
-    };
-    mkdirSync(join(issuerFile, '..'), { recursive: true });
-    writeFileSync(issuerFile, testIssuer().serialize(), { mode: 0o600 });
-    // npm start's apps use their default consumer groups: on the run's broker they start at the end,
-    // not at the records earlier suites left.
-    for (const service of ['orders', 'inventory'] as const) {
-      await startGroupAtEnd(brokers, service, [...serviceNamed(service).consumes]);
-    }
+    let ports: NpmStartPorts;
+    ({ env, ports } = await npmStartEnv({ stateDir, issuerFile }));
+    postgresPort = ports.postgres;
   });
 
   afterAll(async () => {

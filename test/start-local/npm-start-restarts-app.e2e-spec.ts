@@ -1,8 +1,8 @@
-import { mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from '@jest/globals';
-import { testInfrastructure, testIssuer } from '@test/fixtures';
-import { findRepoRoot, freePort, NodeProcess, serviceNamed, startGroupAtEnd, uniqueName, waitFor } from '@tools/local-stack';
+import { npmStartEnv, npmStartPaths } from '../support/npm-start-stack.js';
+import { findRepoRoot, NodeProcess, uniqueName, waitFor } from '@tools/local-stack';
 
 /**
  * `npm start` keeps its apps running: an app SIGKILLed once the stack is up (as a record that kills
@@ -10,7 +10,6 @@ import { findRepoRoot, freePort, NodeProcess, serviceNamed, startGroupAtEnd, uni
  * stack stays up. The Postgres is an embedded one of its own, as in npm-start-embedded-postgres.
  */
 const distDir = process.env.TEST_DIST_DIR || join(findRepoRoot(), 'dist');
-const { brokers } = testInfrastructure();
 
 /**
  * The pid of the inventory process this test's stack runs: its compiled entry on the command line,
@@ -34,41 +33,13 @@ async function healthy(port: number): Promise<boolean> {
 }
 
 describe('npm start when an app dies', () => {
-  const name = uniqueName('restart-app');
-  const stateDir = join(findRepoRoot(), '.local', 'test-postgres', name);
-  const issuerFile = join(findRepoRoot(), '.local', 'test-issuers', `${name}.json`);
+  const { stateDir, issuerFile } = npmStartPaths(uniqueName('restart-app'));
   let env: NodeJS.ProcessEnv;
   let ports: { orders: number; inventory: number };
   let stack: NodeProcess | undefined;
 
   beforeAll(async () => {
-    const [postgres, orders, inventory, loyalty, issuer] = [
-      await freePort(),
-      await freePort(),
-      await freePort(),
-      await freePort(),
-      await freePort(),
-    ];
-    ports = { orders, inventory };
-    env = {
-      ...process.env,
-      NODE_ENV: 'test',
-      DATABASE_URL: `postgres://postgres@127.0.0.1:${postgres}`,
-      POSTGRES_LOCAL_DIR: stateDir,
-      KAFKA_BROKERS: brokers.join(','),
-      HTTP_HOST: '127.0.0.1',
-      ORDERS_PORT: String(orders),
-      INVENTORY_PORT: String(inventory),
-      LOYALTY_PORT: String(loyalty),
-      LOYALTY_BASE_URL: `http://127.0.0.1:${loyalty}`,
-      DEV_ISSUER_PORT: String(issuer),
-      DEV_ISSUER_FILE: issuerFile,
-    };
-    mkdirSync(join(issuerFile, '..'), { recursive: true });
-    writeFileSync(issuerFile, testIssuer().serialize(), { mode: 0o600 });
-    for (const service of ['orders', 'inventory'] as const) {
-      await startGroupAtEnd(brokers, service, [...serviceNamed(service).consumes]);
-    }
+    ({ env, ports } = await npmStartEnv({ stateDir, issuerFile }));
   });
 
   afterAll(async () => {
